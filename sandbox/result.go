@@ -28,3 +28,19 @@ const (
 	// NotFoundExitCode is the exit code of an unknown command, as in bash.
 	NotFoundExitCode = 127
 )
+
+// NewResult builds the result of a finished command from its two streams. A
+// timed-out command gets TimeoutExitCode whatever its own status was.
+func NewResult(stdout, stderr *Output, exitCode int, timedOut bool, took time.Duration) CommandResult {
+	if timedOut {
+		exitCode = TimeoutExitCode
+	}
+	return CommandResult{
+		Stdout:    stdout.String(),
+		Stderr:    stderr.String(),
+		ExitCode:  exitCode,
+		TimedOut:  timedOut,
+		Truncated: stdout.Truncated() || stderr.Truncated(),
+		Duration:  took,
+	}
+}
