@@ -150,7 +150,8 @@ var fileCases = []Case{
 			require.NoError(e.T, err)
 			assert.Equal(e.T, "ok", got)
 			assert.Equal(e.T, "ok", e.Run(`cat "dir with space/ünïcødé 文件.txt"`, sandbox.RunCommandOptions{}).Stdout)
-			assert.Equal(e.T, "ünïcødé 文件.txt\n", e.Run(`ls "dir with space"`, sandbox.RunCommandOptions{}).Stdout)
+			// A glob, not ls: busybox's ls shows letters past U+02FF as '?'.
+			assert.Equal(e.T, "ünïcødé 文件.txt\n", e.Run(`for f in "dir with space"/*; do printf '%s\n' "${f#dir with space/}"; done`, sandbox.RunCommandOptions{}).Stdout)
 			e.Run(`mkdir -p "naïve dir" && echo made > "naïve dir/файл"`, sandbox.RunCommandOptions{})
 			got, err = fsys.ReadFile(e.Ctx, "naïve dir/файл")
 			require.NoError(e.T, err)

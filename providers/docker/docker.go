@@ -1,0 +1,316 @@
+// Package docker is the Docker adapter: a container per sandbox, through the
+// Engine API (github.com/docker/docker/client), that ends itself when idle.
+//
+// A sandbox container runs a small watchdog (a POSIX sh loop, under tini as
+// init) as its main process. Each use pushes its deadline back; once idle
+// past the deadline, or past the hard end fixed at creation, the watchdog
+// exits and the daemon removes the container (auto-remove) — with no app
+// process running. Any image with /bin/sh and the basic utilities works; the
+// project's tests build a busybox image and a python image from Debian
+// packages with `docker import` (see testdata/build-images.sh).
+//
+// Commands run through a wrapper (bash where the image has it, else sh) that
+// records its process group, so the time limit kills the whole tree inside
+// the container. Files travel as tar streams.
+//
+// # Limits
+//
+//   - Network is none (the default) or all; an allow list by domain is
+//     ErrUnsupported (the e2b adapter offers it).
+//   - GetURL works for ports declared in CreateSandboxOptions.Ports, published
+//     on 127.0.0.1; with network none it is ErrUnsupported.
+//   - Resources: CPUs, MemoryMB (no swap) and Pids are enforced; DiskMB is
+//     ErrUnsupported (overlay2 on ext4 has no quota).
+//   - A background job that keeps the command's output open delays the
+//     result by about 2 s (the daemon's own wait); redirect its output.
+//   - Traffic to a published port does not count as use.
+package docker
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"time"
+
+	"github.com/docker/docker/api/types/container"
+	"github.com/docker/docker/api/types/network"
+	"github.com/docker/docker/client"
+	"github.com/docker/go-connections/nat"
+
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// Name is the adapter's name.
+const Name = "docker"
+
+const (
+	// DefaultWorkdir is the work folder inside the container.
+	DefaultWorkdir = "/home/user"
+	// DefaultLifetime is how long an unused sandbox lives without SetTimeout.
+	DefaultLifetime = time.Hour
+	// DefaultMaxLifetime is the hard end, fixed at creation.
+	DefaultMaxLifetime = 24 * time.Hour
+)
+
+// Labels every sandbox container carries.
+const (
+	labelManaged = "agentenkit.managed"
+	labelVersion = "agentenkit.version"
+	labelCreated = "agentenkit.created"
+	labelHardEnd = "agentenkit.hard-end"
+	labelNetwork = "agentenkit.network"
+	labelPorts   = "agentenkit.ports"
+	labelMeta    = "agentenkit.meta."
+	adapterVer   = "1"
+)
+
+// Options tunes the Docker adapter.
+type Options struct {
+	// Image is the default image of new sandboxes (CreateSandboxOptions.Image
+	// overrides it). Required one way or the other.
+	Image string
+	// Pull lets Create pull a missing image. Off by default: a missing image
+	// is an error naming it.
+	Pull bool
+	// Network is the default network of new sandboxes when the create
+	// options leave it at none.
+	Network sandbox.Network
+	// Resources are the default limits of new sandboxes.
+	Resources sandbox.Resources
+	// Workdir is the work folder inside the container; default
+	// DefaultWorkdir.
+	Workdir string
+	// MaxLifetime is the hard end of a sandbox after its creation; default
+	// DefaultMaxLifetime. SetTimeout never moves past it.
+	MaxLifetime time.Duration
+	// Client talks to the engine. Default: from the environment (DOCKER_HOST
+	// and friends) with API version negotiation.
+	Client *client.Client
+}
+
+// Provider makes Docker sandboxes. It is safe for concurrent use.
+type Provider struct {
+	opts Options
+	api  engine
+}
+
+var _ sandbox.Provider = (*Provider)(nil)
+
+// New returns a Docker provider. It does not contact the engine; Ping does.
+func New(opts Options) (*Provider, error) {
+	if opts.Workdir == "" {
+		opts.Workdir = DefaultWorkdir
+	}
+	if opts.MaxLifetime <= 0 {
+		opts.MaxLifetime = DefaultMaxLifetime
+	}
+	cli := opts.Client
+	if cli == nil {
+		var err error
+		cli, err = client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+		if err != nil {
+			return nil, fmt.Errorf("docker: client: %w", err)
+		}
+	}
+	return &Provider{opts: opts, api: cli}, nil
+}
+
+// Ping checks that the engine answers, settling the API version.
+func (p *Provider) Ping(ctx context.Context) error {
+	if _, err := p.api.Ping(ctx); err != nil {
+		return fmt.Errorf("docker: the engine does not answer (is dockerd running? DOCKER_HOST=%q): %w", dockerHost(), err)
+	}
+	return nil
+}
+
+// Name returns "docker".
+func (p *Provider) Name() string { return Name }
+
+// Create checks the image, then creates and starts a container.
+func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
+	cfg, host, err := p.containerConfig(ctx, opts)
+	if err != nil {
+		return nil, err
+	}
+	created, err := p.api.ContainerCreate(ctx, cfg, host, &network.NetworkingConfig{}, nil, "")
+	if err != nil {
+		return nil, fmt.Errorf("docker: create container from %s: %w", cfg.Image, err)
+	}
+	if err := p.api.ContainerStart(ctx, created.ID, container.StartOptions{}); err != nil {
+		_ = p.api.ContainerRemove(context.Background(), created.ID, container.RemoveOptions{Force: true})
+		return nil, fmt.Errorf("docker: start container: %w", err)
+	}
+	return p.Connect(ctx, created.ID)
+}
+
+func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandboxOptions) (*container.Config, *container.HostConfig, error) {
+	for k := range opts.Extra {
+		return nil, nil, fmt.Errorf("docker: unknown Extra option %q (the docker adapter takes none)", k)
+	}
+	img := opts.Image
+	if img == "" {
+		img = p.opts.Image
+	}
+	if img == "" {
+		return nil, nil, fmt.Errorf("docker: no image: set docker.Options.Image or CreateSandboxOptions.Image")
+	}
+	if opts.Template != "" {
+		return nil, nil, sandbox.Unsupported(Name, "templates", "the docker adapter takes an Image; templates are e2b's")
+	}
+	if err := p.ensureImage(ctx, img); err != nil {
+		return nil, nil, err
+	}
+	netw := opts.Network
+	if netw.Mode == sandbox.NetworkNone {
+		netw = p.opts.Network
+	}
+	var mode container.NetworkMode
+	switch netw.Mode {
+	case sandbox.NetworkNone:
+		mode = "none"
+	case sandbox.NetworkAll:
+		mode = "bridge"
+	case sandbox.NetworkAllowList:
+		return nil, nil, sandbox.Unsupported(Name, "network allow list", "the e2b and wasm adapters offer allow lists; docker offers none or all")
+	default:
+		return nil, nil, fmt.Errorf("docker: unknown network mode %q", netw.Mode)
+	}
+	if len(opts.Ports) > 0 && mode == "none" {
+		return nil, nil, sandbox.Unsupported(Name, "ports with network none", "create the sandbox with Network all to publish ports")
+	}
+	res := opts.Resources
+	if res == (sandbox.Resources{}) {
+		res = p.opts.Resources
+	}
+	if res.DiskMB != 0 || res.MaxFiles != 0 {
+		return nil, nil, sandbox.Unsupported(Name, "disk and file-count quotas", "overlay2 on ext4 has no quota; the wasm and memory adapters cap disk and files")
+	}
+	life := opts.Timeout
+	if life <= 0 {
+		life = DefaultLifetime
+	}
+	now := time.Now()
+	hardEnd := now.Add(p.opts.MaxLifetime)
+	labels := map[string]string{
+		labelManaged: "1",
+		labelVersion: adapterVer,
+		labelCreated: strconv.FormatInt(now.UnixMilli(), 10),
+		labelHardEnd: strconv.FormatInt(hardEnd.Unix(), 10),
+		labelNetwork: string(mode),
+	}
+	for k, v := range opts.Metadata {
+		labels[labelMeta+k] = v
+	}
+	exposed, bindings := nat.PortSet{}, nat.PortMap{}
+	var ports []string
+	for _, port := range opts.Ports {
+		if port <= 0 || port > 65535 {
+			return nil, nil, fmt.Errorf("docker: port %d out of range", port)
+		}
+		np := nat.Port(fmt.Sprintf("%d/tcp", port))
+		exposed[np] = struct{}{}
+		bindings[np] = []nat.PortBinding{{HostIP: "127.0.0.1"}}
+		ports = append(ports, strconv.Itoa(port))
+	}
+	labels[labelPorts] = strings.Join(ports, ",")
+	env := make([]string, 0, len(opts.Envs))
+	for k, v := range opts.Envs {
+		env = append(env, k+"="+v)
+	}
+	sort.Strings(env)
+	stop := 2
+	cfg := &container.Config{
+		Image:        img,
+		Cmd:          []string{"/bin/sh", "-c", watchdogScript, "sbx-watchdog", stateDir, strconv.Itoa(seconds(life)), strconv.FormatInt(hardEnd.Unix(), 10)},
+		Entrypoint:   []string{},
+		Env:          env,
+		Labels:       labels,
+		WorkingDir:   p.opts.Workdir,
+		StopTimeout:  &stop,
+		ExposedPorts: exposed,
+	}
+	init := true
+	host := &container.HostConfig{
+		Init:         &init,
+		AutoRemove:   true,
+		NetworkMode:  mode,
+		PortBindings: bindings,
+	}
+	if res.MemoryMB > 0 {
+		host.Memory = int64(res.MemoryMB) << 20
+		host.MemorySwap = host.Memory
+	}
+	if res.CPUs > 0 {
+		host.NanoCPUs = int64(res.CPUs * 1e9)
+	}
+	if res.Pids > 0 {
+		pids := int64(res.Pids)
+		host.PidsLimit = &pids
+	}
+	return cfg, host, nil
+}
+
+// seconds rounds d up to whole seconds, at least 1.
+func seconds(d time.Duration) int {
+	return max(1, int(math.Ceil(d.Seconds())))
+}
+
+func (p *Provider) ensureImage(ctx context.Context, img string) error {
+	_, err := p.api.ImageInspect(ctx, img)
+	if err == nil {
+		return nil
+	}
+	if !isNotFound(err) {
+		return fmt.Errorf("docker: inspect image %s: %w", img, err)
+	}
+	if !p.opts.Pull {
+		return fmt.Errorf("docker: image %s is not on this engine: build or load it first (the project's test images: providers/docker/testdata/build-images.sh), or set docker.Options.Pull", img)
+	}
+	return p.pull(ctx, img)
+}
+
+// idPattern is a full container id; Connect takes nothing else.
+var idPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
+
+// Connect finds a running sandbox container by its full id. A container that
+// is missing, not managed by this adapter, exited or being removed is
+// ErrGone.
+func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, error) {
+	if !idPattern.MatchString(id) {
+		return nil, sandbox.Gone(Name, id)
+	}
+	info, err := p.inspect(ctx, id)
+	if err != nil {
+		return nil, err
+	}
+	return newSandbox(p, info), nil
+}
+
+// inspect returns a live managed container, or ErrGone.
+func (p *Provider) inspect(ctx context.Context, id string) (container.InspectResponse, error) {
+	info, err := p.api.ContainerInspect(ctx, id)
+	if isNotFound(err) {
+		return info, sandbox.Gone(Name, id)
+	}
+	if err != nil {
+		return info, fmt.Errorf("docker: inspect %s: %w", short(id), err)
+	}
+	if info.Config == nil || info.Config.Labels[labelManaged] != "1" {
+		return info, fmt.Errorf("docker: container %s is not an agentenkit sandbox: %w", short(id), sandbox.ErrGone)
+	}
+	if info.State == nil || !info.State.Running || info.State.Status == "removing" || info.State.Status == "exited" || info.State.Status == "dead" {
+		return info, fmt.Errorf("docker: sandbox %s has ended: %w", short(id), sandbox.ErrGone)
+	}
+	return info, nil
+}
+
+func short(id string) string {
+	if len(id) > 12 {
+		return id[:12]
+	}
+	return id
+}

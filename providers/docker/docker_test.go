@@ -1,0 +1,58 @@
+package docker_test
+
+import (
+	"context"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentenkit/agentenkit/internal/testenv"
+	"github.com/agentenkit/agentenkit/providers/docker"
+	"github.com/agentenkit/agentenkit/sandbox"
+	"github.com/agentenkit/agentenkit/sandboxtest"
+)
+
+const busyboxImage = "agentenkit-test-busybox:1"
+
+var (
+	imagesOnce sync.Once
+	imagesErr  error
+	imagesOut  []byte
+)
+
+// provider returns a provider on the test engine, building the test image
+// once; without an engine the test skips, or fails where docker is required.
+func provider(t *testing.T, opts docker.Options) *docker.Provider {
+	t.Helper()
+	if opts.Image == "" {
+		opts.Image = busyboxImage
+	}
+	p, err := docker.New(opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.Ping(ctx); err != nil {
+		testenv.Missing(t, "docker", err.Error())
+	}
+	imagesOnce.Do(func() {
+		imagesOut, imagesErr = exec.Command("./testdata/build-images.sh", "busybox").CombinedOutput()
+	})
+	if imagesErr != nil {
+		t.Fatalf("building the test image: %v\n%s", imagesErr, imagesOut)
+	}
+	return p
+}
+
+func TestConformance(t *testing.T) {
+	provider(t, docker.Options{}) // skip or fail early, once
+	sandboxtest.Run(t, sandboxtest.Harness{
+		NewProvider: func(t *testing.T) sandbox.Provider { return provider(t, docker.Options{}) },
+		Unsupported: map[sandboxtest.Capability]string{
+			sandboxtest.CapNetworkAllowList: "docker offers network none or all, not allow lists by domain",
+		},
+		ExpiryWithin: 5 * time.Second,
+	})
+}
