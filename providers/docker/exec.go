@@ -41,6 +41,16 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	if err != nil {
 		return sandbox.CommandResult{}, s.goneOr(ctx, err)
 	}
+	if code == 137 && !timedOut {
+		// Killed: maybe with the whole container, whose end came. The engine
+		// reports the container exited a moment after its processes die.
+		for range 15 {
+			if _, err := s.p.inspect(ctx, s.id); isGone(err) {
+				return sandbox.CommandResult{}, err
+			}
+			time.Sleep(100 * time.Millisecond)
+		}
+	}
 	return sandbox.NewResult(stdout, stderr, code, timedOut, time.Since(start)), nil
 }
 
