@@ -16,10 +16,7 @@ func Example() {
 	defer os.RemoveAll(root)
 
 	var provider agentenkit.SandboxProvider
-	provider, err := localsandbox.New(localsandbox.Options{Root: root})
-	if err != nil {
-		panic(err)
-	}
+	provider = localsandbox.New(localsandbox.Options{Root: root})
 	sb, err := provider.Create(ctx, agentenkit.CreateSandboxOptions{})
 	if err != nil {
 		panic(err)

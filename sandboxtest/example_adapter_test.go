@@ -51,8 +51,8 @@ func harness(t *testing.T, wrap func(sandbox.Provider) sandbox.Provider) sandbox
 	root := t.TempDir()
 	return sandboxtest.Harness{
 		NewProvider: func(t *testing.T) sandbox.Provider {
-			p, err := localsandbox.New(localsandbox.Options{Root: root})
-			if err != nil {
+			p := localsandbox.New(localsandbox.Options{Root: root})
+			if err := p.Err(); err != nil {
 				t.Fatal(err)
 			}
 			return wrap(p)

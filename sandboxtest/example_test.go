@@ -15,8 +15,8 @@ func ExampleRun() {
 	root := "/tmp/my-adapter-root"
 	sandboxtest.Run(t, sandboxtest.Harness{
 		NewProvider: func(t *testing.T) sandbox.Provider {
-			p, err := localsandbox.New(localsandbox.Options{Root: root})
-			if err != nil {
+			p := localsandbox.New(localsandbox.Options{Root: root})
+			if err := p.Err(); err != nil {
 				t.Fatal(err)
 			}
 			return p

@@ -96,12 +96,15 @@ type Options struct {
 type Provider struct {
 	opts Options
 	api  engine
+	err  error // from New: returned by every Create and Connect
 }
 
 var _ sandbox.Provider = (*Provider)(nil)
 
 // New returns a Docker provider. It does not contact the engine; Ping does.
-func New(opts Options) (*Provider, error) {
+// A client that cannot be made is returned by Ping and by every Create and
+// Connect.
+func New(opts Options) *Provider {
 	if opts.Workdir == "" {
 		opts.Workdir = DefaultWorkdir
 	}
@@ -113,14 +116,17 @@ func New(opts Options) (*Provider, error) {
 		var err error
 		cli, err = client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
 		if err != nil {
-			return nil, fmt.Errorf("docker: client: %w", err)
+			return &Provider{opts: opts, err: fmt.Errorf("docker: client: %w", err)}
 		}
 	}
-	return &Provider{opts: opts, api: cli}, nil
+	return &Provider{opts: opts, api: cli}
 }
 
 // Ping checks that the engine answers, settling the API version.
 func (p *Provider) Ping(ctx context.Context) error {
+	if p.err != nil {
+		return p.err
+	}
 	if _, err := p.api.Ping(ctx); err != nil {
 		return fmt.Errorf("docker: the engine does not answer (is dockerd running? DOCKER_HOST=%q): %w", dockerHost(), err)
 	}
@@ -132,6 +138,9 @@ func (p *Provider) Name() string { return Name }
 
 // Create checks the image, then creates and starts a container.
 func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
 	cfg, host, err := p.containerConfig(ctx, opts)
 	if err != nil {
 		return nil, err
@@ -280,6 +289,9 @@ var idPattern = regexp.MustCompile(`^[0-9a-f]{64}$`)
 // is missing, not managed by this adapter, exited or being removed is
 // ErrGone.
 func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
 	if !idPattern.MatchString(id) {
 		return nil, sandbox.Gone(Name, id)
 	}

@@ -28,10 +28,7 @@ func provider(t *testing.T, opts docker.Options) *docker.Provider {
 	if opts.Image == "" {
 		opts.Image = busyboxImage
 	}
-	p, err := docker.New(opts)
-	if err != nil {
-		t.Fatal(err)
-	}
+	p := docker.New(opts)
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := p.Ping(ctx); err != nil {

@@ -64,6 +64,7 @@ type Options struct {
 
 // Provider makes local sandboxes. It is safe for concurrent use.
 type Provider struct {
+	err     error // from New: returned by every Create and Connect
 	root    string
 	shell   string
 	log     *slog.Logger
@@ -73,19 +74,21 @@ type Provider struct {
 
 var _ sandbox.Provider = (*Provider)(nil)
 
-// New returns a local provider. It makes Root if missing.
-func New(opts Options) (*Provider, error) {
+// New returns a local provider and makes Root if missing. A Root that cannot
+// be made is returned by Err and by every Create and Connect.
+func New(opts Options) *Provider {
 	if opts.Root == "" {
 		opts.Root = filepath.Join(os.TempDir(), "agentenkit-local")
 	}
+	p := &Provider{shell: opts.Shell, log: opts.Logger}
 	root, err := filepath.Abs(opts.Root)
+	if err == nil {
+		err = os.MkdirAll(filepath.Join(root, stateDir), 0o755)
+	}
 	if err != nil {
-		return nil, fmt.Errorf("local: root %q: %w", opts.Root, err)
+		p.err = fmt.Errorf("local: root %q: %w", opts.Root, err)
 	}
-	if err := os.MkdirAll(filepath.Join(root, stateDir), 0o755); err != nil {
-		return nil, fmt.Errorf("local: make root: %w", err)
-	}
-	p := &Provider{root: root, shell: opts.Shell, log: opts.Logger}
+	p.root = root
 	if p.log == nil {
 		p.log = slog.Default()
 	}
@@ -96,8 +99,11 @@ func New(opts Options) (*Provider, error) {
 		p.log.Warn("the local sandbox adapter does not isolate: commands run on this host as this user; use wasm, docker or e2b in production")
 	}
 	p.netns = exec.Command("unshare", "-n", "true").Run() == nil
-	return p, nil
+	return p
 }
+
+// Err returns the configuration error of New, if any.
+func (p *Provider) Err() error { return p.err }
 
 func findShell() string {
 	if p, err := exec.LookPath("bash"); err == nil {
@@ -115,6 +121,9 @@ var idPattern = regexp.MustCompile(`^local-[0-9a-f]{32}$`)
 
 // Create makes a new sandbox folder.
 func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
 	if err := p.check(opts); err != nil {
 		return nil, err
 	}
@@ -171,6 +180,9 @@ func (p *Provider) check(opts sandbox.CreateSandboxOptions) error {
 
 // Connect finds a sandbox made by any provider with the same Root.
 func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, error) {
+	if p.err != nil {
+		return nil, p.err
+	}
 	if !idPattern.MatchString(id) {
 		return nil, sandbox.Gone(Name, id)
 	}

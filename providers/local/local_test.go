@@ -12,8 +12,8 @@ func TestConformance(t *testing.T) {
 	root := t.TempDir()
 	sandboxtest.Run(t, sandboxtest.Harness{
 		NewProvider: func(t *testing.T) sandbox.Provider {
-			p, err := localsandbox.New(localsandbox.Options{Root: root})
-			if err != nil {
+			p := localsandbox.New(localsandbox.Options{Root: root})
+			if err := p.Err(); err != nil {
 				t.Fatal(err)
 			}
 			return p

@@ -27,8 +27,8 @@ func TestChildConnect(t *testing.T) {
 		t.Skip("run by TestConnectFromAnotherProcess in a child process")
 	}
 	ctx := context.Background()
-	p, err := localsandbox.New(localsandbox.Options{Root: root})
-	require.NoError(t, err)
+	p := localsandbox.New(localsandbox.Options{Root: root})
+	require.NoError(t, p.Err())
 	sb, err := p.Connect(ctx, id)
 	require.NoError(t, err)
 	res, err := sb.RunCommand(ctx, "cat from-parent.txt; echo from-child > from-child.txt", sandbox.RunCommandOptions{})
@@ -39,8 +39,8 @@ func TestChildConnect(t *testing.T) {
 func TestConnectFromAnotherProcess(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	p, err := localsandbox.New(localsandbox.Options{Root: root})
-	require.NoError(t, err)
+	p := localsandbox.New(localsandbox.Options{Root: root})
+	require.NoError(t, p.Err())
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	require.NoError(t, err)
 	defer sb.Destroy(ctx)
@@ -59,8 +59,8 @@ func TestConnectFromAnotherProcess(t *testing.T) {
 func TestExpiredSandboxFolderRemoved(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	p, err := localsandbox.New(localsandbox.Options{Root: root})
-	require.NoError(t, err)
+	p := localsandbox.New(localsandbox.Options{Root: root})
+	require.NoError(t, p.Err())
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	require.NoError(t, err)
 	dir := sb.(*localsandbox.Sandbox).Dir()
@@ -76,8 +76,8 @@ func TestExpiredSandboxFolderRemoved(t *testing.T) {
 func TestSweepOnCreate(t *testing.T) {
 	ctx := context.Background()
 	root := t.TempDir()
-	p, err := localsandbox.New(localsandbox.Options{Root: root})
-	require.NoError(t, err)
+	p := localsandbox.New(localsandbox.Options{Root: root})
+	require.NoError(t, p.Err())
 	old, err := p.Create(ctx, sandbox.CreateSandboxOptions{Timeout: 50 * time.Millisecond})
 	require.NoError(t, err)
 	time.Sleep(100 * time.Millisecond)
@@ -103,8 +103,7 @@ func TestProductionWarning(t *testing.T) {
 			c.opts.Logger = slog.New(slog.NewTextHandler(&buf, nil))
 			c.opts.Root = t.TempDir()
 			t.Setenv("AGENTENKIT_ENV", c.env)
-			_, err := localsandbox.New(c.opts)
-			require.NoError(t, err)
+			require.NoError(t, localsandbox.New(c.opts).Err())
 			assert.Equal(t, c.warn, strings.Contains(buf.String(), "does not isolate"), "log: %s", buf.String())
 		})
 	}
@@ -112,8 +111,8 @@ func TestProductionWarning(t *testing.T) {
 
 func TestCwdOutsideRoot(t *testing.T) {
 	ctx := context.Background()
-	p, err := localsandbox.New(localsandbox.Options{Root: t.TempDir()})
-	require.NoError(t, err)
+	p := localsandbox.New(localsandbox.Options{Root: t.TempDir()})
+	require.NoError(t, p.Err())
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	require.NoError(t, err)
 	defer sb.Destroy(ctx)
@@ -128,8 +127,8 @@ func TestNetworkNoneHasNoNetwork(t *testing.T) {
 	if exec.Command("unshare", "-n", "true").Run() != nil {
 		t.Skip("unshare -n is not allowed on this host: the local adapter then warns that network none is not enforced")
 	}
-	p, err := localsandbox.New(localsandbox.Options{Root: t.TempDir()})
-	require.NoError(t, err)
+	p := localsandbox.New(localsandbox.Options{Root: t.TempDir()})
+	require.NoError(t, p.Err())
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	require.NoError(t, err)
 	defer sb.Destroy(ctx)
