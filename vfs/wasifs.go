@@ -1,0 +1,185 @@
+package vfs
+
+import (
+	"errors"
+	"hash/fnv"
+	"io"
+	"io/fs"
+	"os"
+	"syscall"
+	"time"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// WASI returns f as wazero's experimental sys.FS, to mount read-write into
+// WebAssembly guests:
+//
+//	cfg := wazero.NewFSConfig().(sysfs.FSConfig).WithSysFSMount(fsys.WASI(), "/")
+//
+// Mounted at "/", a guest sees exactly this tree. wazero hands over paths
+// relative to the mount, already cleaned, "." for the root, a trailing "/"
+// kept; this FS resolves them as any other name, symbolic links included.
+//
+// What the guest sees:
+//
+//   - Errors are sys.Errno values. WASI has no ENOSPC, so a quota error is
+//     EIO, as are EFBIG and anything without an errno of its own; EBUSY
+//     (removing the root) is EPERM.
+//   - Inodes are non-zero, an FNV-64a hash of the node's real path (so a
+//     rename gives a new one); without them wasi-libc lstats every entry.
+//   - Directory listings are sorted and Seek(0, io.SeekStart) rewinds them;
+//     "." and ".." are wazero's own.
+//   - Unlink of a directory is EISDIR, Rmdir of anything else ENOTDIR.
+//   - Hard links are ENOSYS. Times other than the modification time are not
+//     kept: Stat reports it as atime and ctime too.
+//
+// Every call goes through f and its lock, so guests, the host and other
+// sandboxes' views of the same FS see one another's changes at once.
+func (f *FS) WASI() experimentalsys.FS { return &wasiFS{fsys: f} }
+
+type wasiFS struct {
+	experimentalsys.UnimplementedFS
+	fsys *FS
+}
+
+var _ experimentalsys.FS = (*wasiFS)(nil)
+
+func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	var osFlag int
+	switch flag & (experimentalsys.O_RDONLY | experimentalsys.O_RDWR | experimentalsys.O_WRONLY) {
+	case experimentalsys.O_RDONLY:
+		osFlag = os.O_RDONLY
+	case experimentalsys.O_RDWR:
+		osFlag = os.O_RDWR
+	case experimentalsys.O_WRONLY:
+		osFlag = os.O_WRONLY
+	default:
+		return nil, experimentalsys.EINVAL
+	}
+	for from, to := range map[experimentalsys.Oflag]int{
+		experimentalsys.O_APPEND: os.O_APPEND,
+		experimentalsys.O_CREAT:  os.O_CREATE,
+		experimentalsys.O_EXCL:   os.O_EXCL,
+		experimentalsys.O_TRUNC:  os.O_TRUNC,
+	} {
+		if flag&from != 0 {
+			osFlag |= to
+		}
+	}
+	wantDir := flag&experimentalsys.O_DIRECTORY != 0
+	if wantDir && flag&experimentalsys.O_CREAT != 0 {
+		return nil, experimentalsys.EINVAL
+	}
+	h, err := w.fsys.openFile(p, osFlag, perm, openOpts{noFollow: flag&experimentalsys.O_NOFOLLOW != 0})
+	if err != nil {
+		return nil, errno(err)
+	}
+	if wantDir && !h.isDir {
+		_ = h.Close()
+		return nil, experimentalsys.ENOTDIR
+	}
+	return newWASIFile(h), 0
+}
+
+func (w *wasiFS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) { return w.stat(p, false) }
+
+func (w *wasiFS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) { return w.stat(p, true) }
+
+func (w *wasiFS) stat(p string, follow bool) (sys.Stat_t, experimentalsys.Errno) {
+	w.fsys.mu.RLock()
+	defer w.fsys.mu.RUnlock()
+	n, _, err := w.fsys.lookupName(p, follow)
+	if err == nil && !n.exists() {
+		err = syscall.ENOENT
+	}
+	if err != nil {
+		return sys.Stat_t{}, errno(err)
+	}
+	return statT(n.path, newFileInfo("", n.info)), 0
+}
+
+func (w *wasiFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {
+	return errno(w.fsys.Mkdir(p, perm))
+}
+
+func (w *wasiFS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
+	return errno(w.fsys.Chmod(p, perm))
+}
+
+func (w *wasiFS) Rename(from, to string) experimentalsys.Errno {
+	return errno(w.fsys.Rename(from, to))
+}
+
+func (w *wasiFS) Rmdir(p string) experimentalsys.Errno {
+	w.fsys.mu.Lock()
+	defer w.fsys.mu.Unlock()
+	return errno(w.fsys.remove(p, dirKind))
+}
+
+func (w *wasiFS) Unlink(p string) experimentalsys.Errno {
+	w.fsys.mu.Lock()
+	defer w.fsys.mu.Unlock()
+	return errno(w.fsys.remove(p, fileKind))
+}
+
+func (w *wasiFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
+	return errno(w.fsys.SymlinkIfPossible(oldPath, linkName))
+}
+
+func (w *wasiFS) Readlink(p string) (string, experimentalsys.Errno) {
+	target, err := w.fsys.ReadlinkIfPossible(p)
+	return target, errno(err)
+}
+
+// Utimens sets the modification time (atim is not kept), following links.
+// UTIME_OMIT leaves it; wazero has already turned UTIME_NOW into a time.
+func (w *wasiFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
+	if mtim == experimentalsys.UTIME_OMIT {
+		_, e := w.stat(p, true)
+		return e
+	}
+	t := timeOf(mtim)
+	return errno(w.fsys.Chtimes(p, t, t))
+}
+
+func timeOf(nanos int64) time.Time { return time.Unix(0, nanos) }
+
+// statT is the sys.Stat_t of a node whose real path is p.
+func statT(p string, info fs.FileInfo) sys.Stat_t {
+	mtim := info.ModTime().UnixNano()
+	return sys.Stat_t{
+		Ino:   inode(p),
+		Mode:  info.Mode(),
+		Nlink: 1,
+		Size:  info.Size(),
+		Atim:  mtim,
+		Mtim:  mtim,
+		Ctim:  mtim,
+	}
+}
+
+// inode is the synthetic inode of the node at the real path p: FNV-64a of
+// the path, never 0.
+func inode(p string) sys.Inode {
+	h := fnv.New64a()
+	_, _ = io.WriteString(h, p)
+	if ino := h.Sum64(); ino != 0 {
+		return ino
+	}
+	return 1
+}
+
+// errno maps an error of this package to the sys.Errno a guest gets.
+func errno(err error) experimentalsys.Errno {
+	switch {
+	case err == nil, errors.Is(err, io.EOF):
+		return 0
+	case errors.Is(err, ErrNoSpace):
+		return experimentalsys.EIO // WASI has no ENOSPC
+	case errors.Is(err, syscall.EBUSY):
+		return experimentalsys.EPERM
+	}
+	return experimentalsys.UnwrapOSError(err)
+}
