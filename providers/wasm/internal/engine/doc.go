@@ -1,0 +1,71 @@
+// Package engine runs WASI images for the wasm adapter: one wazero runtime
+// per Engine, each image compiled once and instantiated per command.
+//
+// # Vocabulary
+//
+//   - An Engine owns one wazero.Runtime (compiler backend, termination checks
+//     on, DWARF off) with an optional compilation cache on disk, and the host
+//     modules every guest may import (WASI, plus any AddHostModule adds).
+//   - An Image is one compiled module (Load compiles it once per Engine, even
+//     when many goroutines ask at once). Many commands run it concurrently;
+//     each Run is a fresh instance with its own memory, arguments,
+//     environment, stdio and filesystem mount.
+//
+// # Limits
+//
+//   - Time: RunSpec.Timeout and ctx's deadline. The instance is closed when
+//     the context ends (wazero's WithCloseOnContextDone), a sleeping guest
+//     wakes at once, and a guest waiting on stdin gets end of file.
+//   - Memory: a cap per instance (Options.MemoryLimitPages, default 8192
+//     pages = 512 MiB, or RunSpec.MemoryLimitPages). Growing past it fails
+//     inside the guest (Python raises MemoryError); the rest of the process
+//     is untouched.
+//   - A guest trap (unreachable, out-of-bounds access, stack exhaustion) ends
+//     that run with exit code ExitTrap, never a host panic.
+//
+// # Results
+//
+// Run returns the guest's exit code and a nil error whenever the guest ended
+// by itself within its limits, whatever the code. When the engine ended it
+// or it crashed, the error is a *RunError and the code is still a result:
+//
+//	what                       code           errors.Is(err, …)
+//	time limit / deadline      ExitTimeout    ErrTimeout, context.DeadlineExceeded
+//	ctx cancelled              ExitCanceled   ErrCanceled, context.Canceled
+//	memory cap hit, then exit  guest's code   ErrMemoryLimit
+//	trap                       ExitTrap       ErrTrap
+//
+// For ErrMemoryLimit and ErrTrap the engine also writes one line saying so
+// to the run's Stderr, so a reader of the output sees why. Any other error
+// (code -1) means the run could not start: a setup fault, not a result.
+//
+// # WASI as wazero gives it, and what the engine changes
+//
+//   - Clocks are real (time.Now and a monotonic clock), random is
+//     crypto/rand, sleeping honours ctx.
+//   - poll_oneoff accepts absolute-time clock subscriptions, which wazero
+//     rejects with ENOTSUP (errno 58). The engine rewrites each one into the
+//     equivalent relative timeout and hands the call to wazero's own
+//     poll_oneoff, so CPython's time.sleep (clock_nanosleep with
+//     TIMER_ABSTIME) works.
+//   - The guest sees only RunSpec.FS, mounted read-write at "/", and an empty
+//     environment except RunSpec.Env and PWD.
+//
+// # Python
+//
+// An image loaded under the name Python gets CPython's conventions:
+//
+//   - wasi-libc starts every process in "/" and ignores $PWD, so the engine
+//     mounts a read-only folder holding a sitecustomize.py at PythonSiteDir,
+//     puts it first on PYTHONPATH, and that file calls os.chdir($PWD) before
+//     any user code runs (`-S` and `-I` skip site and so start in "/").
+//   - CPython makes a relative script path absolute against "/" before site
+//     runs, so Run rewrites the first script argument (after the options, not
+//     after -c or -m) to RunSpec.Dir joined with it.
+//   - PYTHONUNBUFFERED=1 (stdout is not a TTY; without it nothing streams)
+//     and PYTHONDONTWRITEBYTECODE=1 (no __pycache__ in the sandbox's files),
+//     unless RunSpec.Env sets them.
+//
+// Other images (the busybox shell is Go for GOOS=wasip1, which takes its
+// working folder from $PWD) only get PWD.
+package engine

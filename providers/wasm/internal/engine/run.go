@@ -1,0 +1,238 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"path"
+	"runtime"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// Exit codes the engine gives runs it ended.
+const (
+	ExitTimeout  = 124 // as timeout(1)
+	ExitCanceled = 130 // as a shell after SIGINT
+	ExitTrap     = 134 // as a shell after SIGABRT
+)
+
+// Sentinels a *RunError matches.
+var (
+	ErrTimeout     = errors.New("time limit exceeded")
+	ErrCanceled    = errors.New("run cancelled")
+	ErrMemoryLimit = errors.New("memory limit exceeded")
+	ErrTrap        = errors.New("guest crashed (wasm trap)")
+)
+
+// RunError is a run the engine ended or that crashed. It is still a result:
+// Code is the exit code Run returned. See the package doc for the table.
+type RunError struct {
+	Code   int
+	Kind   error  // ErrTimeout, ErrCanceled, ErrMemoryLimit or ErrTrap
+	Detail string // for a trap, wazero's message
+}
+
+func (e *RunError) Error() string {
+	if e.Detail != "" {
+		return fmt.Sprintf("%v: %s (exit %d)", e.Kind, e.Detail, e.Code)
+	}
+	return fmt.Sprintf("%v (exit %d)", e.Kind, e.Code)
+}
+
+// Unwrap makes errors.Is see Kind, and the context error for a timeout or a
+// cancellation.
+func (e *RunError) Unwrap() []error {
+	switch e.Kind {
+	case ErrTimeout:
+		return []error{e.Kind, context.DeadlineExceeded}
+	case ErrCanceled:
+		return []error{e.Kind, context.Canceled}
+	}
+	return []error{e.Kind}
+}
+
+// RunSpec is one command's instance.
+type RunSpec struct {
+	// Args is argv, argv[0] first (the program name the guest sees).
+	Args []string
+	// Env is the whole environment; nothing of the host's is added. PWD is
+	// set to Dir.
+	Env map[string]string
+	// Dir is the working folder, absolute in FS. Empty means "/".
+	Dir string
+	// FS is mounted read-write at "/". Nil means the guest sees no files.
+	FS experimentalsys.FS
+	// Stdin is read as the guest reads; nil is empty. A blocked read gets
+	// end of file when the run's context ends.
+	Stdin io.Reader
+	// Stdout and Stderr get each write as the guest makes it; nil discards.
+	// They are called from the run's goroutine only.
+	Stdout, Stderr io.Writer
+	// Timeout ends the run with ExitTimeout; zero means only ctx's deadline.
+	Timeout time.Duration
+	// MemoryLimitPages caps the instance's memory; zero means the Engine's.
+	MemoryLimitPages uint32
+}
+
+// Image is a compiled module. Its methods are safe for concurrent use.
+type Image struct {
+	name, path string
+	e          *Engine
+	compiled   wazero.CompiledModule
+	python     bool
+	site       fs.FS // Python: mounted at PythonSiteDir
+}
+
+// Name is the name the image was loaded under.
+func (img *Image) Name() string { return img.name }
+
+// Run instantiates the image once with spec and waits for it to end. The
+// context's values reach host functions the guest calls. See the package
+// doc for what the returned code and error mean.
+func (img *Image) Run(ctx context.Context, spec RunSpec) (code int, err error) {
+	return img.run(ctx, spec, img.site)
+}
+
+// run is Run with site mounted at PythonSiteDir for a Python image.
+func (img *Image) run(ctx context.Context, spec RunSpec, site fs.FS) (code int, err error) {
+	if len(spec.Args) == 0 {
+		spec.Args = []string{img.name}
+	}
+	dir := spec.Dir
+	if dir == "" {
+		dir = "/"
+	}
+	if !path.IsAbs(dir) {
+		return -1, fmt.Errorf("engine: Dir %q is not absolute", spec.Dir)
+	}
+	dir = path.Clean(dir)
+	stdout, stderr := orDiscard(spec.Stdout), orDiscard(spec.Stderr)
+
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
+		defer cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return ctxResult(err)
+	}
+
+	pages := spec.MemoryLimitPages
+	if pages == 0 {
+		pages = img.e.opts.MemoryLimitPages
+	}
+	alloc := &capAllocator{limit: uint64(pages) << 16}
+
+	env := make(map[string]string, len(spec.Env)+4)
+	for k, v := range spec.Env {
+		env[k] = v
+	}
+	env["PWD"] = dir
+	args := spec.Args
+	fsc := wazero.NewFSConfig()
+	if spec.FS != nil {
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
+	}
+	if img.python {
+		pythonEnv(env)
+		args = pythonArgs(args, dir)
+		fsc = fsc.WithFSMount(site, PythonSiteDir)
+	}
+
+	cfg := wazero.NewModuleConfig().
+		WithName("").
+		WithArgs(args...).
+		WithStdin(stdinFor(ctx, spec.Stdin)).
+		WithStdout(stdout).
+		WithStderr(stderr).
+		WithFSConfig(fsc).
+		WithRandSource(rand.Reader).
+		WithSysWalltime().
+		WithNanotime(nanotime, 1000).
+		WithNanosleep(nanosleep(ctx)).
+		WithOsyield(runtime.Gosched)
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		cfg = cfg.WithEnv(k, env[k])
+	}
+
+	defer func() { // a bug in a host function must not take the process down
+		if r := recover(); r != nil {
+			code, err = ExitTrap, &RunError{Code: ExitTrap, Kind: ErrTrap, Detail: fmt.Sprint("host panic: ", r)}
+			fmt.Fprintf(stderr, "wasm: %v\n", err)
+		}
+	}()
+
+	mod, err := img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, alloc), img.compiled, cfg)
+	if mod != nil {
+		mod.Close(context.WithoutCancel(ctx))
+	}
+	return img.result(ctx, err, alloc, stderr)
+}
+
+func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, stderr io.Writer) (int, error) {
+	memNote := func(code int) (int, error) {
+		limit := alloc.limit >> 20
+		fmt.Fprintf(stderr, "wasm: memory limit exceeded: the command asked for more than %d MiB\n", limit)
+		return code, &RunError{Code: code, Kind: ErrMemoryLimit, Detail: fmt.Sprintf("over %d MiB", limit)}
+	}
+	var exit *sys.ExitError
+	switch {
+	case err == nil:
+		return 0, nil
+	case errors.As(err, &exit):
+		switch exit.ExitCode() {
+		case sys.ExitCodeDeadlineExceeded:
+			return ExitTimeout, &RunError{Code: ExitTimeout, Kind: ErrTimeout}
+		case sys.ExitCodeContextCanceled:
+			return ExitCanceled, &RunError{Code: ExitCanceled, Kind: ErrCanceled}
+		}
+		code := int(exit.ExitCode())
+		if code != 0 && alloc.hit.Load() {
+			return memNote(code)
+		}
+		return code, nil
+	case ctx.Err() != nil:
+		// Ended with an error of its own while the context was ending (a
+		// host function saw ctx done): the context decides.
+		return ctxResult(ctx.Err())
+	case !strings.Contains(err.Error(), "\nwasm stack trace:"):
+		// It never ran: instantiation failed (a missing import, a bad
+		// config).
+		return -1, fmt.Errorf("engine: run %s: %w", img.name, err)
+	default:
+		// A trap ("wasm error: …") or a panic in a host function
+		// ("… (recovered by wazero)").
+		if alloc.hit.Load() {
+			return memNote(ExitTrap)
+		}
+		detail, _, _ := strings.Cut(err.Error(), "\n") // drop the stack trace
+		fmt.Fprintf(stderr, "wasm: %s crashed: %s\n", img.name, detail)
+		return ExitTrap, &RunError{Code: ExitTrap, Kind: ErrTrap, Detail: detail}
+	}
+}
+
+func ctxResult(err error) (int, error) {
+	if errors.Is(err, context.DeadlineExceeded) {
+		return ExitTimeout, &RunError{Code: ExitTimeout, Kind: ErrTimeout}
+	}
+	return ExitCanceled, &RunError{Code: ExitCanceled, Kind: ErrCanceled}
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
