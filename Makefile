@@ -11,10 +11,10 @@ vet:
 unit:
 	$(GO) test -count=1 ./...
 
-# WASI images for the wasm adapter (busybox from ./shell, python from npm).
-# They land with the wasm adapter; until then there is nothing to build.
+# WASI images for the wasm adapter: CPython fetched with npm and checked
+# against its pinned sha512 (cached in images/cache or $$AGENTENKIT_IMAGES).
 images:
-	@echo "images: nothing to build yet (the wasm adapter adds busybox.wasm and python.wasm)"
+	$(GO) run ./images/cmd/fetch
 
 bench:
 	$(GO) test -run '^$$' -bench . -benchmem ./bench/...
