@@ -50,6 +50,11 @@ type CreateSandboxOptions struct {
 	// Timeout is how long the sandbox lives unless SetTimeout moves its end.
 	// Zero means the adapter's default.
 	Timeout time.Duration
+	// RestoreFrom names an ended sandbox whose work folder the new one
+	// starts with. Only providers whose RestoresWorkdir reports true take it;
+	// others return ErrUnsupported. The runtime sets it when it replaces an
+	// ended sandbox.
+	RestoreFrom string
 	// Ports lists ports inside the sandbox that GetURL must be able to
 	// reach (Docker publishes them on 127.0.0.1 at creation).
 	Ports []int

@@ -157,6 +157,9 @@ func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions
 }
 
 func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandboxOptions) (*container.Config, *container.HostConfig, error) {
+	if opts.RestoreFrom != "" {
+		return nil, nil, sandbox.Unsupported(Name, "restoring a work folder", "the wasm adapter restores work folders")
+	}
 	for k := range opts.Extra {
 		return nil, nil, fmt.Errorf("docker: unknown Extra option %q (the docker adapter takes none)", k)
 	}

@@ -172,6 +172,9 @@ func (p *Provider) check(opts sandbox.CreateSandboxOptions) error {
 	if opts.Image != "" || opts.Template != "" {
 		return sandbox.Unsupported(Name, "images and templates", "the docker and e2b adapters take them")
 	}
+	if opts.RestoreFrom != "" {
+		return sandbox.Unsupported(Name, "restoring a work folder", "the wasm adapter restores work folders")
+	}
 	for k := range opts.Extra {
 		return fmt.Errorf("local: unknown Extra option %q (the local adapter takes none)", k)
 	}
