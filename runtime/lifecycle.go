@@ -1,0 +1,338 @@
+package runtime
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"maps"
+	"time"
+
+	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// ErrNoThread: a sandbox call was made outside a thread (a ctx without
+// WithThread or WithRun).
+var ErrNoThread = errors.New("runtime: no thread in context (use runtime.WithThread or WithRun)")
+
+// SandboxHandle is the sandbox a call got, and what happened to get it.
+type SandboxHandle struct {
+	sandbox.Sandbox
+	// Fresh: made by this call.
+	Fresh bool
+	// Lost: fresh because the previous sandbox ended, its files with it.
+	Lost bool
+	// Restored: fresh because the previous sandbox ended, and the provider
+	// brought the work folder back.
+	Restored bool
+}
+
+// Note returns the note for the model: LostNote, RestoredNote, or "".
+func (h *SandboxHandle) Note() string {
+	switch {
+	case h.Restored:
+		return RestoredNote
+	case h.Lost:
+		return LostNote
+	}
+	return ""
+}
+
+// record is what the kv keeps about a thread's (or its run's) sandbox.
+type record struct {
+	SandboxID string    `json:"sandboxId"`
+	Provider  string    `json:"provider"`
+	ThreadID  string    `json:"threadId"`
+	RunID     string    `json:"runId,omitempty"`
+	CreatedAt time.Time `json:"createdAt"`
+	MaxEndAt  time.Time `json:"maxEndAt"`
+	UsedAt    time.Time `json:"usedAt"`
+}
+
+// scope is where a call's sandbox is recorded.
+type scope struct {
+	kind     Scope
+	threadID string
+	runID    string
+}
+
+func (s scope) key() string { return recordKey(s.kind, s.threadID) }
+
+func recordKey(kind Scope, threadID string) string {
+	return "sandbox/" + string(kind) + "/" + threadID
+}
+
+// SandboxRecordPrefix is the kv prefix of every sandbox record, for tools
+// that list the live sandboxes (`agentenkit sandboxes list`).
+const SandboxRecordPrefix = "sandbox/"
+
+func (rt *Runtime) scopeOf(ctx context.Context) (scope, error) {
+	s := scope{kind: rt.cfg.SandboxScope, threadID: ThreadID(ctx), runID: RunID(ctx)}
+	if s.threadID == "" {
+		return s, ErrNoThread
+	}
+	if s.kind == ScopeRun && s.runID == "" {
+		return s, errors.New("runtime: run-scoped sandboxes need a run in context (runtime.WithRun)")
+	}
+	return s, nil
+}
+
+// SandboxFor returns the sandbox of ctx's thread (or run), making it on the
+// first call and a fresh one when the last has ended. Each call is a use: it
+// pushes the sandbox's end back.
+func (rt *Runtime) SandboxFor(ctx context.Context) (*SandboxHandle, error) {
+	if rt.ports.Sandbox == nil {
+		return nil, errors.New("runtime: no sandbox provider (RuntimeOptions.Tools.Sandbox)")
+	}
+	sc, err := rt.scopeOf(ctx)
+	if err != nil {
+		return nil, err
+	}
+	mu := rt.keyLock(sc.key())
+	mu.Lock()
+	defer mu.Unlock()
+	h, err := rt.acquire(ctx, sc)
+	if err == nil {
+		markUsed(ctx, h.Sandbox)
+	}
+	return h, err
+}
+
+// WithSandbox runs fn with ctx's sandbox. When fn fails because the sandbox
+// ended part way (an error matching sandbox.ErrGone), it runs fn once more on
+// a fresh sandbox, whose handle says Lost (or Restored).
+func (rt *Runtime) WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
+	h, err := rt.SandboxFor(ctx)
+	if err != nil {
+		return err
+	}
+	err = fn(ctx, h)
+	if !errors.Is(err, sandbox.ErrGone) {
+		return err
+	}
+	fresh, ferr := rt.SandboxFor(ctx)
+	if ferr != nil {
+		return errors.Join(err, ferr)
+	}
+	if !fresh.Fresh {
+		// The record still names a live sandbox: the error was fn's own.
+		return err
+	}
+	return fn(ctx, fresh)
+}
+
+// acquire is SandboxFor under the record's in-process lock.
+func (rt *Runtime) acquire(ctx context.Context, sc scope) (*SandboxHandle, error) {
+	old, oldRaw, err := rt.readRecord(ctx, sc.key())
+	if err != nil {
+		return nil, err
+	}
+	now := rt.cfg.Now()
+	ended, note := false, true
+	if old != nil && sc.kind == ScopeRun && old.RunID != sc.runID {
+		// A sandbox left by an earlier run: end it. The new run starts
+		// fresh, with nothing to say about it.
+		rt.destroy(ctx, old)
+		old, note = nil, false
+	}
+	if old != nil {
+		if !now.Before(old.MaxEndAt) {
+			rt.destroy(ctx, old)
+			ended = true
+		} else {
+			sb, err := rt.ports.Sandbox.Connect(ctx, old.SandboxID)
+			switch {
+			case err == nil:
+				if err := rt.use(ctx, sb, old, oldRaw, now); err != nil {
+					if !errors.Is(err, sandbox.ErrGone) {
+						return nil, err
+					}
+					ended = true
+					break
+				}
+				return &SandboxHandle{Sandbox: sb}, nil
+			case errors.Is(err, sandbox.ErrGone):
+				ended = true
+			default:
+				return nil, fmt.Errorf("runtime: connect to sandbox %s of thread %s: %w", old.SandboxID, sc.threadID, err)
+			}
+		}
+	}
+	return rt.create(ctx, sc, old, oldRaw, ended && note)
+}
+
+// use pushes the sandbox's end back and records the use.
+func (rt *Runtime) use(ctx context.Context, sb sandbox.Sandbox, rec *record, raw []byte, now time.Time) error {
+	if err := sb.SetTimeout(ctx, rt.idleFrom(rec, now)); err != nil {
+		return err
+	}
+	next := *rec
+	next.UsedAt = now
+	return rt.writeRecord(ctx, &next, raw, now)
+}
+
+// idleFrom is how long the sandbox may now idle: SandboxIdleTTL, cut short
+// by its max lifetime.
+func (rt *Runtime) idleFrom(rec *record, now time.Time) time.Duration {
+	return max(time.Second, min(rt.cfg.SandboxIdleTTL, rec.MaxEndAt.Sub(now)))
+}
+
+// create makes a fresh sandbox for sc and records it in place of old.
+func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []byte, replacing bool) (*SandboxHandle, error) {
+	now := rt.cfg.Now()
+	opts := rt.createOptions(sc)
+	restores := false
+	if r, ok := rt.ports.Sandbox.(sandbox.WorkdirRestorer); ok && r.RestoresWorkdir() {
+		restores = true
+		if replacing && old != nil {
+			opts.RestoreFrom = old.SandboxID
+		}
+	}
+	sb, err := rt.ports.Sandbox.Create(ctx, opts)
+	if err != nil {
+		return nil, fmt.Errorf("runtime: create a sandbox for thread %s: %w", sc.threadID, err)
+	}
+	rec := &record{
+		SandboxID: sb.ID(),
+		Provider:  rt.ports.Sandbox.Name(),
+		ThreadID:  sc.threadID,
+		RunID:     sc.runID,
+		CreatedAt: now,
+		MaxEndAt:  now.Add(rt.cfg.SandboxMaxLifetime),
+		UsedAt:    now,
+	}
+	if sc.kind == ScopeThread {
+		rec.RunID = ""
+	}
+	if err := rt.writeRecord(ctx, rec, oldRaw, now); err != nil {
+		_ = sb.Destroy(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	h := &SandboxHandle{Sandbox: sb, Fresh: true}
+	if replacing {
+		h.Restored, h.Lost = restores, !restores
+	}
+	return h, nil
+}
+
+// createOptions merges SandboxDefaults with what the runtime sets itself.
+func (rt *Runtime) createOptions(sc scope) sandbox.CreateSandboxOptions {
+	opts := rt.cfg.SandboxDefaults
+	opts.Metadata = maps.Clone(opts.Metadata)
+	if opts.Metadata == nil {
+		opts.Metadata = map[string]string{}
+	}
+	opts.Metadata["agentenkit.thread"] = sc.threadID
+	opts.Metadata["agentenkit.scope"] = string(sc.kind)
+	if sc.kind == ScopeRun {
+		opts.Metadata["agentenkit.run"] = sc.runID
+	}
+	opts.Envs = maps.Clone(opts.Envs)
+	opts.Timeout = min(rt.cfg.SandboxIdleTTL, rt.cfg.SandboxMaxLifetime)
+	return opts
+}
+
+// recordTTL keeps a record past its sandbox's max lifetime, so the next call
+// after the end can still tell the model the old sandbox is gone.
+func (rt *Runtime) recordTTL(rec *record, now time.Time) time.Duration {
+	return max(time.Second, rec.MaxEndAt.Sub(now)+rt.cfg.SandboxIdleTTL)
+}
+
+func (rt *Runtime) readRecord(ctx context.Context, key string) (*record, []byte, error) {
+	raw, err := rt.kv.Get(ctx, key)
+	if errors.Is(err, kv.ErrNotFound) {
+		return nil, nil, nil
+	}
+	if err != nil {
+		return nil, nil, fmt.Errorf("runtime: read %s: %w", key, err)
+	}
+	var rec record
+	if err := json.Unmarshal(raw, &rec); err != nil {
+		// A damaged record names no sandbox we can reach: start afresh.
+		return nil, raw, nil
+	}
+	return &rec, raw, nil
+}
+
+// ErrRecordChanged: another worker replaced the sandbox record between this
+// worker's read and write (which the run lock should make impossible).
+var ErrRecordChanged = errors.New("runtime: the thread's sandbox record changed under this worker")
+
+// writeRecord replaces the record that was oldRaw (nil: none) by rec.
+func (rt *Runtime) writeRecord(ctx context.Context, rec *record, oldRaw []byte, now time.Time) error {
+	raw, err := json.Marshal(rec)
+	if err != nil {
+		return err
+	}
+	key := recordKey(ScopeThread, rec.ThreadID)
+	if rec.RunID != "" {
+		key = recordKey(ScopeRun, rec.ThreadID)
+	}
+	var ok bool
+	if oldRaw == nil {
+		ok, err = rt.kv.SetIfAbsent(ctx, key, raw, rt.recordTTL(rec, now))
+	} else if bytes.Equal(oldRaw, raw) {
+		ok, err = rt.kv.Expire(ctx, key, rt.recordTTL(rec, now))
+	} else {
+		ok, err = rt.kv.CompareAndSwap(ctx, key, oldRaw, raw, rt.recordTTL(rec, now))
+	}
+	if err != nil {
+		return fmt.Errorf("runtime: write %s: %w", key, err)
+	}
+	if !ok {
+		return fmt.Errorf("%w (%s)", ErrRecordChanged, key)
+	}
+	return nil
+}
+
+// destroy ends a recorded sandbox; one already gone is fine.
+func (rt *Runtime) destroy(ctx context.Context, rec *record) {
+	ctx = context.WithoutCancel(ctx)
+	sb, err := rt.ports.Sandbox.Connect(ctx, rec.SandboxID)
+	if err == nil {
+		_ = sb.Destroy(ctx)
+	}
+}
+
+// endScope ends and forgets the sandbox recorded under key.
+func (rt *Runtime) endScope(ctx context.Context, key string) error {
+	mu := rt.keyLock(key)
+	mu.Lock()
+	defer mu.Unlock()
+	rec, _, err := rt.readRecord(ctx, key)
+	if err != nil {
+		return err
+	}
+	if rec != nil && rt.ports.Sandbox != nil {
+		rt.destroy(ctx, rec)
+	}
+	return rt.kv.Delete(ctx, key)
+}
+
+// DeleteThread ends the thread's sandboxes (of either scope) and forgets
+// them.
+func (rt *Runtime) DeleteThread(ctx context.Context, threadID string) error {
+	for _, kind := range []Scope{ScopeThread, ScopeRun} {
+		if err := rt.endScope(ctx, recordKey(kind, threadID)); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// StateDir returns the folder (inside sb) where the tools keep their own
+// files: SandboxStateDir inside the work folder when relative, else a folder
+// of its own per sandbox under it.
+func (rt *Runtime) StateDir(ctx context.Context, sb sandbox.Sandbox) (string, error) {
+	dir := rt.cfg.SandboxStateDir
+	if len(dir) > 0 && dir[0] == '/' {
+		return sandbox.ResolvePath("/", dir+"/"+sb.ID()), nil
+	}
+	info, err := sb.GetInfo(ctx)
+	if err != nil {
+		return "", err
+	}
+	return sandbox.ResolvePath(info.Workdir, dir), nil
+}

@@ -1,0 +1,269 @@
+package runtime_test
+
+import (
+	"context"
+	"errors"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// world is what several workers share: one kv, one sandbox store, one clock.
+type world struct {
+	clock *fakeClock
+	kv    kv.Store
+	store *memory.Store
+}
+
+func newWorld() *world {
+	c := newClock()
+	return &world{clock: c, kv: memkv.New(memkv.Options{Now: c.Now}), store: memory.NewStore()}
+}
+
+func (w *world) provider() sandbox.Provider {
+	return memory.New(memory.Options{Store: w.store, Now: w.clock.Now})
+}
+
+// worker returns a runtime of the world, as another worker process would be.
+func (w *world) worker(t *testing.T, cfg runtime.Config) *runtime.Runtime {
+	return w.workerWith(t, cfg, w.provider())
+}
+
+func (w *world) workerWith(t *testing.T, cfg runtime.Config, p sandbox.Provider) *runtime.Runtime {
+	t.Helper()
+	cfg.Now = w.clock.Now
+	rt, err := runtime.New(context.Background(), runtime.Options{Kv: w.kv, Tools: runtime.Ports{Sandbox: p}, Config: cfg})
+	require.NoError(t, err)
+	return rt
+}
+
+func sandboxOf(t *testing.T, rt *runtime.Runtime, ctx context.Context) *runtime.SandboxHandle {
+	t.Helper()
+	h, err := rt.SandboxFor(ctx)
+	require.NoError(t, err)
+	return h
+}
+
+func TestSameSandboxOnTheNextMessage(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{})
+	first := sandboxOf(t, rt, runtime.WithRun(context.Background(), "t1", "run-1"))
+	assert.True(t, first.Fresh)
+	assert.False(t, first.Lost)
+	assert.Empty(t, first.Note(), "a thread's first sandbox has no note")
+	require.NoError(t, first.FileSystem().WriteFile(context.Background(), "kept.txt", []byte("x")))
+
+	w.clock.Advance(10 * time.Minute)
+	next := sandboxOf(t, rt, runtime.WithRun(context.Background(), "t1", "run-2"))
+	assert.Equal(t, first.ID(), next.ID())
+	assert.False(t, next.Fresh)
+	ok, err := next.FileSystem().Exists(context.Background(), "kept.txt")
+	require.NoError(t, err)
+	assert.True(t, ok)
+
+	other := sandboxOf(t, rt, runtime.WithThread(context.Background(), "t2"))
+	assert.NotEqual(t, first.ID(), other.ID(), "another thread has its own sandbox")
+}
+
+func TestAnotherWorkerFindsTheSandbox(t *testing.T) {
+	w := newWorld()
+	a := sandboxOf(t, w.worker(t, runtime.Config{}), runtime.WithThread(context.Background(), "t1"))
+	b := sandboxOf(t, w.worker(t, runtime.Config{}), runtime.WithThread(context.Background(), "t1"))
+	assert.Equal(t, a.ID(), b.ID())
+	assert.False(t, b.Fresh)
+}
+
+func TestResumeAfterApprovalFindsTheSandbox(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{})
+	run, ctx, err := rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
+	require.NoError(t, err)
+	before := sandboxOf(t, rt, ctx)
+	require.NoError(t, run.End(ctx, runtime.RunParked))
+
+	// Another worker resumes the parked run.
+	other := w.worker(t, runtime.Config{})
+	run, ctx, err = other.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
+	require.NoError(t, err)
+	after := sandboxOf(t, other, ctx)
+	assert.Equal(t, before.ID(), after.ID())
+	require.NoError(t, run.End(ctx, runtime.RunFinished))
+}
+
+func TestIdleEndGivesAFreshSandboxWithTheLostNote(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{SandboxIdleTTL: 30 * time.Minute})
+	ctx := runtime.WithThread(context.Background(), "t1")
+	old := sandboxOf(t, rt, ctx)
+
+	w.clock.Advance(29 * time.Minute)
+	assert.Equal(t, old.ID(), sandboxOf(t, rt, ctx).ID(), "used within the idle TTL")
+	w.clock.Advance(29 * time.Minute)
+	assert.Equal(t, old.ID(), sandboxOf(t, rt, ctx).ID(), "each use pushed the end back")
+
+	w.clock.Advance(31 * time.Minute)
+	_, err := w.provider().Connect(context.Background(), old.ID())
+	require.ErrorIs(t, err, sandbox.ErrGone, "the idle sandbox ended by itself")
+	fresh := sandboxOf(t, rt, ctx)
+	assert.NotEqual(t, old.ID(), fresh.ID())
+	assert.True(t, fresh.Fresh)
+	assert.True(t, fresh.Lost)
+	assert.Equal(t, runtime.LostNote, fresh.Note())
+	again := sandboxOf(t, rt, ctx)
+	assert.False(t, again.Lost, "only the first call after the end carries the note")
+}
+
+func TestMaxLifetime(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{SandboxIdleTTL: 30 * time.Minute, SandboxMaxLifetime: time.Hour})
+	ctx := runtime.WithThread(context.Background(), "t1")
+	old := sandboxOf(t, rt, ctx)
+	w.clock.Advance(25 * time.Minute)
+	sandboxOf(t, rt, ctx)
+	w.clock.Advance(20 * time.Minute)
+	h := sandboxOf(t, rt, ctx)
+	require.Equal(t, old.ID(), h.ID())
+	info, err := h.GetInfo(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, w.clock.Now().Add(15*time.Minute), info.EndAt, "a use never pushes the end past the max lifetime")
+
+	w.clock.Advance(20 * time.Minute) // busy all along, but past its max lifetime
+	fresh := sandboxOf(t, rt, ctx)
+	assert.NotEqual(t, old.ID(), fresh.ID())
+	assert.True(t, fresh.Lost)
+}
+
+// restorer is a provider whose sandboxes come back with their work folder.
+type restorer struct {
+	sandbox.Provider
+	restoredFrom []string
+}
+
+func (r *restorer) RestoresWorkdir() bool { return true }
+
+func (r *restorer) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
+	if opts.RestoreFrom != "" {
+		r.restoredFrom = append(r.restoredFrom, opts.RestoreFrom)
+		opts.RestoreFrom = "" // the memory adapter itself does not restore
+	}
+	return r.Provider.Create(ctx, opts)
+}
+
+func TestRestoredNoteFromAWorkdirRestorer(t *testing.T) {
+	w := newWorld()
+	p := &restorer{Provider: w.provider()}
+	rt := w.workerWith(t, runtime.Config{}, p)
+	ctx := runtime.WithThread(context.Background(), "t1")
+	old := sandboxOf(t, rt, ctx)
+	require.NoError(t, old.Destroy(context.Background()))
+	fresh := sandboxOf(t, rt, ctx)
+	assert.True(t, fresh.Restored)
+	assert.False(t, fresh.Lost)
+	assert.Equal(t, runtime.RestoredNote, fresh.Note())
+	assert.Equal(t, []string{old.ID()}, p.restoredFrom, "the provider is told which sandbox to restore")
+}
+
+func TestRetryWithAFreshSandbox(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{})
+	ctx := runtime.WithThread(context.Background(), "t1")
+	var calls []*runtime.SandboxHandle
+	err := rt.WithSandbox(ctx, func(ctx context.Context, sb *runtime.SandboxHandle) error {
+		calls = append(calls, sb)
+		if len(calls) == 1 {
+			require.NoError(t, sb.Destroy(ctx)) // it ends part way
+			_, err := sb.RunCommand(ctx, "echo hi", sandbox.RunCommandOptions{})
+			return err
+		}
+		return nil
+	})
+	require.NoError(t, err)
+	require.Len(t, calls, 2)
+	assert.NotEqual(t, calls[0].ID(), calls[1].ID())
+	assert.True(t, calls[1].Lost)
+
+	// An error that is not the sandbox's end is not retried.
+	n := 0
+	boom := errors.New("boom")
+	err = rt.WithSandbox(ctx, func(ctx context.Context, sb *runtime.SandboxHandle) error { n++; return boom })
+	assert.ErrorIs(t, err, boom)
+	assert.Equal(t, 1, n)
+}
+
+func TestSubagentsShareTheRunSandbox(t *testing.T) {
+	for _, scope := range []runtime.Scope{runtime.ScopeThread, runtime.ScopeRun} {
+		t.Run(string(scope), func(t *testing.T) {
+			w := newWorld()
+			rt := w.worker(t, runtime.Config{SandboxScope: scope})
+			ctx := runtime.WithRun(context.Background(), "t1", "run-1")
+			ids := make([]string, 10)
+			var wg sync.WaitGroup
+			for i := range ids {
+				wg.Go(func() { ids[i] = sandboxOf(t, rt, ctx).ID() })
+			}
+			wg.Wait()
+			for _, id := range ids {
+				assert.Equal(t, ids[0], id)
+			}
+		})
+	}
+}
+
+func TestDeletedThreadEndsItsSandbox(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{})
+	ctx := runtime.WithThread(context.Background(), "t1")
+	h := sandboxOf(t, rt, ctx)
+	require.NoError(t, rt.DeleteThread(context.Background(), "t1"))
+	_, err := w.provider().Connect(context.Background(), h.ID())
+	assert.ErrorIs(t, err, sandbox.ErrGone)
+	fresh := sandboxOf(t, rt, ctx)
+	assert.False(t, fresh.Lost, "a deleted thread's new sandbox is not a lost one")
+}
+
+func TestSandboxDefaultsAndMetadata(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{
+		SandboxIdleTTL:  10 * time.Minute,
+		SandboxDefaults: sandbox.CreateSandboxOptions{Envs: map[string]string{"FROM_DEFAULTS": "yes"}, Metadata: map[string]string{"app": "demo"}, Timeout: 99 * time.Hour},
+	})
+	h := sandboxOf(t, rt, runtime.WithThread(context.Background(), "t1"))
+	res, err := h.RunCommand(context.Background(), "echo $FROM_DEFAULTS", sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "yes\n", res.Stdout)
+	info, err := h.GetInfo(context.Background())
+	require.NoError(t, err)
+	assert.Equal(t, "demo", info.Metadata["app"])
+	assert.Equal(t, "t1", info.Metadata["agentenkit.thread"])
+	assert.Equal(t, w.clock.Now().Add(10*time.Minute), info.EndAt, "the runtime sets the timeout, not the defaults")
+}
+
+func TestStateDir(t *testing.T) {
+	w := newWorld()
+	ctx := runtime.WithThread(context.Background(), "t1")
+	rt := w.worker(t, runtime.Config{})
+	h := sandboxOf(t, rt, ctx)
+	dir, err := rt.StateDir(ctx, h)
+	require.NoError(t, err)
+	assert.Equal(t, memory.DefaultWorkdir+"/.agentenkit", dir)
+
+	rt = w.worker(t, runtime.Config{SandboxStateDir: "/var/agentenkit"})
+	dir, err = rt.StateDir(ctx, h)
+	require.NoError(t, err)
+	assert.Equal(t, "/var/agentenkit/"+h.ID(), dir)
+}
+
+func TestNoThreadInContext(t *testing.T) {
+	rt := newWorld().worker(t, runtime.Config{})
+	_, err := rt.SandboxFor(context.Background())
+	assert.ErrorIs(t, err, runtime.ErrNoThread)
+}
