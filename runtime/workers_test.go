@@ -1,0 +1,93 @@
+package runtime_test
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"testing"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentenkit/agentenkit/internal/testenv"
+	localsandbox "github.com/agentenkit/agentenkit/providers/local"
+	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/kv/rediskv"
+	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// Two workers, each with its own kv connection and provider value, share
+// one sandbox per thread through the kv: the local adapter's real sandboxes.
+func testTwoWorkers(t *testing.T, open func(t *testing.T) kv.Store) {
+	ctx := context.Background()
+	root := t.TempDir()
+	worker := func() *runtime.Runtime {
+		rt, err := runtime.New(ctx, runtime.Options{
+			Kv:    open(t),
+			Tools: runtime.Ports{Sandbox: localsandbox.New(localsandbox.Options{Root: root})},
+		})
+		require.NoError(t, err)
+		return rt
+	}
+	a, b := worker(), worker()
+	thread := "thread-" + filepath.Base(root)
+
+	run, rctx, err := a.BeginRun(ctx, thread, runtime.BeginRunOptions{})
+	require.NoError(t, err)
+	ha, err := a.SandboxFor(rctx)
+	require.NoError(t, err)
+	_, err = ha.RunCommand(rctx, "echo from-a > note.txt", sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	_, _, err = b.BeginRun(ctx, thread, runtime.BeginRunOptions{})
+	assert.ErrorIs(t, err, runtime.ErrThreadBusy, "worker b waits for a's run")
+	require.NoError(t, run.End(rctx, runtime.RunParked))
+
+	run, rctx, err = b.BeginRun(ctx, thread, runtime.BeginRunOptions{RunID: run.RunID})
+	require.NoError(t, err)
+	hb, err := b.SandboxFor(rctx)
+	require.NoError(t, err)
+	assert.Equal(t, ha.ID(), hb.ID())
+	res, err := hb.RunCommand(rctx, "cat note.txt", sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "from-a\n", res.Stdout)
+	require.NoError(t, run.End(rctx, runtime.RunFinished))
+
+	require.NoError(t, b.DeleteThread(ctx, thread))
+	_, err = localsandbox.New(localsandbox.Options{Root: root}).Connect(ctx, ha.ID())
+	assert.ErrorIs(t, err, sandbox.ErrGone)
+}
+
+func TestTwoWorkersSQLite(t *testing.T) {
+	file := filepath.Join(t.TempDir(), "kv.sqlite")
+	testTwoWorkers(t, func(t *testing.T) kv.Store {
+		s, err := sqlitekv.Open(file)
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
+
+func TestTwoWorkersRedis(t *testing.T) {
+	url := os.Getenv("AGENTENKIT_REDIS_URL")
+	if url == "" {
+		url = "redis://127.0.0.1:6379/14"
+	}
+	probe, err := rediskv.Open(url)
+	if err == nil {
+		defer probe.Close()
+		if _, err = probe.Get(context.Background(), "agentenkit-probe"); errorsIsNotFound(err) {
+			err = nil
+		}
+	}
+	if err != nil {
+		testenv.Missing(t, "redis", "no Redis at "+url+": "+err.Error())
+	}
+	testTwoWorkers(t, func(t *testing.T) kv.Store {
+		s, err := rediskv.Open(url)
+		require.NoError(t, err)
+		t.Cleanup(func() { s.Close() })
+		return s
+	})
+}
