@@ -81,7 +81,7 @@ func (rt *Runtime) BeginRun(ctx context.Context, threadID string, opts BeginRunO
 	keepCtx, stop := context.WithCancel(context.WithoutCancel(ctx))
 	run := &Run{rt: rt, ThreadID: threadID, RunID: opts.RunID, lease: lease, stop: stop}
 	run.lost = lease.KeepAlive(keepCtx, rt.cfg.RunLockTTL/3)
-	run.ctx = WithRun(ctx, threadID, opts.RunID)
+	run.ctx = withRuntime(WithRun(ctx, threadID, opts.RunID), rt)
 	rt.runsMu.Lock()
 	rt.runs[run] = struct{}{}
 	rt.runsMu.Unlock()

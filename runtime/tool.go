@@ -53,7 +53,7 @@ func (rt *Runtime) CallTool(ctx context.Context, tool Tool, input json.RawMessag
 		return nil, fmt.Errorf("runtime: tool %s has no handler", tool.Name)
 	}
 	st := &callState{}
-	out, err := tool.Handler(context.WithValue(ctx, callKey, st), input)
+	out, err := tool.Handler(withRuntime(context.WithValue(ctx, callKey, st), rt), input)
 	st.mu.Lock()
 	used := st.used
 	st.mu.Unlock()

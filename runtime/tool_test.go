@@ -37,6 +37,13 @@ func TestAfterSandboxCall(t *testing.T) {
 		}
 		return "ok", sb.FileSystem().WriteFile(ctx, "touched", nil)
 	})
+	viaContext := runtime.AgentTool("ctx", "finds the sandbox through ctx", func(ctx context.Context, in json.RawMessage) (any, error) {
+		sb, err := runtime.SandboxFor(ctx)
+		if err != nil {
+			return nil, err
+		}
+		return sb.ID(), nil
+	})
 	noSandbox := runtime.AgentTool("clock", "tells the time", func(ctx context.Context, in json.RawMessage) (any, error) {
 		return "noon", nil
 	})
@@ -55,6 +62,14 @@ func TestAfterSandboxCall(t *testing.T) {
 	assert.Equal(t, "t1", calls[0].ThreadID)
 	assert.Equal(t, "run-1", calls[0].RunID)
 	assert.NotNil(t, calls[0].Sandbox)
+
+	id, err := rt.CallTool(ctx, viaContext, nil)
+	require.NoError(t, err)
+	assert.Equal(t, calls[0].Sandbox.ID(), id, "package-level SandboxFor finds the call's runtime")
+	require.Len(t, calls, 2)
+	calls = calls[:1]
+	_, err = runtime.SandboxFor(context.Background())
+	assert.Error(t, err, "outside a tool call there is no runtime")
 
 	_, err = rt.CallTool(ctx, noSandbox, nil)
 	require.NoError(t, err)

@@ -1,0 +1,80 @@
+package agentenkit
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+
+	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+)
+
+// The runtime, under the names the docs use.
+type (
+	Runtime          = runtime.Runtime
+	RuntimeOptions   = runtime.Options
+	RuntimeConfig    = runtime.Config
+	BuiltinToolPorts = runtime.Ports
+	SandboxCall      = runtime.SandboxCall
+	SandboxHandle    = runtime.SandboxHandle
+	SandboxScope     = runtime.Scope
+	Tool             = runtime.Tool
+	RunState         = runtime.RunState
+)
+
+// Sandbox scopes.
+const (
+	SandboxScopeThread = runtime.ScopeThread
+	SandboxScopeRun    = runtime.ScopeRun
+)
+
+// The notes a fresh sandbox's first result carries.
+const (
+	SandboxLostNote     = runtime.LostNote
+	SandboxRestoredNote = runtime.RestoredNote
+)
+
+// SetupAgentCore returns the runtime. Ports left nil get the embedded
+// defaults: the kv is a SQLite file in StateDir().
+func SetupAgentCore(ctx context.Context, opts RuntimeOptions) (*Runtime, error) {
+	if opts.Kv == nil {
+		file := filepath.Join(StateDir(), "kv.sqlite")
+		store, err := sqlitekv.Open(file)
+		if err != nil {
+			return nil, fmt.Errorf("agentenkit: open the default kv %s: %w", file, err)
+		}
+		opts.Kv = store
+	}
+	return runtime.New(ctx, opts)
+}
+
+// StateDir is where the embedded defaults keep their files:
+// $AGENTENKIT_STATE_DIR, else $XDG_STATE_HOME/agentenkit, else
+// ~/.local/state/agentenkit.
+func StateDir() string {
+	if d := os.Getenv("AGENTENKIT_STATE_DIR"); d != "" {
+		return d
+	}
+	if d := os.Getenv("XDG_STATE_HOME"); d != "" {
+		return filepath.Join(d, "agentenkit")
+	}
+	if home, err := os.UserHomeDir(); err == nil {
+		return filepath.Join(home, ".local", "state", "agentenkit")
+	}
+	return filepath.Join(os.TempDir(), "agentenkit-state")
+}
+
+// SandboxFor returns the sandbox of the thread (or run) of ctx, the ctx of a
+// tool call or a run.
+func SandboxFor(ctx context.Context) (*SandboxHandle, error) { return runtime.SandboxFor(ctx) }
+
+// WithSandbox runs fn with ctx's sandbox, once more on a fresh one (Lost or
+// Restored) when it ended part way.
+func WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
+	return runtime.WithSandbox(ctx, fn)
+}
+
+// AgentTool returns a custom tool; inside handler, SandboxFor(ctx) gives the
+// thread's sandbox.
+var AgentTool = runtime.AgentTool

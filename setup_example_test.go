@@ -1,0 +1,44 @@
+package agentenkit_test
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+	"os"
+	"time"
+
+	"github.com/agentenkit/agentenkit"
+	localsandbox "github.com/agentenkit/agentenkit/providers/local"
+	"github.com/agentenkit/agentenkit/runtime"
+)
+
+// The setup every adapter plugs into the same way, and a custom tool that
+// runs in the thread's sandbox.
+func ExampleSetupAgentCore() {
+	ctx := context.Background()
+	dir, _ := os.MkdirTemp("", "agentenkit-setup")
+	defer os.RemoveAll(dir)
+	os.Setenv("AGENTENKIT_STATE_DIR", dir) // the embedded SQLite kv lives here
+
+	rt, err := agentenkit.SetupAgentCore(ctx, agentenkit.RuntimeOptions{
+		Tools: agentenkit.BuiltinToolPorts{
+			Sandbox: localsandbox.New(localsandbox.Options{Root: dir + "/sandboxes"}),
+		},
+		Config: agentenkit.RuntimeConfig{SandboxIdleTTL: 10 * time.Minute},
+	})
+	if err != nil {
+		panic(err)
+	}
+	count := agentenkit.AgentTool("count_files", "Counts the files in the work folder.",
+		func(ctx context.Context, _ json.RawMessage) (any, error) {
+			sb, err := agentenkit.SandboxFor(ctx)
+			if err != nil {
+				return nil, err
+			}
+			res, err := sb.RunCommand(ctx, "touch a b c; ls | wc -l", agentenkit.RunCommandOptions{})
+			return res.Stdout, err
+		})
+	out, err := rt.CallTool(runtime.WithThread(ctx, "thread-1"), count, nil)
+	fmt.Printf("%q %v\n", out, err)
+	// Output: "3\n" <nil>
+}
