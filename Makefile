@@ -16,8 +16,10 @@ unit:
 images:
 	$(GO) run ./images/cmd/fetch
 
+# Every adapter available here on the same workloads, in one run: the table
+# of ratios goes to bench/out/results.md (and the README).
 bench:
-	$(GO) test -run '^$$' -bench . -benchmem ./bench/...
+	$(GO) run ./bench/cmd/report -o bench/out/results.md
 
 # Each fuzz target for a while; FUZZTIME=5m make fuzz for longer.
 FUZZTIME ?= 30s

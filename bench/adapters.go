@@ -1,0 +1,133 @@
+// Package bench measures the sandbox adapters side by side: the same
+// workloads on every adapter available here, reported as ratios between
+// adapters measured in one run (never as timed assertions).
+//
+//	go test -run '^$' -bench . ./bench/      # the raw numbers
+//	make bench                               # the table, bench/out/results.md
+package bench
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"time"
+
+	"github.com/agentenkit/agentenkit/providers/docker"
+	localsandbox "github.com/agentenkit/agentenkit/providers/local"
+	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// Adapter is one adapter under measurement.
+type Adapter struct {
+	Name string
+	// New returns its provider, or an error saying why it is not available
+	// here.
+	New func() (sandbox.Provider, func(), error)
+}
+
+// DockerImage is the image the docker adapter is measured with (built by
+// providers/docker/testdata/build-images.sh).
+const DockerImage = "agentenkit-test-busybox:1"
+
+// Adapters lists the adapters, fastest to set up first.
+func Adapters() []Adapter {
+	return []Adapter{
+		{Name: "memory", New: func() (sandbox.Provider, func(), error) {
+			return memory.New(memory.Options{}), func() {}, nil
+		}},
+		{Name: "local", New: func() (sandbox.Provider, func(), error) {
+			dir, err := os.MkdirTemp("", "agentenkit-bench")
+			if err != nil {
+				return nil, nil, err
+			}
+			return localsandbox.New(localsandbox.Options{Root: dir}), func() { os.RemoveAll(dir) }, nil
+		}},
+		{Name: "docker", New: func() (sandbox.Provider, func(), error) {
+			p := docker.New(docker.Options{Image: DockerImage})
+			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
+			defer cancel()
+			if err := p.Ping(ctx); err != nil {
+				return nil, nil, err
+			}
+			if exec.Command("docker", "image", "inspect", DockerImage).Run() != nil {
+				return nil, nil, fmt.Errorf("image %s missing: run providers/docker/testdata/build-images.sh", DockerImage)
+			}
+			return p, func() {}, nil
+		}},
+	}
+}
+
+// Workload is one measured operation.
+type Workload struct {
+	Name string
+	// Setup runs once per adapter before the timed loop; the returned state
+	// is passed to Op.
+	Setup func(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error)
+	// Op is one iteration.
+	Op func(ctx context.Context, p sandbox.Provider, sb sandbox.Sandbox) error
+}
+
+func echoHi(ctx context.Context, sb sandbox.Sandbox) error {
+	res, err := sb.RunCommand(ctx, "echo hi", sandbox.RunCommandOptions{})
+	if err != nil {
+		return err
+	}
+	if res.Stdout != "hi\n" {
+		return fmt.Errorf("echo hi printed %q", res.Stdout)
+	}
+	return nil
+}
+
+func create(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error) {
+	return p.Create(ctx, sandbox.CreateSandboxOptions{})
+}
+
+// Workloads lists what is measured on every adapter.
+func Workloads() []Workload {
+	return []Workload{
+		{
+			Name: "create + first `echo hi`",
+			Op: func(ctx context.Context, p sandbox.Provider, _ sandbox.Sandbox) error {
+				sb, err := create(ctx, p)
+				if err != nil {
+					return err
+				}
+				defer sb.Destroy(ctx)
+				return echoHi(ctx, sb)
+			},
+		},
+		{
+			Name:  "warm `echo hi`",
+			Setup: create,
+			Op:    func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error { return echoHi(ctx, sb) },
+		},
+		{
+			Name:  "5-stage pipeline",
+			Setup: create,
+			Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error {
+				res, err := sb.RunCommand(ctx, "seq 1 2000 | grep 7 | sort -r | head -n 50 | wc -l", sandbox.RunCommandOptions{})
+				if err == nil && res.Stdout != "50\n" && res.Stdout != "      50\n" {
+					err = fmt.Errorf("pipeline printed %q", res.Stdout)
+				}
+				return err
+			},
+		},
+		{
+			Name:  "1 MB file write + read",
+			Setup: create,
+			Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error {
+				data := make([]byte, 1<<20)
+				if err := sb.FileSystem().WriteFile(ctx, "blob.bin", data); err != nil {
+					return err
+				}
+				got, err := sb.FileSystem().ReadFileBytes(ctx, "blob.bin")
+				if err == nil && len(got) != len(data) {
+					err = fmt.Errorf("read %d bytes back", len(got))
+				}
+				return err
+			},
+		},
+	}
+}

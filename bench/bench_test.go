@@ -1,0 +1,52 @@
+package bench
+
+import (
+	"context"
+	"os/exec"
+	"testing"
+)
+
+func BenchmarkAdapters(b *testing.B) {
+	for _, w := range Workloads() {
+		for _, a := range Adapters() {
+			b.Run(w.Name+"/"+a.Name, func(b *testing.B) {
+				p, done, err := a.New()
+				if err != nil {
+					b.Skipf("%s: %v", a.Name, err)
+				}
+				defer done()
+				ctx := context.Background()
+				var sb = nilSandbox
+				if w.Setup != nil {
+					if sb, err = w.Setup(ctx, p); err != nil {
+						b.Fatal(err)
+					}
+					defer sb.Destroy(ctx)
+				}
+				b.ResetTimer()
+				for b.Loop() {
+					if err := w.Op(ctx, p, sb); err != nil {
+						b.Fatal(err)
+					}
+				}
+			})
+		}
+	}
+}
+
+// BenchmarkHostBash is the reference for the shell: the same commands
+// through bash -c on the host, a new process each.
+func BenchmarkHostBash(b *testing.B) {
+	for name, cmd := range map[string]string{
+		"echo":     "echo hi",
+		"pipeline": "seq 1 2000 | grep 7 | sort -r | head -n 50 | wc -l",
+	} {
+		b.Run(name, func(b *testing.B) {
+			for b.Loop() {
+				if err := exec.Command("bash", "-c", cmd).Run(); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
