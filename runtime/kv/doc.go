@@ -23,7 +23,7 @@
 // Three adapters implement [Store] and pass the same conformance suite
 // (package kvtest):
 //
-//   - memkv: one process, a map; for tests and the single-binary default.
+//   - memkv: one process, a map; for tests and apps that run as one process.
 //   - sqlitekv: one SQLite file shared by several processes on one machine.
 //   - rediskv: a Redis server shared by many machines.
 //
@@ -31,7 +31,7 @@
 //
 // Missing or expired keys give an error matching [ErrNotFound] (errors.Is).
 // A store used after Close gives [ErrClosed]. A context that is done gives
-// its own error (context.Canceled or context.DeadlineExceeded), returned as
-// is, promptly. Other errors come from the backend, wrapped with the
+// an error matching its own (context.Canceled or
+// context.DeadlineExceeded), promptly; the adapters return it as is. Other errors come from the backend, wrapped with the
 // operation and key.
 package kv
