@@ -1,0 +1,2 @@
+# The classic first look at a codebase.
+cd src && grep -rn TODO . | sort | head -5

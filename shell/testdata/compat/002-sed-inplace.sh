@@ -1,0 +1,2 @@
+sed -i 's/apple/APPLE/' notes.txt
+cat notes.txt

@@ -1,0 +1,1 @@
+awk -F, '{s+=$2} END {print s}' data.csv

@@ -1,0 +1,1 @@
+find . -name '*.go' | sort | xargs wc -l

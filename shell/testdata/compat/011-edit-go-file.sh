@@ -1,0 +1,1 @@
+sed -i 's/hello, /hi, /' src/main.go && grep -n 'hi, ' src/main.go

@@ -1,0 +1,1 @@
+grep -rn --include='*.go' 'func ' src | sort

@@ -1,0 +1,1 @@
+find src -name '*.go' | sort | xargs wc -l | tail -1

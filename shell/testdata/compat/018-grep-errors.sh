@@ -1,0 +1,2 @@
+grep -c ERROR log.txt
+grep ERROR log.txt | awk '{print $NF}'

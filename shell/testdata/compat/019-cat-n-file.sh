@@ -1,0 +1,1 @@
+cat -n src/server/http.go

@@ -1,0 +1,1 @@
+sed -n '8,12p' src/main.go

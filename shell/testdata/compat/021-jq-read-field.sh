@@ -1,0 +1,1 @@
+jq -r '.scripts.build' config.json

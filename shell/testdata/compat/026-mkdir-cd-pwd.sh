@@ -1,0 +1,3 @@
+mkdir -p build/out && cd build/out && pwd
+cd ../..
+pwd

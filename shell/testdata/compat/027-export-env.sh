@@ -1,0 +1,2 @@
+export APP_ENV=test
+env | grep '^APP_ENV='

@@ -1,0 +1,2 @@
+wc -w README.md
+wc -c data.csv

@@ -1,0 +1,1 @@
+grep -n -A2 'func greet' src/main.go

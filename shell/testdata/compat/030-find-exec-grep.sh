@@ -1,0 +1,1 @@
+find src -name '*.go' -exec grep -l TODO {} \; | sort

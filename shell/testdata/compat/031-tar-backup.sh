@@ -1,0 +1,1 @@
+tar czf backup.tgz src docs && tar tzf backup.tgz | sort

@@ -1,0 +1,1 @@
+sha256sum data.csv > sums.txt && sha256sum -c sums.txt

@@ -1,0 +1,2 @@
+frobnicate --version
+echo "status=$?"

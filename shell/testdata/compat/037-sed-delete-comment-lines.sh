@@ -1,0 +1,1 @@
+sed '/^\s*\/\//d' src/util/strings.go

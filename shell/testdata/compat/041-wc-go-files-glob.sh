@@ -1,0 +1,1 @@
+wc -l src/*.go src/*/*.go

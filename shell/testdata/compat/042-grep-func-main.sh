@@ -1,0 +1,1 @@
+grep -rn "func main" --include=*.go .

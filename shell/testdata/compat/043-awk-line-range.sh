@@ -1,0 +1,1 @@
+awk 'NR >= 3 && NR <= 5' log.txt

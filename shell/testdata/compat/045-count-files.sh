@@ -1,0 +1,2 @@
+find . -type f | wc -l
+find src -type f -name '*.go' | wc -l

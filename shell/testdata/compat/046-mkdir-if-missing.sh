@@ -1,0 +1,3 @@
+test -d build || mkdir build
+test -d build || mkdir build
+ls -d build

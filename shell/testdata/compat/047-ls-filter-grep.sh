@@ -1,0 +1,1 @@
+ls | grep -v '\.txt$'

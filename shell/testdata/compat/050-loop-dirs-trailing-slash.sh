@@ -1,0 +1,1 @@
+for d in */; do echo "dir: $d"; done

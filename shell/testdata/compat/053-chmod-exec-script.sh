@@ -1,0 +1,3 @@
+chmod +x scripts/build.sh
+./scripts/build.sh release
+echo "exit=$?"

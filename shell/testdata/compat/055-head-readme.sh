@@ -1,0 +1,1 @@
+head -20 README.md

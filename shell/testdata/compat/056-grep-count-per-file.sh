@@ -1,0 +1,1 @@
+grep -c TODO src/main.go src/util/strings.go src/server/http.go

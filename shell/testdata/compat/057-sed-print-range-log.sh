@@ -1,0 +1,1 @@
+sed -n '1,3p' log.txt

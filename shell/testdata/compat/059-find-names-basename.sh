@@ -1,0 +1,1 @@
+find src -name '*.go' | sort | while read -r f; do basename "$f" .go; done

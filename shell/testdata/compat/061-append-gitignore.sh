@@ -1,0 +1,3 @@
+echo "*.tmp" >> .gitignore
+cat .gitignore
+grep -c . .gitignore

@@ -1,0 +1,3 @@
+grep -rh TODO src > todos.txt
+wc -l < todos.txt
+sort todos.txt

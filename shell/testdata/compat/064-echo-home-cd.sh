@@ -1,0 +1,4 @@
+cd src
+cd
+pwd
+cd ~/docs && pwd

@@ -1,0 +1,5 @@
+set -o pipefail
+false | true
+echo $?
+true | true
+echo $?

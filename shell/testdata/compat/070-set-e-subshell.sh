@@ -1,0 +1,3 @@
+set -e
+(echo sub; exit 4)
+echo never

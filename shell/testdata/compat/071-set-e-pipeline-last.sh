@@ -1,0 +1,3 @@
+set -e
+grep zzz notes.txt | wc -l
+echo "still here"

@@ -1,0 +1,4 @@
+set -u
+echo "${DEFINED:-fallback}"
+echo "$UNDEFINED_VAR"
+echo never

@@ -1,0 +1,3 @@
+upper() { echo "$1" | tr a-z A-Z; }
+v=$(upper hello)
+echo "[$v]"

@@ -1,0 +1,6 @@
+(exit 3)
+echo $?
+(false)
+echo $?
+(true)
+echo $?

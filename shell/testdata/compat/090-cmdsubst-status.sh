@@ -1,0 +1,4 @@
+out=$(false)
+echo "status $?"
+out=$(echo hi; exit 7)
+echo "status $? out $out"

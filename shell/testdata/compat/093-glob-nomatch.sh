@@ -1,0 +1,3 @@
+echo *.nomatch
+ls *.nomatch 2>/dev/null
+echo $?

@@ -1,0 +1,3 @@
+shopt -s nullglob
+for f in *.nomatch; do echo "got $f"; done
+echo done

@@ -1,0 +1,2 @@
+ls src/*/*.go
+echo */*.md

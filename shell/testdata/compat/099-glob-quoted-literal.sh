@@ -1,0 +1,5 @@
+echo "*.txt"
+echo '*'
+x='*.csv'
+echo $x
+echo "$x"

@@ -1,0 +1,2 @@
+ls nonexistent 2>/dev/null
+echo "status $?"

@@ -1,0 +1,5 @@
+cp data.csv d.csv
+: > d.csv
+wc -c < d.csv
+> e.txt
+ls e.txt

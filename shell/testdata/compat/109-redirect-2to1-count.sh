@@ -1,0 +1,1 @@
+ls nonexistent data.csv 2>&1 | wc -l

@@ -1,0 +1,3 @@
+cat < /dev/null | wc -c
+read -r line < /dev/null
+echo "read=$?"

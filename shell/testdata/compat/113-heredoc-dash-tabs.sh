@@ -1,0 +1,5 @@
+cat <<-EOF
+	indented
+		double
+	EOF
+echo end

@@ -1,0 +1,5 @@
+cat <<EOF | grep -c a
+apple
+banana
+cherry
+EOF

@@ -1,0 +1,3 @@
+unset v
+echo "${v:?v is required}"
+echo never

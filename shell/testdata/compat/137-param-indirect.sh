@@ -1,0 +1,3 @@
+name=target
+target=value
+echo ${!name}

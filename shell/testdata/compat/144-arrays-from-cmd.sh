@@ -1,0 +1,3 @@
+files=($(ls src))
+echo ${#files[@]}
+echo "${files[@]}"

@@ -1,0 +1,3 @@
+mapfile -t lines < a.txt
+echo ${#lines[@]}
+echo "${lines[1]}"

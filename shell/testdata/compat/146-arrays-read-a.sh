@@ -1,0 +1,2 @@
+IFS=, read -r -a cols <<< "x,y,z"
+echo ${cols[1]} ${#cols[@]}

@@ -1,0 +1,2 @@
+names=(carol alice bob)
+printf '%s\n' "${names[@]}" | sort

@@ -1,0 +1,3 @@
+tail -n +2 data.csv | while IFS=, read -r name qty price city; do
+  echo "$name in $city"
+done

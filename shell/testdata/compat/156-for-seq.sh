@@ -1,0 +1,1 @@
+for i in $(seq 3); do echo "item $i"; done

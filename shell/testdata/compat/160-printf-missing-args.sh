@@ -1,0 +1,4 @@
+printf 'no newline'
+printf '\n'
+printf '[%s]\n'
+printf '%d\n'

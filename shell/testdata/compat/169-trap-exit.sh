@@ -1,0 +1,3 @@
+trap 'echo cleanup' EXIT
+echo working
+exit 2

@@ -1,0 +1,7 @@
+e=""
+set -- $e
+echo $#
+set -- "$e"
+echo $#
+set -- "$@" more
+echo $#

@@ -1,0 +1,5 @@
+cmd='echo evaluated'
+eval $cmd
+var=name
+eval "$var=42"
+echo $name

@@ -1,0 +1,3 @@
+command -v echo
+command -v no_such_cmd_xyz
+echo $?

@@ -1,0 +1,2 @@
+diff <(sort a.txt) <(sort b.txt)
+echo $?

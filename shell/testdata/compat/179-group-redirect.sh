@@ -1,0 +1,2 @@
+{ echo one; echo two; } > grp.txt
+wc -l < grp.txt

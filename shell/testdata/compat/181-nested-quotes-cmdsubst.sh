@@ -1,0 +1,1 @@
+echo "files: $(ls "dir with spaces" | tr '\n' ',')"

@@ -1,0 +1,3 @@
+sleep 0
+timeout 5 echo ok
+echo $?

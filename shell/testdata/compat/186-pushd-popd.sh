@@ -1,0 +1,4 @@
+pushd src > /dev/null
+pwd
+popd > /dev/null
+pwd

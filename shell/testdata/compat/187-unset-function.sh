@@ -1,0 +1,5 @@
+f() { echo f; }
+f
+unset -f f
+f 2>/dev/null
+echo $?

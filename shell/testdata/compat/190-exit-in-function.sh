@@ -1,0 +1,3 @@
+f() { echo inside; exit 5; }
+f
+echo never

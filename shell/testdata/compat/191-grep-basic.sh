@@ -1,0 +1,1 @@
+grep apple notes.txt

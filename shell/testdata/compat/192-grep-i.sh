@@ -1,0 +1,1 @@
+grep -i apple notes.txt

@@ -1,0 +1,1 @@
+grep -v apple notes.txt

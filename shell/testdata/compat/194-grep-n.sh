@@ -1,0 +1,1 @@
+grep -n an notes.txt

@@ -1,0 +1,1 @@
+grep -c apple notes.txt words.txt

@@ -1,0 +1,1 @@
+grep -rl TODO . | sort

@@ -1,0 +1,3 @@
+grep -w apple notes.txt
+grep -w app notes.txt
+echo $?

@@ -1,0 +1,1 @@
+grep -rn --include='*.md' TODO .

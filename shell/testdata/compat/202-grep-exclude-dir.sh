@@ -1,0 +1,1 @@
+grep -rn TODO --exclude-dir=util src | sort

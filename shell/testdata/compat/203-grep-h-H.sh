@@ -1,0 +1,2 @@
+grep -h apple notes.txt words.txt
+grep -H fig words.txt

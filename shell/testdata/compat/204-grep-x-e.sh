@@ -1,0 +1,2 @@
+grep -x apple words.txt | wc -l
+grep -e fig -e pear words.txt

@@ -1,0 +1,1 @@
+printf 'foo\nbar\nbaz\n' | grep ba

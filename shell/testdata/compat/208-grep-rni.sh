@@ -1,0 +1,1 @@
+grep -rni todo src | sort

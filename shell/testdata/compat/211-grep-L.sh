@@ -1,0 +1,1 @@
+grep -L TODO src/*.go src/*/*.go

@@ -1,0 +1,2 @@
+grep -n note "my notes.txt"
+grep -r one "dir with spaces"

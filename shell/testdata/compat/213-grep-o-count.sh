@@ -1,0 +1,1 @@
+grep -o a notes.txt | wc -l

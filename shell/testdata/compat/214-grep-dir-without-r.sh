@@ -1,0 +1,2 @@
+grep TODO src 2>/dev/null
+echo $?

@@ -1,0 +1,2 @@
+printf 'apple\nfig\n' > pats.txt
+grep -f pats.txt notes.txt

@@ -1,0 +1,1 @@
+sed 's/a/A/g' a.txt

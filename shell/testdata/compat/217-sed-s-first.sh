@@ -1,0 +1,1 @@
+sed 's/an/AN/' notes.txt

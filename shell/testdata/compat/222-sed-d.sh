@@ -1,0 +1,3 @@
+sed '1d' data.csv
+sed '$d' a.txt
+sed '/Berlin/d' data.csv

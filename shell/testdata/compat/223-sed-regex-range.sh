@@ -1,0 +1,1 @@
+sed -n '/## Usage/,/## License/p' README.md

@@ -1,0 +1,2 @@
+sed -e 's/apple/APPLE/' -e 's/banana/BANANA/' notes.txt
+sed 's/a/1/;s/b/2/' a.txt

@@ -1,0 +1,3 @@
+sed -i.bak 's/Berlin/Munich/g' data.csv
+cat data.csv
+grep -c Berlin data.csv.bak

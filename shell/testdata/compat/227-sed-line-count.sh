@@ -1,0 +1,1 @@
+sed -n '$=' log.txt

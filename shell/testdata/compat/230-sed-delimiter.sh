@@ -1,0 +1,2 @@
+echo /usr/local/bin | sed 's|/|:|g'
+echo a.b.c | sed 's/\./-/g'

@@ -1,0 +1,1 @@
+sed -n '/apple/!p' notes.txt

@@ -1,0 +1,2 @@
+sed -i 's/^package /pkg /' src/util/*.go
+head -1 src/util/*.go

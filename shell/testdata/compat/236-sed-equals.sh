@@ -1,0 +1,1 @@
+sed = a.txt | head -4

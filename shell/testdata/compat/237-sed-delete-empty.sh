@@ -1,0 +1,1 @@
+printf 'a\n\n\nb\n\nc\n' | sed '/^$/d'

@@ -1,0 +1,1 @@
+sed '2c\replaced' a.txt

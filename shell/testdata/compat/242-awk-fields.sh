@@ -1,0 +1,2 @@
+awk '{print $1}' notes.txt
+awk '{print $NF}' log.txt | head -3

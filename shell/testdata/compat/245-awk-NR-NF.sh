@@ -1,0 +1,2 @@
+awk '{print NR, NF}' notes.txt
+awk 'END {print NR}' log.txt

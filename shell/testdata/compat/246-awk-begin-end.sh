@@ -1,0 +1,1 @@
+awk 'BEGIN {print "start"} {n++} END {print "lines:", n}' a.txt

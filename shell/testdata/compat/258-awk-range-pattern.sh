@@ -1,0 +1,1 @@
+awk '/## Usage/,/## License/ {print NR ": " $0}' README.md

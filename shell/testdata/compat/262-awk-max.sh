@@ -1,0 +1,1 @@
+awk 'NR == 1 || $1 > max {max = $1} END {print max}' numbers.txt

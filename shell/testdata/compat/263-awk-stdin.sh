@@ -1,0 +1,1 @@
+ls src | awk '{print "entry:", $0}'

@@ -1,0 +1,1 @@
+FOO=bar awk 'BEGIN {print ENVIRON["FOO"]}'

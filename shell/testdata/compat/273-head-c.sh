@@ -1,0 +1,4 @@
+head -c 10 README.md
+echo
+head -c 5 nonl.txt
+echo

@@ -1,0 +1,1 @@
+head -n -2 a.txt

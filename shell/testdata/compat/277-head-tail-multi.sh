@@ -1,0 +1,2 @@
+head -n 1 a.txt b.txt
+tail -n 1 a.txt b.txt

@@ -1,0 +1,2 @@
+yes | head -n 3
+yes abc | head -2

@@ -1,0 +1,1 @@
+wc -l a.txt b.txt notes.txt

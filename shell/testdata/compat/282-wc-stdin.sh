@@ -1,0 +1,3 @@
+cat notes.txt | wc
+printf 'x' | wc -l
+printf '' | wc -c

@@ -1,0 +1,2 @@
+wc -l nonl.txt empty.txt
+wc -c nonl.txt

@@ -1,0 +1,2 @@
+sort words.txt
+sort notes.txt

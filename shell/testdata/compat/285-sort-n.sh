@@ -1,0 +1,2 @@
+sort -n numbers.txt
+sort numbers.txt

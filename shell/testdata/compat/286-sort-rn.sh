@@ -1,0 +1,1 @@
+sort -rn numbers.txt | head -3

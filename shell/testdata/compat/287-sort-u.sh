@@ -1,0 +1,1 @@
+sort -u words.txt

@@ -1,0 +1,2 @@
+sort -f notes.txt
+sort -r a.txt

@@ -1,0 +1,2 @@
+sort words.txt | uniq
+sort words.txt | uniq -c

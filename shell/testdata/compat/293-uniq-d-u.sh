@@ -1,0 +1,2 @@
+sort words.txt | uniq -d
+sort words.txt | uniq -u

@@ -1,0 +1,1 @@
+uniq words.txt

@@ -1,0 +1,2 @@
+cut -d, -f1,3 data.csv
+cut -d: -f1 users.txt

@@ -1,0 +1,2 @@
+cut -c1-5 notes.txt
+cut -c3- a.txt

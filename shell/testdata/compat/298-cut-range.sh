@@ -1,0 +1,2 @@
+cut -d, -f2- data.csv | head -2
+echo "a b c" | cut -d' ' -f2

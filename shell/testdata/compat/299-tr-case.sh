@@ -1,0 +1,2 @@
+tr a-z A-Z < a.txt
+echo Hello | tr '[:upper:]' '[:lower:]'

@@ -1,0 +1,2 @@
+echo 'Hello, World! 123' | tr -cd '[:alnum:]\n'
+echo "x y" | tr ' ' '_'

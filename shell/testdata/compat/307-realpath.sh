@@ -1,0 +1,3 @@
+realpath data.csv
+realpath src/../docs
+cd src && realpath ../a.txt

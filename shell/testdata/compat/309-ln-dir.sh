@@ -1,0 +1,4 @@
+ln -s src/util u
+ls u
+head -1 u/strings.go
+realpath u

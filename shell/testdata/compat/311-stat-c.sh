@@ -1,0 +1,3 @@
+stat -c '%s %n' data.csv a.txt
+stat -c %F src
+stat -c %F data.csv

@@ -1,0 +1,1 @@
+du -b data.csv a.txt

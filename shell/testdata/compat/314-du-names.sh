@@ -1,0 +1,1 @@
+du -a src | awk '{print $2}' | sort

@@ -1,0 +1,2 @@
+env | grep '^HOME='
+env | grep -c '^LC_ALL=C$'

@@ -1,0 +1,4 @@
+export TMPV=1
+unset TMPV
+env | grep -c '^TMPV='
+echo ${TMPV:-gone}

@@ -1,0 +1,5 @@
+pwd
+cd src/util && pwd
+cd .. && pwd
+cd
+pwd

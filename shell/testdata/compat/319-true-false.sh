@@ -1,0 +1,10 @@
+true
+echo $?
+false
+echo $?
+! true
+echo $?
+! false
+echo $?
+true && false
+echo $?

@@ -1,0 +1,3 @@
+which ls
+which no_such_cmd_xyz
+echo $?

@@ -1,0 +1,2 @@
+diff a.txt b.txt
+echo "exit=$?"

@@ -1,0 +1,2 @@
+diff a.txt nonexistent 2>/dev/null
+echo $?

@@ -1,0 +1,1 @@
+jq . config.json

@@ -1,0 +1,2 @@
+jq -c '.[] | {name, role}' people.json
+jq -c '.ports' config.json

@@ -1,0 +1,2 @@
+jq -r 'keys[]' config.json
+jq 'map(.age) | max' people.json

@@ -1,0 +1,2 @@
+echo '{bad json' | jq . 2>/dev/null
+echo "exit=$?"

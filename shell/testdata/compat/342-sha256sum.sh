@@ -1,0 +1,2 @@
+sha256sum a.txt b.txt
+printf 'abc' | sha256sum

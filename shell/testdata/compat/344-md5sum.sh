@@ -1,0 +1,1 @@
+md5sum a.txt

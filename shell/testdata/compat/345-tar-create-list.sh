@@ -1,0 +1,1 @@
+tar cf docs.tar docs && tar tf docs.tar | sort

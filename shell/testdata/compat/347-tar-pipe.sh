@@ -1,0 +1,1 @@
+tar cf - 'dir with spaces' | tar tf - | sort

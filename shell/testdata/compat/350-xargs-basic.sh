@@ -1,0 +1,2 @@
+echo a b c | xargs echo
+echo a b c | xargs -n1 echo item

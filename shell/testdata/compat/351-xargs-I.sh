@@ -1,0 +1,1 @@
+ls src/util | xargs -I{} echo "file: {}"

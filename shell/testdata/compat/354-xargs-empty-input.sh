@@ -1,0 +1,3 @@
+printf '' | xargs echo hi
+printf '' | xargs -r echo never
+echo done

@@ -1,0 +1,2 @@
+echo x | xargs false
+echo $?

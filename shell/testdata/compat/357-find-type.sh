@@ -1,0 +1,2 @@
+find . -type d | sort
+find src -type f | wc -l

@@ -1,0 +1,1 @@
+find . -type f -not -path './src/*' -name '*.md' | sort

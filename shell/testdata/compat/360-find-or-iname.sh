@@ -1,0 +1,2 @@
+find . \( -name '*.md' -o -name '*.json' \) | sort
+find . -iname 'readme*'

@@ -1,0 +1,3 @@
+find . -name '*.md' -delete
+find . -name '*.md' | wc -l
+ls docs

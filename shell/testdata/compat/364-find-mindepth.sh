@@ -1,0 +1,1 @@
+find src -mindepth 2 -type f | sort

@@ -1,0 +1,1 @@
+find src -type f -printf '%f\n' | sort

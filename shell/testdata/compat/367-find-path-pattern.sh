@@ -1,0 +1,2 @@
+find . -path '*util*' | sort
+find src -name '*_test.go'

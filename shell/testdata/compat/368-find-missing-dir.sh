@@ -1,0 +1,2 @@
+find nonexistent 2>/dev/null
+echo $?

@@ -1,0 +1,2 @@
+cp a.txt c.txt && cat c.txt
+cp a.txt b.txt docs/ && ls docs

@@ -1,0 +1,2 @@
+mv "dir with spaces" nospaces
+ls nospaces

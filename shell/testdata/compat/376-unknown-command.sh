@@ -1,0 +1,2 @@
+nosuchcommand
+echo "exit: $?"

@@ -1,0 +1,3 @@
+nosuchcmd 2>/dev/null | wc -l
+echo $?
+if ! nosuchcmd 2>/dev/null; then echo "not found"; fi

@@ -1,0 +1,4 @@
+set -e
+echo begin
+notacommand arg
+echo unreachable

@@ -1,0 +1,2 @@
+ls -S src/util
+ls -r docs
