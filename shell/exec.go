@@ -1,0 +1,432 @@
+package shell
+
+// Running commands: the interpreter's exec handler, the lookup chain
+// behind it and behind Call.Exec, scripts of the filesystem, and the bash
+// and sh builtins.
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"path"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/spf13/afero"
+	"mvdan.cc/sh/v3/expand"
+	"mvdan.cc/sh/v3/interp"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// ErrNotFound matches the error Call.Exec returns for a command found
+// nowhere (and for a script path that does not exist). That error stands
+// for exit status 127 (ExitCode) and is not printed: the caller reports
+// it in its own words ("xargs: nosuch: No such file or directory").
+var ErrNotFound = errors.New("command not found")
+
+// shExecError is a command that could not be started: not found (127), or
+// a file that cannot run (126).
+type shExecError struct {
+	name   string
+	status int
+	msg    string // "command not found", "Permission denied", ...
+}
+
+func (e *shExecError) Error() string { return e.name + ": " + e.msg }
+
+// Is makes a 127 match ErrNotFound.
+func (e *shExecError) Is(target error) bool { return target == ErrNotFound && e.status == 127 }
+
+// As gives the status to ExitCode and the interpreter.
+func (e *shExecError) As(target any) bool {
+	if p, ok := target.(*interp.ExitStatus); ok {
+		*p = interp.ExitStatus(e.status)
+		return true
+	}
+	return false
+}
+
+func shNotFound(name string) error {
+	return &shExecError{name: name, status: 127, msg: "command not found"}
+}
+
+// execMiddleware is the interpreter's exec handler: it never passes a
+// command on to the default handler (which would start host programs).
+func (s *session) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
+	return func(ctx context.Context, args []string) error {
+		hc := interp.HandlerCtx(ctx)
+		if strings.HasPrefix(args[0], shInternal) {
+			return s.toInterp(ctx, hc, args, s.internal(ctx, hc, args))
+		}
+		c := s.callFromHC(hc)
+		return s.toInterp(ctx, hc, args, s.dispatch(ctx, c, args))
+	}
+}
+
+// toInterp turns a Builtin's result into what the interpreter expects,
+// printing what the command itself did not: "not found" and plain errors.
+func (s *session) toInterp(ctx context.Context, hc interp.HandlerContext, args []string, err error) error {
+	if err == nil {
+		return nil
+	}
+	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		return ctx.Err() // halts the Runner; Run reports the timeout
+	}
+	var xe *shExecError
+	if errors.As(err, &xe) {
+		line := ""
+		if hc.Pos.IsValid() {
+			line = fmt.Sprintf("line %d: ", hc.Pos.Line())
+		}
+		fmt.Fprintf(hc.Stderr, "%s: %s%s: %s\n", s.name, line, xe.name, xe.msg)
+		return interp.ExitStatus(xe.status)
+	}
+	var es interp.ExitStatus
+	if errors.As(err, &es) {
+		if es == 0 {
+			return nil
+		}
+		return es
+	}
+	fmt.Fprintf(hc.Stderr, "%s: %v\n", args[0], err)
+	return interp.ExitStatus(1)
+}
+
+// callFromHC makes the Call for a command the interpreter runs.
+func (s *session) callFromHC(hc interp.HandlerContext) *Call {
+	env := map[string]string{}
+	hc.Env.Each(func(name string, vr expand.Variable) bool {
+		if vr.IsSet() && vr.Exported && vr.Kind == expand.String {
+			env[name] = vr.String()
+		} else {
+			delete(env, name)
+		}
+		return true
+	})
+	// bash exports PWD, and OLDPWD once set, whatever the environment.
+	for _, name := range []string{"PWD", "OLDPWD"} {
+		if vr := hc.Env.Get(name); vr.IsSet() && vr.Kind == expand.String {
+			env[name] = vr.String()
+		}
+	}
+	var stdin io.Reader = hc.Stdin
+	if stdin == nil {
+		stdin = strings.NewReader("")
+	}
+	c := &Call{Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr, Dir: hc.Dir}
+	shSetEnv(c, env)
+	c.FS = fsWithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
+	c.Exec = s.execFor(c)
+	return c
+}
+
+// shSetEnv gives c the environment env (which it keeps).
+func shSetEnv(c *Call, env map[string]string) {
+	c.Env = func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}
+	c.Environ = func() []string {
+		list := make([]string, 0, len(env))
+		for k, v := range env {
+			list = append(list, k+"="+v)
+		}
+		slices.Sort(list)
+		return list
+	}
+}
+
+// execFor is Call.Exec for c: it runs args with c's fields as they are
+// when it is called.
+func (s *session) execFor(c *Call) func(ctx context.Context, args []string) error {
+	return func(ctx context.Context, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		c2 := *c
+		c2.FS = fsWithDev(s.base, c2.Stdin, c2.Stdout, c2.Stderr)
+		c2.Exec = s.execFor(&c2)
+		return s.dispatch(ctx, &c2, args)
+	}
+}
+
+// dispatch runs args[0] through the lookup chain: handlers, coreutils,
+// the shell's builtins (only reached from Call.Exec: the interpreter runs
+// its own), a file (a path with a slash, or found in $PATH of the FS), the
+// fallback. A name found nowhere is an error matching ErrNotFound.
+func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	name := args[0]
+	if b, ok := s.handlers[name]; ok {
+		return s.invoke(ctx, b, c, args)
+	}
+	if b, ok := lookupBuiltin(name); ok {
+		return s.invoke(ctx, b, c, args)
+	}
+	if interp.IsBuiltin(name) {
+		return s.runShellBuiltin(ctx, c, args)
+	}
+	if strings.Contains(name, "/") {
+		return s.runFile(ctx, c, c.Abs(name), args)
+	}
+	if name != "" {
+		pathList, _ := c.Env("PATH")
+		if p := fsLookPath(c.FS, c.Dir, pathList, name); p != "" {
+			if data, ok := fsScriptText(c.FS, c.Abs(p)); ok {
+				return s.runFileText(ctx, c, data, args)
+			}
+		}
+	}
+	if s.fallback != nil {
+		return s.invoke(ctx, s.fallback, c, args)
+	}
+	return shNotFound(name)
+}
+
+// invoke calls a Builtin, recovering a panic as status 2 with a message,
+// and makes a blocked read of stdin return when ctx ends.
+func (s *session) invoke(ctx context.Context, b Builtin, c *Call, args []string) (err error) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(c.Stderr, "%s: internal error: %v\n", args[0], p)
+			err = Exit(2)
+		}
+	}()
+	if f, ok := c.Stdin.(*os.File); ok {
+		stop := context.AfterFunc(ctx, func() { _ = f.SetReadDeadline(time.Now()) })
+		defer func() {
+			if !stop() {
+				_ = f.SetReadDeadline(time.Time{})
+			}
+		}()
+	}
+	ctx = context.WithValue(ctx, sessionKey{}, s)
+	return b(ctx, c, args)
+}
+
+// runShellBuiltin runs one of the interpreter's builtins (echo, printf,
+// test, true, ...) for Call.Exec, in a fresh Runner over c.
+func (s *session) runShellBuiltin(ctx context.Context, c *Call, args []string) error {
+	words := make([]*syntax.Word, len(args))
+	for i, a := range args {
+		words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: a}}}
+	}
+	file := &syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: words}}}}
+	var stdin io.Reader
+	switch args[0] {
+	case "read", "mapfile", "readarray", "source", ".", "eval", "exec", "command", "builtin":
+		stdin = c.Stdin
+	default:
+		if f, ok := c.Stdin.(*os.File); ok {
+			stdin = f
+		}
+	}
+	cs := s.child()
+	r, err := cs.newRunner(scriptSpec{
+		name: s.name, dir: c.Dir, env: c.Environ(),
+		stdin: stdin, stdout: c.Stdout, stderr: c.Stderr,
+	})
+	if err != nil {
+		return err
+	}
+	defer cs.cleanup()
+	err = r.Run(ctx, file)
+	return Exit(cs.exitCode(ctx, c.Stderr, err))
+}
+
+// runFile runs the file at abs (args[0] as the user named it): a script,
+// through its #! interpreter.
+func (s *session) runFile(ctx context.Context, c *Call, abs string, args []string) error {
+	fi, err := c.FS.Stat(abs)
+	switch {
+	case err != nil:
+		return &shExecError{name: args[0], status: 127, msg: fsErrText(err)}
+	case fi.IsDir():
+		return &shExecError{name: args[0], status: 126, msg: "Is a directory"}
+	case fi.Mode().Perm()&0o111 == 0:
+		return &shExecError{name: args[0], status: 126, msg: "Permission denied"}
+	}
+	data, ok := fsScriptText(c.FS, abs)
+	if !ok {
+		return &shExecError{name: args[0], status: 126, msg: "cannot execute binary file: Exec format error"}
+	}
+	return s.runFileText(ctx, c, data, args)
+}
+
+// fsScriptText reads a file that can run as a script: text before its
+// first newline holds no NUL byte.
+func fsScriptText(fsys afero.Fs, abs string) (string, bool) {
+	data, err := afero.ReadFile(fsys, abs)
+	if err != nil {
+		return "", false
+	}
+	line, _, _ := bytes.Cut(data, []byte("\n"))
+	if bytes.IndexByte(line, 0) >= 0 {
+		return "", false
+	}
+	return string(data), true
+}
+
+// shShells are the #! interpreters this package runs itself.
+var shShells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": true, "ksh": true, "zsh": true}
+
+// runFileText runs a script's text: without #! or with a shell's, in a
+// nested shell; with another interpreter, as "INTERP [ARG] FILE ARGS..."
+// through the lookup chain (python3 reaches the fallback).
+func (s *session) runFileText(ctx context.Context, c *Call, text string, args []string) error {
+	interpArgs := shShebang(text)
+	if len(interpArgs) == 0 || shShells[path.Base(interpArgs[0])] {
+		var flags []string
+		if len(interpArgs) > 1 {
+			flags = interpArgs[1:]
+		}
+		return s.runNested(ctx, c, text, args[0], args[0], args[1:], flags)
+	}
+	cmd := slices.Clone(interpArgs)
+	cmd[0] = path.Base(cmd[0])
+	cmd = append(cmd, args...)
+	err := c.Exec(ctx, cmd)
+	if errors.Is(err, ErrNotFound) {
+		return &shExecError{name: args[0], status: 126, msg: interpArgs[0] + ": bad interpreter: No such file or directory"}
+	}
+	return err
+}
+
+// shShebang parses a "#!" line into the interpreter and its arguments,
+// seeing through /usr/bin/env (and env -S). Nil when there is none.
+func shShebang(text string) []string {
+	if !strings.HasPrefix(text, "#!") {
+		return nil
+	}
+	line, _, _ := strings.Cut(text[2:], "\n")
+	f := strings.Fields(strings.TrimSuffix(line, "\r"))
+	if len(f) == 0 {
+		return nil
+	}
+	if path.Base(f[0]) == "env" {
+		f = f[1:]
+		for len(f) > 0 && strings.HasPrefix(f[0], "-") {
+			f = f[1:]
+		}
+		if len(f) == 0 {
+			return nil
+		}
+	}
+	return f
+}
+
+// runNested runs text as a script in a nested shell over c: its own
+// functions and variables, c's folder, environment and streams.
+func (s *session) runNested(ctx context.Context, c *Call, text, name, errPfx string, params, flags []string) error {
+	cs := s.child()
+	defer cs.cleanup()
+	code, _ := cs.runScript(ctx, text, scriptSpec{
+		name: name, errPfx: errPfx, dir: c.Dir, env: c.Environ(),
+		stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr,
+		params: params, flags: flags,
+	})
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return Exit(code)
+}
+
+func init() { register(shBash, "bash", "sh") }
+
+// shBash is bash and sh: -c STRING [NAME [ARGS...]], FILE [ARGS...], or a
+// script on stdin (-s, or no operand), with the set options -e -u -x -v
+// -f -a -n and -o NAME, and --norc, --noprofile, -l, -i accepted.
+func shBash(ctx context.Context, c *Call, args []string) error {
+	s, ok := sessionFrom(ctx)
+	if !ok {
+		s = newSession(Options{FS: c.FS})
+	}
+	me := args[0]
+	var flags []string
+	cmd, fromStdin, haveCmd := "", false, false
+	i := 1
+loop:
+	for ; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--" || a == "-":
+			i++
+			break loop
+		case a == "--norc", a == "--noprofile", a == "--login", a == "--posix", a == "--noediting":
+		case a == "--version":
+			fmt.Fprintln(c.Stdout, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)")
+			return nil
+		case (a[0] == '-' || a[0] == '+') && len(a) > 1 && !strings.HasPrefix(a, "--"):
+			for _, ch := range a[1:] {
+				switch ch {
+				case 'c':
+					haveCmd = true
+				case 's':
+					fromStdin = true
+				case 'l', 'i', 'r', 'p':
+				case 'o':
+					if i+1 >= len(args) {
+						fmt.Fprintf(c.Stderr, "%s: -o: option requires an argument\n", me)
+						return Exit(2)
+					}
+					i++
+					flags = append(flags, a[:1]+"o", args[i])
+				case 'e', 'u', 'x', 'v', 'f', 'a', 'n':
+					flags = append(flags, a[:1]+string(ch))
+				default:
+					fmt.Fprintf(c.Stderr, "%s: %s: invalid option\n", me, a)
+					return Exit(2)
+				}
+			}
+		default:
+			break loop
+		}
+	}
+	rest := args[i:]
+	// The interpreter does not know -v; drop it.
+	flags = slices.DeleteFunc(flags, func(f string) bool { return f == "-v" || f == "+v" })
+	switch {
+	case haveCmd:
+		if len(rest) == 0 {
+			fmt.Fprintf(c.Stderr, "%s: -c: option requires an argument\n", me)
+			return Exit(2)
+		}
+		cmd = rest[0]
+		name := me
+		var params []string
+		if len(rest) > 1 {
+			name, params = rest[1], rest[2:]
+		}
+		return s.runNested(ctx, c, cmd, name, name+": -c", params, flags)
+	case fromStdin || len(rest) == 0:
+		var b strings.Builder
+		if _, err := fsCopyCtx(ctx, &b, c.Stdin); err != nil {
+			return err
+		}
+		c2 := *c
+		c2.Stdin = strings.NewReader("")
+		return s.runNested(ctx, &c2, b.String(), me, me, rest, flags)
+	}
+	file := rest[0]
+	abs := c.Abs(file)
+	fi, err := c.FS.Stat(abs)
+	if err == nil && fi.IsDir() {
+		fmt.Fprintf(c.Stderr, "%s: %s: Is a directory\n", me, file)
+		return Exit(126)
+	}
+	var data []byte
+	if err == nil {
+		data, err = afero.ReadFile(c.FS, abs)
+	}
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "%s: %s: %s\n", me, file, fsErrText(err))
+		return Exit(127)
+	}
+	return s.runNested(ctx, c, string(data), file, file, rest[1:], flags)
+}

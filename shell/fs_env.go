@@ -1,0 +1,209 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+func init() {
+	register(fsPOSIXBuiltin(fsEnv), "env")
+	register(fsPOSIXBuiltin(fsPrintenv), "printenv")
+	register(fsPOSIXBuiltin(fsWhich), "which")
+	register(fsPOSIXBuiltin(fsPwd), "pwd")
+}
+
+// fsEnv is env: print the environment, or run COMMAND with NAME=VALUE
+// set; -i (empty environment), -u NAME (unset), -0 (NUL after each
+// variable), -C DIR (run in DIR), -S STRING (split into arguments).
+func fsEnv(ctx context.Context, c *Call, args []string) error {
+	env := map[string]string{}
+	for _, kv := range c.Environ() {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	rest := args[1:]
+	nul := false
+	dir := ""
+	for len(rest) > 0 {
+		a := rest[0]
+		switch {
+		case a == "-" || a == "-i" || a == "--ignore-environment":
+			env = map[string]string{}
+		case a == "-0" || a == "--null":
+			nul = true
+		case a == "-u" || a == "--unset":
+			if len(rest) < 2 {
+				return fsUsage(c, "env", fsUsagef("option requires an argument -- 'u'"), 125)
+			}
+			delete(env, rest[1])
+			rest = rest[1:]
+		case strings.HasPrefix(a, "-u") && len(a) > 2:
+			delete(env, a[2:])
+		case strings.HasPrefix(a, "--unset="):
+			delete(env, strings.TrimPrefix(a, "--unset="))
+		case a == "-C" || a == "--chdir":
+			if len(rest) < 2 {
+				return fsUsage(c, "env", fsUsagef("option requires an argument -- 'C'"), 125)
+			}
+			dir = rest[1]
+			rest = rest[1:]
+		case a == "-S" || a == "--split-string":
+			if len(rest) < 2 {
+				return fsUsage(c, "env", fsUsagef("option requires an argument -- 'S'"), 125)
+			}
+			rest = append(strings.Fields(rest[1]), rest[2:]...)
+			continue
+		case strings.HasPrefix(a, "-S") && len(a) > 2:
+			rest = append(strings.Fields(a[2:]), rest[1:]...)
+			continue
+		case a == "--":
+			rest = rest[1:]
+			goto assignments
+		case strings.HasPrefix(a, "-") && len(a) > 1:
+			return fsUsage(c, "env", fsUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")[:1]), 125)
+		default:
+			goto assignments
+		}
+		rest = rest[1:]
+	}
+assignments:
+	for len(rest) > 0 && strings.Contains(rest[0], "=") && !strings.HasPrefix(rest[0], "=") {
+		k, v, _ := strings.Cut(rest[0], "=")
+		env[k] = v
+		rest = rest[1:]
+	}
+	if len(rest) == 0 {
+		keys := make([]string, 0, len(env))
+		for k := range env {
+			keys = append(keys, k)
+		}
+		sort.Strings(keys)
+		end := "\n"
+		if nul {
+			end = "\x00"
+		}
+		for _, k := range keys {
+			fmt.Fprint(c.Stdout, k+"="+env[k]+end)
+		}
+		return nil
+	}
+	old := *c
+	defer func() { c.Env, c.Environ, c.Dir = old.Env, old.Environ, old.Dir }()
+	shSetEnv(c, env)
+	if dir != "" {
+		abs := c.Abs(dir)
+		if fi, err := c.FS.Stat(abs); err != nil || !fi.IsDir() {
+			fsWarn(c, "env", "cannot change directory to %s: %s", fsQuote(dir), fsErrTextOr(err, "Not a directory"))
+			return Exit(125)
+		}
+		c.Dir = abs
+	}
+	err := c.Exec(ctx, rest)
+	var xe *shExecError
+	if errors.As(err, &xe) {
+		msg := xe.msg
+		if xe.status == 127 {
+			msg = "No such file or directory"
+		}
+		fsWarn(c, "env", "%s: %s", fsQuote(rest[0]), msg)
+		return Exit(xe.status)
+	}
+	return err
+}
+
+// fsPrintenv is printenv: the whole environment, or the values of the
+// named variables (status 1 if one is missing); -0.
+func fsPrintenv(ctx context.Context, c *Call, args []string) error {
+	opts, names, err := fsParse(fsFlags{short: "0", long: map[string]string{"null": "0"}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "printenv", err, 2)
+	}
+	end := "\n"
+	if len(opts) > 0 {
+		end = "\x00"
+	}
+	if len(names) == 0 {
+		for _, kv := range c.Environ() {
+			fmt.Fprint(c.Stdout, kv+end)
+		}
+		return nil
+	}
+	status := 0
+	for _, n := range names {
+		if v, ok := c.Env(n); ok && !strings.Contains(n, "=") {
+			fmt.Fprint(c.Stdout, v+end)
+		} else {
+			status = 1
+		}
+	}
+	return Exit(status)
+}
+
+// fsWhichUtilities are shell builtins that also exist as programs, which
+// which(1) finds.
+var fsWhichUtilities = map[string]bool{
+	"echo": true, "printf": true, "test": true, "[": true, "true": true, "false": true,
+	"pwd": true, "kill": true,
+}
+
+// fsWhich is which: the path of each command as a program (a handler, a
+// coreutil or a fallback name is /usr/bin/NAME; a script found in $PATH
+// is its path); -a is accepted. Status 1 if one is missing.
+func fsWhich(ctx context.Context, c *Call, args []string) error {
+	s, ok := sessionFrom(ctx)
+	if !ok {
+		s = newSession(Options{FS: c.FS})
+	}
+	pathList, _ := c.Env("PATH")
+	look := lookEnv{fsys: c.FS, dir: c.Dir, path: pathList}
+	status := 0
+	for _, name := range args[1:] {
+		if name == "-a" || name == "-s" {
+			continue
+		}
+		p := s.lookPath(look, name)
+		if p == "" && fsWhichUtilities[name] && !strings.Contains(name, "/") {
+			p = "/usr/bin/" + name
+		}
+		if p == "" {
+			status = 1
+			continue
+		}
+		if !path.IsAbs(p) && !strings.HasPrefix(p, "./") && !strings.HasPrefix(p, "../") {
+			p = "./" + p
+		}
+		fmt.Fprintln(c.Stdout, p)
+	}
+	return Exit(status)
+}
+
+// fsPwd is pwd for Call.Exec (the shell runs its own): the current
+// folder; -P resolves links.
+func fsPwd(ctx context.Context, c *Call, args []string) error {
+	physical := false
+	for _, a := range args[1:] {
+		switch a {
+		case "-P", "--physical":
+			physical = true
+		case "-L", "--logical":
+			physical = false
+		default:
+			return fsUsage(c, "pwd", fsUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")), 1)
+		}
+	}
+	dir := c.Dir
+	if physical {
+		real, err := fsRealpath(c.FS, c.Dir, true)
+		if err != nil {
+			fsWarn(c, "pwd", "error retrieving current directory: %s", fsErrText(err))
+			return Exit(1)
+		}
+		dir = real
+	}
+	fmt.Fprintln(c.Stdout, dir)
+	return nil
+}

@@ -1,0 +1,136 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+func init() {
+	register(fsWhoami, "whoami", "logname")
+	register(fsID, "id")
+	register(fsGroups, "groups")
+	register(fsUname, "uname")
+	register(fsHostname, "hostname")
+}
+
+// The sandbox's fixed identity.
+const (
+	fsHost    = "sandbox"
+	fsKernel  = "Linux"
+	fsRelease = "6.1.0"
+	fsVersion = "#1 SMP PREEMPT_DYNAMIC"
+	fsMachine = "x86_64"
+)
+
+// fsWhoami is whoami (and logname): the sandbox's user.
+func fsWhoami(ctx context.Context, c *Call, args []string) error {
+	if len(args) > 1 {
+		return fsUsage(c, args[0], fsUsagef("extra operand %s", fsQuote(args[1])), 1)
+	}
+	fmt.Fprintln(c.Stdout, fsOwner)
+	return nil
+}
+
+// fsID is id: uid=1000(user) gid=1000(user) groups=1000(user); -u, -g,
+// -G with -n (names) and -r (accepted). Other users do not exist.
+func fsID(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "ugGnrz", long: map[string]string{
+		"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "id", err, 1)
+	}
+	for _, u := range ops {
+		if u != fsOwner && u != fmt.Sprint(fsUID) {
+			fsWarn(c, "id", "%s: no such user", fsQuote(u))
+			return Exit(1)
+		}
+	}
+	what, names := "", false
+	for _, o := range opts {
+		switch o.key {
+		case "u", "g", "G":
+			what = o.key
+		case "n":
+			names = true
+		}
+	}
+	if what == "" {
+		fmt.Fprintf(c.Stdout, "uid=%d(%s) gid=%d(%s) groups=%d(%s)\n", fsUID, fsOwner, fsUID, fsOwner, fsUID, fsOwner)
+		return nil
+	}
+	if names {
+		fmt.Fprintln(c.Stdout, fsOwner)
+	} else {
+		fmt.Fprintln(c.Stdout, fsUID)
+	}
+	return nil
+}
+
+// fsGroups is groups: the user's one group.
+func fsGroups(ctx context.Context, c *Call, args []string) error {
+	if len(args) > 1 {
+		fmt.Fprintf(c.Stdout, "%s : %s\n", args[1], fsOwner)
+		return nil
+	}
+	fmt.Fprintln(c.Stdout, fsOwner)
+	return nil
+}
+
+// fsUname is uname with the sandbox's fixed answers: -s (default), -n,
+// -r, -v, -m, -p, -i, -o, -a.
+func fsUname(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "asnrvmpio", long: map[string]string{
+		"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
+		"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
+		"operating-system": "o",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "uname", err, 1)
+	}
+	if len(ops) > 0 {
+		return fsUsage(c, "uname", fsUsagef("extra operand %s", fsQuote(ops[0])), 1)
+	}
+	want := map[string]bool{}
+	for _, o := range opts {
+		if o.key == "a" {
+			for _, k := range []string{"s", "n", "r", "v", "m", "o"} {
+				want[k] = true
+			}
+			continue
+		}
+		want[o.key] = true
+	}
+	if len(want) == 0 {
+		want["s"] = true
+	}
+	var out []string
+	for _, f := range []struct{ key, val string }{
+		{"s", fsKernel}, {"n", fsHost}, {"r", fsRelease}, {"v", fsVersion},
+		{"m", fsMachine}, {"p", fsMachine}, {"i", fsMachine}, {"o", "GNU/Linux"},
+	} {
+		if want[f.key] {
+			out = append(out, f.val)
+		}
+	}
+	fmt.Fprintln(c.Stdout, strings.Join(out, " "))
+	return nil
+}
+
+// fsHostname is hostname: "sandbox" (-s, -f and -A too); setting it is
+// not permitted.
+func fsHostname(ctx context.Context, c *Call, args []string) error {
+	for _, a := range args[1:] {
+		if !strings.HasPrefix(a, "-") {
+			fsWarn(c, "hostname", "you must be root to change the host name")
+			return Exit(1)
+		}
+		if a == "-I" || a == "-i" || a == "--ip-address" || a == "--all-ip-addresses" {
+			fmt.Fprintln(c.Stdout, "127.0.0.1")
+			return nil
+		}
+	}
+	fmt.Fprintln(c.Stdout, fsHost)
+	return nil
+}

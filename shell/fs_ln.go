@@ -1,0 +1,410 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/afero"
+)
+
+func init() {
+	register(fsPOSIXBuiltin(fsLn), "ln")
+	register(fsPOSIXBuiltin(fsReadlinkCmd), "readlink")
+	register(fsPOSIXBuiltin(fsRealpathCmd), "realpath")
+}
+
+// fsResolveMode says which components of a path must exist when
+// resolving it: all of them ('e'), all but the last ('f'), none ('m').
+type fsResolveMode byte
+
+// fsResolve returns the absolute path of name (relative to dir) with every
+// symbolic link resolved and no ".", ".." or repeated slash, as
+// realpath(3) and readlink -f/-e/-m do. A chain of more than 40 links is
+// ELOOP.
+func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, error) {
+	if name == "" {
+		return "", fsPathErr("stat", name, syscall.ENOENT)
+	}
+	rest := strings.Split(shAbs(dir, name), "/")
+	cur := "/"
+	links := 0
+	for len(rest) > 0 {
+		comp := rest[0]
+		rest = rest[1:]
+		switch comp {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, comp)
+		last := len(rest) == 0 || fsOnlyEmpty(rest)
+		fi, err := fsLstat(fsys, next)
+		if err != nil {
+			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
+				return "", err
+			}
+			if mode == 'm' || (mode == 'f' && last) {
+				cur = next
+				continue
+			}
+			return "", err
+		}
+		if fsIsSymlink(fi) {
+			links++
+			if links > 40 {
+				return "", fsPathErr("stat", name, syscall.ELOOP)
+			}
+			target, err := fsReadlink(fsys, next)
+			if err != nil {
+				return "", err
+			}
+			if path.IsAbs(target) {
+				cur = "/"
+			}
+			rest = append(strings.Split(target, "/"), rest...)
+			continue
+		}
+		if !fi.IsDir() && !last && mode != 'm' {
+			return "", fsPathErr("stat", name, syscall.ENOTDIR)
+		}
+		cur = next
+	}
+	return cur, nil
+}
+
+func fsOnlyEmpty(parts []string) bool {
+	for _, p := range parts {
+		if p != "" && p != "." {
+			return false
+		}
+	}
+	return true
+}
+
+// fsRealpath resolves the folder or file abs; with all, every component
+// must exist.
+func fsRealpath(fsys afero.Fs, abs string, all bool) (string, error) {
+	mode := fsResolveMode('f')
+	if all {
+		mode = 'e'
+	}
+	return fsResolve(fsys, "/", abs, mode)
+}
+
+// fsLn is ln: -s (symbolic), -f (replace), -n/-h (do not follow a link to
+// a folder as the target), -T (the target is never a folder), -v, -r
+// (relative link). Without -s, where the filesystem has no hard links, the
+// file is copied.
+func fsLn(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "sfnhTvrbit:", long: map[string]string{
+		"symbolic": "s", "force": "f", "no-dereference": "n", "no-target-directory": "T",
+		"verbose": "v", "relative": "r", "target-directory": "t:", "interactive": "i", "backup": "b",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "ln", err, 1)
+	}
+	var symbolic, force, noDeref, noTargetDir, verbose, relative bool
+	targetDir := ""
+	for _, o := range opts {
+		switch o.key {
+		case "s":
+			symbolic = true
+		case "f":
+			force = true
+		case "n", "h":
+			noDeref = true
+		case "T":
+			noTargetDir = true
+		case "v":
+			verbose = true
+		case "r":
+			relative = true
+		case "t":
+			targetDir = o.val
+		}
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "ln", fsUsagef("missing file operand"), 1)
+	}
+	type pair struct{ target, link string }
+	var pairs []pair
+	isDir := func(p string) bool {
+		abs := c.Abs(p)
+		var fi fs.FileInfo
+		var err error
+		if noDeref {
+			fi, err = fsLstat(c.FS, abs)
+		} else {
+			fi, err = c.FS.Stat(abs)
+		}
+		return err == nil && fi.IsDir()
+	}
+	switch {
+	case targetDir != "":
+		for _, t := range ops {
+			pairs = append(pairs, pair{t, fsJoin(targetDir, path.Base(t))})
+		}
+	case len(ops) == 1:
+		pairs = append(pairs, pair{ops[0], path.Base(ops[0])})
+	case len(ops) == 2 && (noTargetDir || !isDir(ops[1])):
+		pairs = append(pairs, pair{ops[0], ops[1]})
+	default:
+		dir := ops[len(ops)-1]
+		if !isDir(dir) {
+			fsWarn(c, "ln", "target %s is not a directory", fsQuote(dir))
+			return Exit(1)
+		}
+		for _, t := range ops[:len(ops)-1] {
+			pairs = append(pairs, pair{t, fsJoin(dir, path.Base(t))})
+		}
+	}
+	status := 0
+	for _, p := range pairs {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		linkAbs := c.Abs(p.link)
+		target := p.target
+		if relative && symbolic {
+			target = fsRelPath(path.Dir(linkAbs), c.Abs(target))
+		}
+		if force {
+			if fi, err := fsLstat(c.FS, linkAbs); err == nil && !fi.IsDir() {
+				_ = c.FS.Remove(linkAbs)
+			}
+		}
+		if symbolic {
+			err = fsSymlink(c.FS, target, linkAbs)
+			if err != nil {
+				fsWarn(c, "ln", "failed to create symbolic link %s: %s", fsQuote(p.link), fsErrText(err))
+				status = 1
+				continue
+			}
+		} else if err := fsHardLink(ctx, c, c.Abs(p.target), linkAbs); err != nil {
+			if errors.Is(err, fs.ErrNotExist) && !fsExists(c.FS, c.Abs(p.target)) {
+				fsWarn(c, "ln", "failed to access %s: %s", fsQuote(p.target), fsErrText(err))
+			} else {
+				fsWarn(c, "ln", "failed to create hard link %s => %s: %s", fsQuote(p.link), fsQuote(p.target), fsErrText(err))
+			}
+			status = 1
+			continue
+		}
+		if verbose {
+			arrow := "->"
+			if !symbolic {
+				arrow = "=>"
+			}
+			fmt.Fprintf(c.Stdout, "%s %s %s\n", fsQuote(p.link), arrow, fsQuote(target))
+		}
+	}
+	return Exit(status)
+}
+
+// fsHardLink makes dst a copy of the regular file src: the stand-in for a
+// hard link on filesystems without them.
+func fsHardLink(ctx context.Context, c *Call, src, dst string) error {
+	fi, err := c.FS.Stat(src)
+	if err != nil {
+		return err
+	}
+	if fi.IsDir() {
+		return fsPathErr("link", src, syscall.EPERM)
+	}
+	if fsExists(c.FS, dst) {
+		return fsPathErr("link", dst, syscall.EEXIST)
+	}
+	return fsCopyFile(ctx, c.FS, src, dst, fi, true)
+}
+
+// fsRelPath is the path of target relative to the folder dir (both
+// absolute and clean).
+func fsRelPath(dir, target string) string {
+	split := func(p string) []string {
+		if p == "/" {
+			return nil
+		}
+		return strings.Split(p[1:], "/")
+	}
+	a, b := split(dir), split(target)
+	i := 0
+	for i < len(a) && i < len(b) && a[i] == b[i] {
+		i++
+	}
+	var parts []string
+	for range a[i:] {
+		parts = append(parts, "..")
+	}
+	parts = append(parts, b[i:]...)
+	if len(parts) == 0 {
+		return "."
+	}
+	return strings.Join(parts, "/")
+}
+
+// fsReadlinkCmd is readlink: a link's target; -f, -e, -m canonicalize
+// (see fsResolve); -n no newline; -z NUL; -q, -s, -v quiet or not.
+func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "femnqsvz", long: map[string]string{
+		"canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
+		"no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "readlink", err, 1)
+	}
+	var mode fsResolveMode
+	noNL, verbose, zero := false, false, false
+	for _, o := range opts {
+		switch o.key {
+		case "f", "e", "m":
+			mode = fsResolveMode(o.key[0])
+		case "n":
+			noNL = true
+		case "v":
+			verbose = true
+		case "q", "s":
+			verbose = false
+		case "z":
+			zero = true
+		}
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "readlink", fsUsagef("missing operand"), 1)
+	}
+	end := "\n"
+	switch {
+	case zero:
+		end = "\x00"
+	case noNL && len(ops) == 1:
+		end = ""
+	}
+	status := 0
+	for _, name := range ops {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		var out string
+		if mode != 0 {
+			out, err = fsResolve(c.FS, c.Dir, name, mode)
+		} else {
+			out, err = fsReadlink(c.FS, c.Abs(name))
+		}
+		if err != nil {
+			if verbose {
+				fsWarn(c, "readlink", "%s: %s", name, fsErrText(err))
+			}
+			status = 1
+			continue
+		}
+		fmt.Fprint(c.Stdout, out+end)
+	}
+	return Exit(status)
+}
+
+// fsRealpathCmd is realpath: -e (all must exist), -m (none must), -s (no
+// link resolution), -q, -z, --relative-to=DIR, --relative-base=DIR.
+func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "emsqzLP", long: map[string]string{
+		"canonicalize-existing": "e", "canonicalize-missing": "m", "strip": "s", "no-symlinks": "s",
+		"quiet": "q", "zero": "z", "relative-to": "relative-to:", "relative-base": "relative-base:",
+		"logical": "L", "physical": "P",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "realpath", err, 1)
+	}
+	mode := fsResolveMode('f')
+	strip, quiet, zero := false, false, false
+	relTo, relBase := "", ""
+	for _, o := range opts {
+		switch o.key {
+		case "e", "m":
+			mode = fsResolveMode(o.key[0])
+		case "s":
+			strip = true
+		case "q":
+			quiet = true
+		case "z":
+			zero = true
+		case "relative-to":
+			relTo = o.val
+		case "relative-base":
+			relBase = o.val
+		}
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "realpath", fsUsagef("missing operand"), 1)
+	}
+	resolve := func(p string) (string, error) {
+		if strip {
+			abs := c.Abs(p)
+			if mode == 'e' {
+				if _, err := c.FS.Stat(abs); err != nil {
+					return "", err
+				}
+			}
+			return abs, nil
+		}
+		return fsResolve(c.FS, c.Dir, p, mode)
+	}
+	if relTo != "" {
+		if relTo, err = resolve(relTo); err != nil {
+			fsWarn(c, "realpath", "%s: %s", relTo, fsErrText(err))
+			return Exit(1)
+		}
+	}
+	if relBase != "" {
+		if relBase, err = resolve(relBase); err != nil {
+			fsWarn(c, "realpath", "%s: %s", relBase, fsErrText(err))
+			return Exit(1)
+		}
+	}
+	end := "\n"
+	if zero {
+		end = "\x00"
+	}
+	status := 0
+	for _, p := range ops {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		out, err := resolve(p)
+		if err != nil {
+			if !quiet {
+				fsWarn(c, "realpath", "%s: %s", p, fsErrText(err))
+			}
+			status = 1
+			continue
+		}
+		switch {
+		case relTo != "" && (relBase == "" || fsUnder(out, relBase) && fsUnder(relTo, relBase)):
+			out = fsRelPath(relTo, out)
+		case relBase != "" && fsUnder(out, relBase):
+			out = fsRelPath(relBase, out)
+		}
+		fmt.Fprint(c.Stdout, out+end)
+	}
+	return Exit(status)
+}
+
+// fsUnder tells whether p is dir or inside it.
+func fsUnder(p, dir string) bool {
+	return p == dir || dir == "/" || strings.HasPrefix(p, dir+"/")
+}
+
+// fsLinkTarget is a link's target for listings, or "" for none.
+func fsLinkTarget(fsys afero.Fs, abs string) string {
+	t, err := fsReadlink(fsys, abs)
+	if err != nil {
+		return ""
+	}
+	return t
+}
+
+var _ = os.ModeSymlink

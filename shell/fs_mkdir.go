@@ -1,0 +1,461 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strconv"
+	"strings"
+	"time"
+)
+
+func init() {
+	register(fsPOSIXBuiltin(fsMkdir), "mkdir")
+	register(fsPOSIXBuiltin(fsTouch), "touch")
+	register(fsPOSIXBuiltin(fsChmod), "chmod")
+}
+
+// fsMkdir is mkdir: -p (parents, no error if existing), -v, -m MODE.
+func fsMkdir(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "pvm:", long: map[string]string{
+		"parents": "p", "verbose": "v", "mode": "m:",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "mkdir", err, 1)
+	}
+	var parents, verbose bool
+	mode := ""
+	for _, o := range opts {
+		switch o.key {
+		case "p":
+			parents = true
+		case "v":
+			verbose = true
+		case "m":
+			mode = o.val
+		}
+	}
+	if mode != "" {
+		if _, ok := fsApplyMode(mode, 0o777, true); !ok {
+			fsWarn(c, "mkdir", "invalid mode %s", fsQuote(mode))
+			return Exit(1)
+		}
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "mkdir", fsUsagef("missing operand"), 1)
+	}
+	status := 0
+	made := func(name, abs string) {
+		if mode != "" {
+			bits, _ := fsApplyMode(mode, 0o777&^fsUmask, true)
+			_ = c.FS.Chmod(abs, fsUnixToMode(bits)|fs.ModeDir)
+		}
+		if verbose {
+			fmt.Fprintf(c.Stdout, "mkdir: created directory %s\n", fsQuote(name))
+		}
+	}
+	for _, name := range ops {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		abs := c.Abs(name)
+		if !parents {
+			if err := c.FS.Mkdir(abs, 0o777); err != nil {
+				fsWarn(c, "mkdir", "cannot create directory %s: %s", fsQuote(name), fsErrText(err))
+				status = 1
+				continue
+			}
+			made(name, abs)
+			continue
+		}
+		// -p: make each missing component, reporting it with -v.
+		var chain []string
+		for p := strings.TrimRight(name, "/"); p != "" && p != "." && p != "/"; p = path.Dir(p) {
+			chain = append([]string{p}, chain...)
+			if path.Dir(p) == p {
+				break
+			}
+		}
+		for _, p := range chain {
+			pabs := c.Abs(p)
+			fi, err := c.FS.Stat(pabs)
+			if err == nil {
+				if !fi.IsDir() {
+					fsWarn(c, "mkdir", "cannot create directory %s: File exists", fsQuote(name))
+					status = 1
+					break
+				}
+				continue
+			}
+			if err := c.FS.Mkdir(pabs, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
+				fsWarn(c, "mkdir", "cannot create directory %s: %s", fsQuote(p), fsErrText(err))
+				status = 1
+				break
+			}
+			made(p, pabs)
+		}
+	}
+	return Exit(status)
+}
+
+// fsTouch is touch: make missing files empty, set times to now or to -d
+// DATE, -t STAMP, -r FILE; -c (make none), -a, -m, -h accepted.
+func fsTouch(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "acmhfd:t:r:", long: map[string]string{
+		"no-create": "c", "date": "d:", "reference": "r:", "no-dereference": "h", "time": "time:",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "touch", err, 1)
+	}
+	noCreate := false
+	when := time.Now()
+	loc := fsLocation(c)
+	for _, o := range opts {
+		switch o.key {
+		case "c":
+			noCreate = true
+		case "d":
+			t, ok := fsParseDate(o.val, time.Now(), loc)
+			if !ok {
+				fsWarn(c, "touch", "invalid date format %s", fsQuote(o.val))
+				return Exit(1)
+			}
+			when = t
+		case "t":
+			t, ok := fsParseStamp(o.val, time.Now(), loc)
+			if !ok {
+				fsWarn(c, "touch", "invalid date format %s", fsQuote(o.val))
+				return Exit(1)
+			}
+			when = t
+		case "r":
+			fi, err := c.FS.Stat(c.Abs(o.val))
+			if err != nil {
+				fsWarn(c, "touch", "failed to get attributes of %s: %s", fsQuote(o.val), fsErrText(err))
+				return Exit(1)
+			}
+			when = fi.ModTime()
+		}
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "touch", fsUsagef("missing file operand"), 1)
+	}
+	status := 0
+	for _, name := range ops {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		abs := c.Abs(name)
+		if _, err := c.FS.Stat(abs); err != nil {
+			if noCreate {
+				continue
+			}
+			f, err := c.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE, 0o666)
+			if err != nil {
+				fsWarn(c, "touch", "cannot touch %s: %s", fsQuote(name), fsErrText(err))
+				status = 1
+				continue
+			}
+			f.Close()
+		}
+		if err := c.FS.Chtimes(abs, when, when); err != nil {
+			fsWarn(c, "touch", "setting times of %s: %s", fsQuote(name), fsErrText(err))
+			status = 1
+		}
+	}
+	return Exit(status)
+}
+
+// fsParseStamp parses touch -t's [[CC]YY]MMDDhhmm[.ss].
+func fsParseStamp(s string, now time.Time, loc *time.Location) (time.Time, bool) {
+	main, secs, _ := strings.Cut(s, ".")
+	if !fsAllDigits(main) || (secs != "" && (len(secs) != 2 || !fsAllDigits(secs))) {
+		return time.Time{}, false
+	}
+	year := now.In(loc).Year()
+	switch len(main) {
+	case 8:
+	case 10:
+		yy, _ := strconv.Atoi(main[:2])
+		if yy < 69 {
+			year = 2000 + yy
+		} else {
+			year = 1900 + yy
+		}
+		main = main[2:]
+	case 12:
+		year, _ = strconv.Atoi(main[:4])
+		main = main[4:]
+	default:
+		return time.Time{}, false
+	}
+	n := func(i int) int { v, _ := strconv.Atoi(main[i : i+2]); return v }
+	sec := 0
+	if secs != "" {
+		sec, _ = strconv.Atoi(secs)
+	}
+	return time.Date(year, time.Month(n(0)), n(2), n(4), n(6), sec, 0, loc), true
+}
+
+// fsChmod is chmod: octal or symbolic modes ("u+x", "go-w", "a=rX",
+// "+x"), -R, -v, -c, -f, --reference=FILE.
+func fsChmod(ctx context.Context, c *Call, args []string) error {
+	// A mode such as "-w" looks like an option: take the first operand
+	// that is a mode before parsing.
+	var mode string
+	var rest []string
+	for i, a := range args[1:] {
+		if mode == "" && len(a) > 1 && a[0] == '-' && strings.Trim(a[1:], "rwxXstugo") == "" {
+			mode = a
+			rest = append(rest, args[i+2:]...)
+			break
+		}
+		rest = append(rest, a)
+	}
+	opts, ops, err := fsParse(fsFlags{short: "Rvcf", long: map[string]string{
+		"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference": "reference:",
+	}}, rest)
+	if err != nil {
+		return fsUsage(c, "chmod", err, 1)
+	}
+	var recursive, verbose, changes, quiet bool
+	ref := ""
+	for _, o := range opts {
+		switch o.key {
+		case "R":
+			recursive = true
+		case "v":
+			verbose = true
+		case "c":
+			changes = true
+		case "f":
+			quiet = true
+		case "reference":
+			ref = o.val
+		}
+	}
+	if ref != "" {
+		fi, err := c.FS.Stat(c.Abs(ref))
+		if err != nil {
+			fsWarn(c, "chmod", "failed to get attributes of %s: %s", fsQuote(ref), fsErrText(err))
+			return Exit(1)
+		}
+		mode = strconv.FormatUint(uint64(fsModeToUnix(fi.Mode())), 8)
+	}
+	if mode == "" {
+		if len(ops) == 0 {
+			return fsUsage(c, "chmod", fsUsagef("missing operand"), 1)
+		}
+		mode, ops = ops[0], ops[1:]
+	}
+	if _, ok := fsApplyMode(mode, 0, false); !ok {
+		return fsUsage(c, "chmod", fsUsagef("invalid mode: %s", fsQuote(mode)), 1)
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "chmod", fsUsagef("missing operand after %s", fsQuote(mode)), 1)
+	}
+	status := 0
+	var apply func(name, abs string, top bool)
+	apply = func(name, abs string, top bool) {
+		if ctx.Err() != nil {
+			return
+		}
+		fi, err := fsLstat(c.FS, abs)
+		if err == nil && fsIsSymlink(fi) {
+			if !top {
+				return // links met while recursing are left alone
+			}
+			fi, err = c.FS.Stat(abs)
+		}
+		if err != nil {
+			if !quiet {
+				fsWarn(c, "chmod", "cannot access %s: %s", fsQuote(name), fsErrText(err))
+			}
+			status = 1
+			return
+		}
+		old := fsModeToUnix(fi.Mode())
+		bits, _ := fsApplyMode(mode, old, fi.IsDir())
+		if bits != old {
+			if err := c.FS.Chmod(abs, fsUnixToMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
+				if !quiet {
+					fsWarn(c, "chmod", "changing permissions of %s: %s", fsQuote(name), fsErrText(err))
+				}
+				status = 1
+				return
+			}
+		}
+		if verbose || (changes && bits != old) {
+			if bits != old {
+				fmt.Fprintf(c.Stdout, "mode of %s changed from %04o (%s) to %04o (%s)\n", fsQuote(name),
+					old, fsModeString(fsUnixToMode(old) | (fi.Mode() & fs.ModeType))[1:],
+					bits, fsModeString(fsUnixToMode(bits) | (fi.Mode() & fs.ModeType))[1:])
+			} else {
+				fmt.Fprintf(c.Stdout, "mode of %s retained as %04o (%s)\n", fsQuote(name), old,
+					fsModeString(fi.Mode())[1:])
+			}
+		}
+		if recursive && fi.IsDir() {
+			list, err := fsReadDir(c.FS, abs)
+			if err != nil {
+				fsWarn(c, "chmod", "cannot read directory %s: %s", fsQuote(name), fsErrText(err))
+				status = 1
+				return
+			}
+			for _, e := range list {
+				apply(fsJoin(name, e.Name()), abs+"/"+e.Name(), false)
+			}
+		}
+	}
+	for _, name := range ops {
+		apply(name, c.Abs(name), true)
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return Exit(status)
+}
+
+// fsModeToUnix is a FileMode's permission bits in Unix's octal form,
+// with setuid (04000), setgid (02000) and sticky (01000).
+func fsModeToUnix(m fs.FileMode) uint32 {
+	u := uint32(m.Perm())
+	if m&fs.ModeSetuid != 0 {
+		u |= 0o4000
+	}
+	if m&fs.ModeSetgid != 0 {
+		u |= 0o2000
+	}
+	if m&fs.ModeSticky != 0 {
+		u |= 0o1000
+	}
+	return u
+}
+
+// fsUnixToMode is fsModeToUnix's inverse (permission bits only).
+func fsUnixToMode(u uint32) fs.FileMode {
+	m := fs.FileMode(u & 0o777)
+	if u&0o4000 != 0 {
+		m |= fs.ModeSetuid
+	}
+	if u&0o2000 != 0 {
+		m |= fs.ModeSetgid
+	}
+	if u&0o1000 != 0 {
+		m |= fs.ModeSticky
+	}
+	return m
+}
+
+// fsApplyMode applies chmod's mode spec to the Unix bits old of a file
+// (a folder when isDir) and reports whether spec is valid. Symbolic
+// clauses without [ugoa] leave the umask's bits alone, as chmod does.
+func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
+	if spec == "" {
+		return old, false
+	}
+	if fsAllOctal(spec) {
+		if len(spec) > 4 {
+			return old, false
+		}
+		v, _ := strconv.ParseUint(spec, 8, 32)
+		bits := uint32(v)
+		if isDir && len(spec) <= 3 {
+			bits |= old & 0o6000 // folders keep setuid/setgid unless given
+		}
+		return bits, true
+	}
+	cur := old
+	for _, clause := range strings.Split(spec, ",") {
+		i := 0
+		var who uint32
+		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
+			switch clause[i] {
+			case 'u':
+				who |= 0o4700
+			case 'g':
+				who |= 0o2070
+			case 'o':
+				who |= 0o1007
+			case 'a':
+				who |= 0o7777
+			}
+			i++
+		}
+		mask := uint32(0o7777)
+		if who == 0 {
+			who = 0o7777
+			mask = ^uint32(fsUmask)
+		}
+		if i >= len(clause) {
+			return old, false
+		}
+		for i < len(clause) {
+			op := clause[i]
+			if op != '+' && op != '-' && op != '=' {
+				return old, false
+			}
+			i++
+			var perm uint32
+			for i < len(clause) && strings.IndexByte("+-=", clause[i]) < 0 {
+				switch clause[i] {
+				case 'r':
+					perm |= 0o444
+				case 'w':
+					perm |= 0o222
+				case 'x':
+					perm |= 0o111
+				case 'X':
+					if isDir || cur&0o111 != 0 {
+						perm |= 0o111
+					}
+				case 's':
+					perm |= 0o6000
+				case 't':
+					perm |= 0o1000
+				case 'u':
+					perm |= fsSpread((cur >> 6) & 7)
+				case 'g':
+					perm |= fsSpread((cur >> 3) & 7)
+				case 'o':
+					perm |= fsSpread(cur & 7)
+				default:
+					return old, false
+				}
+				i++
+			}
+			eff := perm & who & mask
+			switch op {
+			case '+':
+				cur |= eff
+			case '-':
+				cur &^= eff
+			case '=':
+				clearBits := who & 0o777
+				if who&0o4000 != 0 && who&0o0700 != 0 && !isDir {
+					clearBits |= 0o4000
+				}
+				if who&0o2000 != 0 && who&0o0070 != 0 && !isDir {
+					clearBits |= 0o2000
+				}
+				cur = (cur &^ (clearBits & mask)) | eff
+			}
+		}
+	}
+	return cur, true
+}
+
+// fsSpread copies a three-bit rwx group to all three classes.
+func fsSpread(b uint32) uint32 { return b<<6 | b<<3 | b }
+
+func fsAllOctal(s string) bool {
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '7' {
+			return false
+		}
+	}
+	return s != ""
+}

@@ -1,0 +1,194 @@
+package shell
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"path"
+	"strings"
+	"syscall"
+)
+
+func init() {
+	register(fsPOSIXBuiltin(fsRm), "rm")
+	register(fsPOSIXBuiltin(fsRmdir), "rmdir")
+}
+
+// fsRm is rm: -r/-R (folders with their content), -f (no error for a
+// missing file, no prompt), -d (empty folders), -v; -i and -I are ignored
+// (no terminal). It refuses "/", "." and "..".
+func fsRm(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "rRfdviI", long: map[string]string{
+		"recursive": "r", "force": "f", "dir": "d", "verbose": "v", "interactive": "i",
+		"preserve-root": "preserve-root", "no-preserve-root": "no-preserve-root", "one-file-system": "x",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "rm", err, 1)
+	}
+	var recursive, force, dirs, verbose bool
+	for _, o := range opts {
+		switch o.key {
+		case "r", "R":
+			recursive = true
+		case "f":
+			force = true
+		case "d":
+			dirs = true
+		case "v":
+			verbose = true
+		}
+	}
+	if len(ops) == 0 {
+		if force {
+			return nil
+		}
+		return fsUsage(c, "rm", fsUsagef("missing operand"), 1)
+	}
+	status := 0
+	for _, name := range ops {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		base := path.Base(strings.TrimRight(name, "/"))
+		if base == "." || base == ".." {
+			fsWarn(c, "rm", "refusing to remove '.' or '..' directory: skipping %s", fsQuote(name))
+			status = 1
+			continue
+		}
+		abs := c.Abs(name)
+		if abs == "/" && recursive {
+			fsWarn(c, "rm", "it is dangerous to operate recursively on '/'")
+			fsWarn(c, "rm", "use --no-preserve-root to override this failsafe")
+			status = 1
+			continue
+		}
+		fi, err := fsLstat(c.FS, abs)
+		if err != nil {
+			if !force || !errIsNotFound(err) {
+				fsWarn(c, "rm", "cannot remove %s: %s", fsQuote(name), fsErrText(err))
+				status = 1
+			}
+			continue
+		}
+		if fi.IsDir() && !recursive {
+			if !dirs {
+				fsWarn(c, "rm", "cannot remove %s: Is a directory", fsQuote(name))
+				status = 1
+				continue
+			}
+		}
+		if !fsRmTree(ctx, c, name, abs, fi.IsDir() && recursive, verbose) {
+			status = 1
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return Exit(status)
+}
+
+// fsRmTree removes name (at abs), its content first when recurse; false
+// when something could not be removed (reported).
+func fsRmTree(ctx context.Context, c *Call, name, abs string, recurse, verbose bool) bool {
+	if ctx.Err() != nil {
+		return false
+	}
+	isDir := false
+	if recurse {
+		isDir = true
+		list, err := fsReadDir(c.FS, abs)
+		if err != nil {
+			fsWarn(c, "rm", "cannot remove %s: %s", fsQuote(name), fsErrText(err))
+			return false
+		}
+		ok := true
+		for _, e := range list {
+			child := fsJoin(name, e.Name())
+			if !fsRmTree(ctx, c, child, abs+"/"+e.Name(), e.IsDir() && !fsIsSymlink(e), verbose) {
+				ok = false
+			}
+		}
+		if !ok {
+			return false
+		}
+	} else if fi, err := fsLstat(c.FS, abs); err == nil && fi.IsDir() {
+		isDir = true
+	}
+	if err := c.FS.Remove(abs); err != nil {
+		fsWarn(c, "rm", "cannot remove %s: %s", fsQuote(name), fsErrText(err))
+		return false
+	}
+	if verbose {
+		if isDir {
+			fmt.Fprintf(c.Stdout, "removed directory %s\n", fsQuote(name))
+		} else {
+			fmt.Fprintf(c.Stdout, "removed %s\n", fsQuote(name))
+		}
+	}
+	return true
+}
+
+// fsRmdir is rmdir: -p (the parents too), -v, --ignore-fail-on-non-empty.
+func fsRmdir(ctx context.Context, c *Call, args []string) error {
+	opts, ops, err := fsParse(fsFlags{short: "pv", long: map[string]string{
+		"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ignore",
+	}}, args[1:])
+	if err != nil {
+		return fsUsage(c, "rmdir", err, 1)
+	}
+	var parents, verbose, ignore bool
+	for _, o := range opts {
+		switch o.key {
+		case "p":
+			parents = true
+		case "v":
+			verbose = true
+		case "ignore":
+			ignore = true
+		}
+	}
+	if len(ops) == 0 {
+		return fsUsage(c, "rmdir", fsUsagef("missing operand"), 1)
+	}
+	status := 0
+	remove := func(name string) bool {
+		abs := c.Abs(name)
+		fi, err := fsLstat(c.FS, abs)
+		if err == nil && !fi.IsDir() {
+			fsWarn(c, "rmdir", "failed to remove %s: Not a directory", fsQuote(name))
+			status = 1
+			return false
+		}
+		if err == nil {
+			err = c.FS.Remove(abs)
+		}
+		if err != nil {
+			if ignore && errors.Is(err, syscall.ENOTEMPTY) {
+				return false
+			}
+			fsWarn(c, "rmdir", "failed to remove %s: %s", fsQuote(name), fsErrText(err))
+			status = 1
+			return false
+		}
+		if verbose {
+			fmt.Fprintf(c.Stdout, "rmdir: removing directory, %s\n", fsQuote(name))
+		}
+		return true
+	}
+	for _, name := range ops {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if !remove(name) {
+			continue
+		}
+		if parents {
+			for p := path.Dir(strings.TrimRight(name, "/")); p != "." && p != "/"; p = path.Dir(p) {
+				if !remove(p) {
+					break
+				}
+			}
+		}
+	}
+	return Exit(status)
+}

@@ -1,0 +1,27 @@
+//go:build linux
+
+package shell
+
+import (
+	"io/fs"
+	"os"
+	"syscall"
+)
+
+// fsSys is the Sys of a FileInfo the shell's tests get: a *syscall.Stat_t
+// owned by this process's user, as the interpreter's -O, -G and -N tests
+// expect on this platform (without one, -O would panic).
+func fsSys(fi fs.FileInfo) any {
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+		return st
+	}
+	t := syscall.NsecToTimespec(fi.ModTime().UnixNano())
+	return &syscall.Stat_t{
+		Uid:  uint32(os.Getuid()),
+		Gid:  uint32(os.Getgid()),
+		Size: fi.Size(),
+		Atim: t,
+		Mtim: t,
+		Ctim: t,
+	}
+}

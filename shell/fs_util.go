@@ -1,0 +1,352 @@
+package shell
+
+// Helpers shared by the file coreutils (fs_*.go): GNU-style option parsing,
+// the error texts coreutils print (strerror's wording), and small walks
+// over an afero.Fs.
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path"
+	"sort"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/afero"
+)
+
+// fsOpt is one parsed option: key is the short letter or the long name's
+// key, val its argument ("" when it takes none).
+type fsOpt struct {
+	key string
+	val string
+}
+
+// fsFlags describes a command's options for fsParse. short is getopt's
+// string: letters, each followed by ':' when it takes an argument. long
+// maps a long name to its key; a key ending in ':' takes an argument. When
+// stopAtOperand is set, the first operand ends the options (POSIX order,
+// for commands that take a command line: xargs, env, timeout).
+type fsFlags struct {
+	short         string
+	long          map[string]string
+	stopAtOperand bool
+	// numeric accepts "-NUM" (all digits) as the option "#" with the
+	// digits as its value.
+	numeric bool
+}
+
+// fsUsageError is a bad command line, printed as "NAME: msg" and
+// "Try 'NAME --help' for more information.".
+type fsUsageError struct{ msg string }
+
+func (e *fsUsageError) Error() string { return e.msg }
+
+func fsUsagef(format string, a ...any) error { return &fsUsageError{fmt.Sprintf(format, a...)} }
+
+// fsParse parses args (without the command's name) GNU-style: short options
+// cluster ("-la"), an option's argument may be attached ("-n5") or the next
+// word, long options may be abbreviated and take "=value" or the next
+// word, "--" ends the options and "-" is an operand.
+func fsParse(f fsFlags, args []string) (opts []fsOpt, operands []string, err error) {
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		switch {
+		case a == "--":
+			return opts, append(operands, args[i+1:]...), nil
+		case strings.HasPrefix(a, "--"):
+			name, val, hasVal := strings.Cut(a[2:], "=")
+			full, key, err := fsLongLookup(f.long, name)
+			if err != nil {
+				return nil, nil, err
+			}
+			if k, ok := strings.CutSuffix(key, ":"); ok {
+				if !hasVal {
+					if i+1 >= len(args) {
+						return nil, nil, fsUsagef("option '--%s' requires an argument", full)
+					}
+					i++
+					val = args[i]
+				}
+				opts = append(opts, fsOpt{k, val})
+				continue
+			}
+			if hasVal {
+				return nil, nil, fsUsagef("option '--%s' doesn't allow an argument", full)
+			}
+			opts = append(opts, fsOpt{key, ""})
+		case len(a) > 1 && a[0] == '-':
+			if f.numeric && fsAllDigits(a[1:]) {
+				opts = append(opts, fsOpt{"#", a[1:]})
+				continue
+			}
+			for j := 1; j < len(a); j++ {
+				ch := a[j]
+				k := strings.IndexByte(f.short, ch)
+				if k < 0 || ch == ':' {
+					return nil, nil, fsUsagef("invalid option -- '%c'", ch)
+				}
+				if k+1 < len(f.short) && f.short[k+1] == ':' {
+					val := a[j+1:]
+					if val == "" {
+						if i+1 >= len(args) {
+							return nil, nil, fsUsagef("option requires an argument -- '%c'", ch)
+						}
+						i++
+						val = args[i]
+					}
+					opts = append(opts, fsOpt{string(ch), val})
+					break
+				}
+				opts = append(opts, fsOpt{string(ch), ""})
+			}
+		default:
+			if f.stopAtOperand {
+				return opts, append(operands, args[i:]...), nil
+			}
+			operands = append(operands, a)
+		}
+	}
+	return opts, operands, nil
+}
+
+func fsAllDigits(s string) bool {
+	if s == "" {
+		return false
+	}
+	for i := 0; i < len(s); i++ {
+		if s[i] < '0' || s[i] > '9' {
+			return false
+		}
+	}
+	return true
+}
+
+// fsLongLookup finds a long option by its name or an unambiguous prefix.
+func fsLongLookup(long map[string]string, name string) (full, key string, err error) {
+	if k, ok := long[name]; ok {
+		return name, k, nil
+	}
+	var matches []string
+	for n := range long {
+		if strings.HasPrefix(n, name) {
+			matches = append(matches, n)
+		}
+	}
+	switch len(matches) {
+	case 0:
+		return "", "", fsUsagef("unrecognized option '--%s'", name)
+	case 1:
+		return matches[0], long[matches[0]], nil
+	}
+	sort.Strings(matches)
+	// Abbreviations of names sharing one key are not ambiguous.
+	same := true
+	for _, m := range matches[1:] {
+		if long[m] != long[matches[0]] {
+			same = false
+		}
+	}
+	if same {
+		return matches[0], long[matches[0]], nil
+	}
+	return "", "", fsUsagef("option '--%s' is ambiguous", name)
+}
+
+// fsUsage prints a usage error the way coreutils do and returns status.
+func fsUsage(c *Call, name string, err error, status int) error {
+	fmt.Fprintf(c.Stderr, "%s: %s\nTry '%s --help' for more information.\n", name, err.Error(), name)
+	return Exit(status)
+}
+
+// fsErrText is strerror's text for an error from the filesystem, as GNU
+// tools print it after the file name: "No such file or directory".
+func fsErrText(err error) string {
+	var errno syscall.Errno
+	if errors.As(err, &errno) {
+		if s, ok := fsErrnoText[errno]; ok {
+			return s
+		}
+	}
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrExist):
+		return "File exists"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	case errors.Is(err, afero.ErrNoSymlink), errors.Is(err, afero.ErrNoReadlink), errors.Is(err, errors.ErrUnsupported):
+		return "Operation not supported"
+	case errors.Is(err, fs.ErrInvalid):
+		return "Invalid argument"
+	case errors.Is(err, context.DeadlineExceeded), errors.Is(err, context.Canceled):
+		return "Interrupted system call"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	var le *os.LinkError
+	if errors.As(err, &le) {
+		return le.Err.Error()
+	}
+	return err.Error()
+}
+
+var fsErrnoText = map[syscall.Errno]string{
+	syscall.ENOENT:       "No such file or directory",
+	syscall.ENOTDIR:      "Not a directory",
+	syscall.EISDIR:       "Is a directory",
+	syscall.EEXIST:       "File exists",
+	syscall.ENOTEMPTY:    "Directory not empty",
+	syscall.EACCES:       "Permission denied",
+	syscall.EPERM:        "Operation not permitted",
+	syscall.EINVAL:       "Invalid argument",
+	syscall.ELOOP:        "Too many levels of symbolic links",
+	syscall.ENOSPC:       "No space left on device",
+	syscall.EXDEV:        "Invalid cross-device link",
+	syscall.EBUSY:        "Device or resource busy",
+	syscall.ENAMETOOLONG: "File name too long",
+	syscall.EROFS:        "Read-only file system",
+	syscall.ENOTSUP:      "Operation not supported",
+	syscall.ENXIO:        "No such device or address",
+	syscall.EBADF:        "Bad file descriptor",
+	syscall.EDQUOT:       "Disk quota exceeded",
+	syscall.EFBIG:        "File too large",
+	syscall.EMLINK:       "Too many links",
+}
+
+// fsPathErr builds the *fs.PathError the POSIX layer returns.
+func fsPathErr(op, name string, errno syscall.Errno) error {
+	return &fs.PathError{Op: op, Path: name, Err: errno}
+}
+
+// fsLstat is Lstat when fsys has it, else Stat.
+func fsLstat(fsys afero.Fs, name string) (fs.FileInfo, error) {
+	if l, ok := fsys.(afero.Lstater); ok {
+		fi, _, err := l.LstatIfPossible(name)
+		return fi, err
+	}
+	return fsys.Stat(name)
+}
+
+// fsReadlink reads a symbolic link, or fails with EINVAL for anything
+// else (and ENOTSUP where fsys has no links).
+func fsReadlink(fsys afero.Fs, name string) (string, error) {
+	if r, ok := fsys.(afero.LinkReader); ok {
+		return r.ReadlinkIfPossible(name)
+	}
+	if _, err := fsys.Stat(name); err != nil {
+		return "", err
+	}
+	return "", fsPathErr("readlink", name, syscall.EINVAL)
+}
+
+// fsSymlink makes newname a symbolic link to target.
+func fsSymlink(fsys afero.Fs, target, newname string) error {
+	if l, ok := fsys.(afero.Linker); ok {
+		return l.SymlinkIfPossible(target, newname)
+	}
+	return &os.LinkError{Op: "symlink", Old: target, New: newname, Err: syscall.ENOTSUP}
+}
+
+// fsReadDir lists a folder sorted by name.
+func fsReadDir(fsys afero.Fs, name string) ([]fs.FileInfo, error) {
+	f, err := fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	list, err := f.Readdir(-1)
+	if err != nil && err != io.EOF {
+		return nil, err
+	}
+	sort.Slice(list, func(i, j int) bool { return list[i].Name() < list[j].Name() })
+	return list, nil
+}
+
+// fsIsSymlink tells whether fi describes a symbolic link.
+func fsIsSymlink(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
+
+// fsExists tells whether name exists (not following a final link).
+func fsExists(fsys afero.Fs, name string) bool {
+	_, err := fsLstat(fsys, name)
+	return err == nil
+}
+
+// fsJoin joins a folder and a name as a user typed them: "." and "dir/"
+// keep their form, so "find ." prints "./a" and "ls dir/" lists "dir/a".
+func fsJoin(dir, name string) string {
+	if dir == "" {
+		return name
+	}
+	if strings.HasSuffix(dir, "/") {
+		return dir + name
+	}
+	return dir + "/" + name
+}
+
+// fsCopyCtx copies src to dst, checking ctx between chunks.
+func fsCopyCtx(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) {
+	buf := make([]byte, 32<<10)
+	var n int64
+	for {
+		if err := ctx.Err(); err != nil {
+			return n, err
+		}
+		k, rerr := src.Read(buf)
+		if k > 0 {
+			w, werr := dst.Write(buf[:k])
+			n += int64(w)
+			if werr != nil {
+				return n, werr
+			}
+			if w < k {
+				return n, io.ErrShortWrite
+			}
+		}
+		if rerr == io.EOF {
+			return n, nil
+		}
+		if rerr != nil {
+			return n, rerr
+		}
+	}
+}
+
+// fsCtxReader reads from r, failing with ctx's error once ctx is done.
+type fsCtxReader struct {
+	ctx context.Context
+	r   io.Reader
+}
+
+func (r fsCtxReader) Read(p []byte) (int, error) {
+	if err := r.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return r.r.Read(p)
+}
+
+// fsQuote quotes a file name the way GNU tools do in messages:
+// 'name', with a name holding a single quote as "it's".
+func fsQuote(s string) string {
+	if !strings.ContainsAny(s, "'") {
+		return "'" + s + "'"
+	}
+	if !strings.ContainsAny(s, "\"\\$`") {
+		return "\"" + s + "\""
+	}
+	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+}
+
+// fsParent returns the folder holding name (an absolute, clean path).
+func fsParent(name string) string { return path.Dir(name) }
+
+// fsWarn prints "name: message" on stderr.
+func fsWarn(c *Call, name, format string, a ...any) {
+	fmt.Fprintf(c.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
+}

@@ -1,0 +1,119 @@
+package shell
+
+// grep's matcher: the patterns of one invocation compiled into one Go
+// regexp, with GNU's -w and -x semantics.
+
+import (
+	"regexp"
+	"strings"
+)
+
+// grepMatcher selects lines.
+type grepMatcher struct {
+	// re matches a selected line; nil when there are no patterns (no line
+	// matches). For -w, group 1 is the word match.
+	re *regexp.Regexp
+	// next is, for -w, re without the start-of-line alternative, used to
+	// continue after a match (-o).
+	next  *regexp.Regexp
+	words bool
+}
+
+const grepNonWord = `(?-i:[^0-9A-Za-z_])`
+
+// grepCompile builds the matcher for o's patterns.
+// warn, if not nil, receives warnings about the patterns.
+func grepCompile(o *grepOpts, warn func(string)) (*grepMatcher, error) {
+	m := &grepMatcher{words: o.words && !o.lines}
+	if len(o.patterns) == 0 {
+		return m, nil
+	}
+	ro := rxOptions{ERE: o.syntax == 'E', Lenient: true, ICase: o.icase, Warn: warn}
+	parts := make([]string, 0, len(o.patterns))
+	for _, p := range o.patterns {
+		var s string
+		var err error
+		switch o.syntax {
+		case 'F':
+			s = rxQuoteLiteral(p)
+		case 'P':
+			s = p
+			if _, err = regexp.Compile(p); err != nil {
+				return nil, err
+			}
+		default:
+			s, err = rxTranslate(p, ro)
+		}
+		if err != nil {
+			return nil, err
+		}
+		parts = append(parts, "(?:"+s+")")
+	}
+	body := strings.Join(parts, "|")
+	var err error
+	switch {
+	case o.lines:
+		m.re, err = rxCompileGo(`^(?:`+body+`)$`, ro)
+	case m.words:
+		m.re, err = rxCompileGo(`(?:^|`+grepNonWord+`)(`+body+`)(?:`+grepNonWord+`|$)`, ro)
+		if err == nil {
+			m.next, err = rxCompileGo(grepNonWord+`(`+body+`)(?:`+grepNonWord+`|$)`, ro)
+		}
+	default:
+		m.re, err = rxCompileGo(body, ro)
+	}
+	if err != nil {
+		return nil, err
+	}
+	return m, nil
+}
+
+// match reports whether line matches (before -v).
+func (m *grepMatcher) match(line []byte) bool {
+	return m.re != nil && m.re.Match(line)
+}
+
+// each calls fn with the start and end of each non-empty match in line, as
+// -o prints them.
+func (m *grepMatcher) each(line []byte, fn func(s, e int)) {
+	if m.re == nil {
+		return
+	}
+	if !m.words {
+		for _, loc := range m.re.FindAllIndex(line, -1) {
+			if loc[1] > loc[0] {
+				fn(loc[0], loc[1])
+			}
+		}
+		return
+	}
+	off := 0
+	for first := true; off <= len(line); first = false {
+		var loc []int
+		base := 0
+		switch {
+		case first:
+			loc = m.re.FindSubmatchIndex(line)
+		case off > 0 && grepIsWordByte(line[off-1]):
+			base = off
+			loc = m.next.FindSubmatchIndex(line[off:])
+		default:
+			base = off - 1
+			loc = m.next.FindSubmatchIndex(line[off-1:])
+		}
+		if loc == nil {
+			return
+		}
+		s, e := base+loc[2], base+loc[3]
+		if e > s {
+			fn(s, e)
+			off = e
+		} else {
+			off = e + 1
+		}
+	}
+}
+
+func grepIsWordByte(b byte) bool {
+	return b == '_' || '0' <= b && b <= '9' || 'a' <= b && b <= 'z' || 'A' <= b && b <= 'Z'
+}

@@ -1,0 +1,215 @@
+package shell
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+)
+
+func init() { register(textCmp, "cmp") }
+
+// cmpDifferWord is the word of cmp's "A B differ: byte N, line M". GNU
+// diffutils 3.9 and later say "byte"; 3.8 (Debian 12) said "char".
+const cmpDifferWord = "byte"
+
+var cmpFlags = textFlags{
+	short: "bi:ln:s",
+	long: map[string]string{
+		"print-bytes": "b", "ignore-initial": "i:", "verbose": "l", "bytes": "n:",
+		"quiet": "s", "silent": "s",
+	},
+}
+
+// textCmp is cmp: compare two files byte by byte.
+//
+// Supports -s/--quiet, -l/--verbose, -b/--print-bytes, -n/--bytes=LIMIT,
+// -i/--ignore-initial=SKIP[:SKIP2] and the SKIP1 SKIP2 operands. It prints
+// "A B differ: byte N, line M" (newer GNU wording) or GNU's EOF notes;
+// exit status 0 same, 1 different, 2 trouble.
+func textCmp(ctx context.Context, c *Call, args []string) error {
+	opts, operands, err := textParse(cmpFlags, args[1:])
+	if err != nil {
+		fmt.Fprintf(c.Stderr, "cmp: %s\ncmp: Try 'cmp --help' for more information.\n", err.Error())
+		return Exit(2)
+	}
+	quiet, verbose, printBytes := false, false, false
+	limit := int64(-1)
+	var skip [2]int64
+	for _, o := range opts {
+		switch o.key {
+		case "s":
+			quiet = true
+		case "l":
+			verbose = true
+		case "b":
+			printBytes = true
+		case "n":
+			n, ok := textParseCount(o.val)
+			if !ok {
+				return c.Errorf(2, "cmp", "invalid --bytes value %s", textQuote(o.val))
+			}
+			limit = n
+		case "i":
+			a, b, two := strings.Cut(o.val, ":")
+			n, ok := textParseCount(a)
+			m := n
+			if two {
+				var ok2 bool
+				m, ok2 = textParseCount(b)
+				ok = ok && ok2
+			}
+			if !ok {
+				return c.Errorf(2, "cmp", "invalid --ignore-initial value %s", textQuote(o.val))
+			}
+			skip = [2]int64{n, m}
+		}
+	}
+	if quiet && verbose {
+		fmt.Fprintf(c.Stderr, "cmp: options -l and -s are incompatible\ncmp: Try 'cmp --help' for more information.\n")
+		return Exit(2)
+	}
+	switch {
+	case len(operands) == 0:
+		fmt.Fprintf(c.Stderr, "cmp: missing operand after 'cmp'\ncmp: Try 'cmp --help' for more information.\n")
+		return Exit(2)
+	case len(operands) > 4:
+		fmt.Fprintf(c.Stderr, "cmp: extra operand %s\ncmp: Try 'cmp --help' for more information.\n", textQuote(operands[4]))
+		return Exit(2)
+	}
+	if len(operands) == 1 {
+		operands = append(operands, "-")
+	}
+	for i := 2; i < len(operands); i++ {
+		n, ok := textParseCount(operands[i])
+		if !ok {
+			return c.Errorf(2, "cmp", "invalid --ignore-initial value %s", textQuote(operands[i]))
+		}
+		skip[i-2] = n
+	}
+	names := [2]string{operands[0], operands[1]}
+	var readers [2]*bufio.Reader
+	var sizes [2]int64
+	for i, name := range names {
+		r, err := textOpen(c, name)
+		if err != nil {
+			return c.Errorf(2, "cmp", "%s: %s", name, textErrText(err))
+		}
+		defer r.Close()
+		sizes[i] = -1
+		if s, ok := r.(textStatter); ok {
+			if st, err := s.Stat(); err == nil && st.Mode().IsRegular() {
+				sizes[i] = max(0, st.Size()-skip[i])
+			}
+		}
+		if _, err := io.CopyN(io.Discard, r, skip[i]); err != nil && err != io.EOF {
+			return c.Errorf(2, "cmp", "%s: %s", name, textErrText(err))
+		}
+		readers[i] = bufio.NewReaderSize(r, 64*1024)
+	}
+	out := newTextOut(c)
+	width := 1
+	if verbose {
+		m := limit
+		for _, s := range sizes {
+			if s >= 0 && (m < 0 || s < m) {
+				m = s
+			}
+		}
+		if m < 0 {
+			m = 1<<63 - 1
+		}
+		width = len(strconv.FormatInt(m, 10))
+	}
+	var pos, line int64 = 0, 1
+	differ := false
+	for limit < 0 || pos < limit {
+		if pos%65536 == 0 && ctx.Err() != nil {
+			return ctx.Err()
+		}
+		b0, err0 := readers[0].ReadByte()
+		b1, err1 := readers[1].ReadByte()
+		if err0 != nil || err1 != nil {
+			if err0 != nil && err0 != io.EOF {
+				return c.Errorf(2, "cmp", "%s: %s", names[0], textErrText(err0))
+			}
+			if err1 != nil && err1 != io.EOF {
+				return c.Errorf(2, "cmp", "%s: %s", names[1], textErrText(err1))
+			}
+			if err0 == io.EOF && err1 == io.EOF {
+				break
+			}
+			short := names[0]
+			if err0 == nil {
+				short = names[1]
+			}
+			if ferr := textFlush(out); ferr != nil {
+				return textFinish(c, "cmp", ferr)
+			}
+			if !quiet {
+				switch {
+				case pos == 0:
+					fmt.Fprintf(c.Stderr, "cmp: EOF on %s which is empty\n", short)
+				case verbose:
+					fmt.Fprintf(c.Stderr, "cmp: EOF on %s after byte %d\n", short, pos)
+				default:
+					fmt.Fprintf(c.Stderr, "cmp: EOF on %s after byte %d, in line %d\n", short, pos, line)
+				}
+			}
+			return Exit(1)
+		}
+		pos++
+		if b0 != b1 {
+			differ = true
+			switch {
+			case quiet:
+				return Exit(1)
+			case verbose:
+				if printBytes {
+					fmt.Fprintf(out, "%*d %3o %-4s %3o %s\n", width, pos, b0, cmpShow(b0), b1, cmpShow(b1))
+				} else {
+					fmt.Fprintf(out, "%*d %3o %3o\n", width, pos, b0, b1)
+				}
+			default:
+				if printBytes {
+					fmt.Fprintf(out, "%s %s differ: byte %d, line %d is %3o %s %3o %s\n", names[0], names[1], pos, line, b0, cmpShow(b0), b1, cmpShow(b1))
+				} else {
+					fmt.Fprintf(out, "%s %s differ: %s %d, line %d\n", names[0], names[1], cmpDifferWord, pos, line)
+				}
+				if err := textFlush(out); err != nil {
+					return textFinish(c, "cmp", err)
+				}
+				return Exit(1)
+			}
+		}
+		if b0 == '\n' {
+			line++
+		}
+	}
+	if err := textFlush(out); err != nil {
+		return textFinish(c, "cmp", err)
+	}
+	if differ {
+		return Exit(1)
+	}
+	return nil
+}
+
+// cmpShow is a byte as cmp -b prints it: itself, ^X for a control, M-
+// for the high bit.
+func cmpShow(b byte) string {
+	s := ""
+	if b >= 0x80 {
+		s = "M-"
+		b -= 0x80
+	}
+	switch {
+	case b < 0x20:
+		return s + "^" + string(rune(b+'@'))
+	case b == 0x7f:
+		return s + "^?"
+	}
+	return s + string(rune(b))
+}

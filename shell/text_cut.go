@@ -1,0 +1,283 @@
+package shell
+
+import (
+	"bufio"
+	"context"
+	"fmt"
+	"math"
+	"slices"
+	"strconv"
+	"strings"
+)
+
+func init() { register(textCut, "cut") }
+
+var cutFlags = textFlags{
+	short: "b:c:d:f:nsz",
+	long: map[string]string{
+		"bytes": "b:", "characters": "c:", "delimiter": "d:", "fields": "f:",
+		"only-delimited": "s", "zero-terminated": "z", "complement": "complement",
+		"output-delimiter": "od:",
+	},
+}
+
+// cutRange is an inclusive range of 1-based positions.
+type cutRange struct{ lo, hi int }
+
+// textCut is cut: remove sections from each line of files.
+//
+// Supports -b LIST, -c LIST (bytes, as GNU cut does), -f LIST, -d DELIM,
+// -s, -n (ignored), -z, --complement and --output-delimiter=STR. A LIST is
+// N, N-M, N- or -M items separated by commas.
+func textCut(ctx context.Context, c *Call, args []string) error {
+	opts, files, err := textParse(cutFlags, args[1:])
+	if err != nil {
+		return textUsage(c, "cut", 1, err)
+	}
+	mode, list := "", ""
+	delim, delimSet := byte('\t'), false
+	outDelim, outDelimSet := "", false
+	suppress, complement := false, false
+	eol := byte('\n')
+	for _, o := range opts {
+		switch o.key {
+		case "b", "c", "f":
+			if mode != "" {
+				return textUsage(c, "cut", 1, textUsagef("only one list may be specified"))
+			}
+			mode, list = o.key, o.val
+		case "d":
+			if len(o.val) > 1 {
+				return textUsage(c, "cut", 1, textUsagef("the delimiter must be a single character"))
+			}
+			delim, delimSet = 0, true
+			if o.val != "" {
+				delim = o.val[0]
+			}
+		case "od":
+			outDelim, outDelimSet = o.val, true
+		case "s":
+			suppress = true
+		case "complement":
+			complement = true
+		case "z":
+			eol = 0
+		}
+	}
+	if mode == "" {
+		return textUsage(c, "cut", 1, textUsagef("you must specify a list of bytes, characters, or fields"))
+	}
+	if mode != "f" && delimSet {
+		return textUsage(c, "cut", 1, textUsagef("an input delimiter may be specified only when operating on fields"))
+	}
+	if mode != "f" && suppress {
+		return textUsage(c, "cut", 1, textUsagef("suppressing non-delimited lines makes sense\n\tonly when operating on fields"))
+	}
+	ranges, err := cutParseList(list, mode == "f")
+	if err != nil {
+		if ue, ok := err.(*textUsageError); ok {
+			return textUsage(c, "cut", 1, ue)
+		}
+		return c.Errorf(1, "cut", "%s", err.Error())
+	}
+	if complement {
+		ranges = cutComplement(ranges)
+	}
+	if !outDelimSet {
+		outDelim = string(delim)
+	} else if outDelim == "" {
+		outDelim = "\x00" // GNU writes a NUL for an empty --output-delimiter
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	out := newTextOut(c)
+	status := 0
+	for _, name := range files {
+		r, err := textOpen(c, name)
+		if err != nil {
+			if ferr := textFlush(out); ferr != nil {
+				return textFinish(c, "cut", ferr)
+			}
+			fmt.Fprintf(c.Stderr, "cut: %s: %s\n", name, textErrText(err))
+			status = 1
+			continue
+		}
+		err = textReadLines(ctx, r, eol, func(line []byte, _ bool) error {
+			if mode == "f" {
+				cutFields(out.Writer, line, ranges, delim, outDelim, suppress, eol)
+			} else {
+				cutBytes(out.Writer, line, ranges, outDelim, outDelimSet, eol)
+			}
+			return nil
+		})
+		r.Close()
+		if err != nil {
+			if ctx.Err() != nil {
+				return err
+			}
+			fmt.Fprintf(c.Stderr, "cut: %s: %s\n", name, textErrText(err))
+			status = 1
+		}
+	}
+	if err := textFlush(out); err != nil {
+		return textFinish(c, "cut", err)
+	}
+	return Exit(status)
+}
+
+// cutParseList parses a LIST into sorted, merged ranges.
+func cutParseList(list string, fields bool) ([]cutRange, error) {
+	what := "byte/character positions are"
+	valueWhat := "byte/character position"
+	if fields {
+		what, valueWhat = "fields are", "field value"
+	}
+	var ranges []cutRange
+	for _, item := range strings.FieldsFunc(list, func(r rune) bool { return r == ',' || r == ' ' || r == '\t' }) {
+		lo, hi, isRange := strings.Cut(item, "-")
+		num := func(s string) (int, error) {
+			for _, ch := range s {
+				if ch < '0' || ch > '9' {
+					return 0, textUsagef("invalid %s %s", valueWhat, textQuote(item))
+				}
+			}
+			n, err := strconv.Atoi(s)
+			if err != nil {
+				n = math.MaxInt
+			}
+			if n == 0 {
+				return 0, textUsagef("%s numbered from 1", what)
+			}
+			return n, nil
+		}
+		if !isRange {
+			n, err := num(lo)
+			if err != nil {
+				return nil, err
+			}
+			ranges = append(ranges, cutRange{n, n})
+			continue
+		}
+		if lo == "" && hi == "" {
+			return nil, textUsagef("invalid range with no endpoint: -")
+		}
+		r := cutRange{1, math.MaxInt}
+		if lo != "" {
+			n, err := num(lo)
+			if err != nil {
+				return nil, err
+			}
+			r.lo = n
+		}
+		if hi != "" {
+			n, err := num(hi)
+			if err != nil {
+				return nil, err
+			}
+			r.hi = n
+		}
+		if r.hi < r.lo {
+			return nil, textUsagef("invalid decreasing range")
+		}
+		ranges = append(ranges, r)
+	}
+	if len(ranges) == 0 {
+		if fields {
+			return nil, textUsagef("fields are numbered from 1")
+		}
+		return nil, textUsagef("byte/character positions are numbered from 1")
+	}
+	slices.SortFunc(ranges, func(a, b cutRange) int { return a.lo - b.lo })
+	merged := ranges[:1]
+	for _, r := range ranges[1:] {
+		last := &merged[len(merged)-1]
+		if r.lo <= last.hi {
+			last.hi = max(last.hi, r.hi)
+			continue
+		}
+		merged = append(merged, r)
+	}
+	return merged, nil
+}
+
+// cutComplement returns the positions not in ranges.
+func cutComplement(ranges []cutRange) []cutRange {
+	var out []cutRange
+	next := 1
+	for _, r := range ranges {
+		if r.lo > next {
+			out = append(out, cutRange{next, r.lo - 1})
+		}
+		if r.hi == math.MaxInt {
+			return out
+		}
+		next = r.hi + 1
+	}
+	return append(out, cutRange{next, math.MaxInt})
+}
+
+// cutSelected tells whether position i is in ranges, and whether it starts
+// one.
+func cutSelected(ranges []cutRange, i int) (in, start bool) {
+	for _, r := range ranges {
+		if i < r.lo {
+			return false, false
+		}
+		if i <= r.hi {
+			return true, i == r.lo
+		}
+	}
+	return false, false
+}
+
+func cutBytes(w *bufio.Writer, line []byte, ranges []cutRange, outDelim string, outDelimSet bool, eol byte) {
+	printed := false
+	for i, b := range line {
+		in, start := cutSelected(ranges, i+1)
+		if !in {
+			continue
+		}
+		if outDelimSet && printed && start {
+			w.WriteString(outDelim)
+		}
+		printed = true
+		w.WriteByte(b)
+	}
+	w.WriteByte(eol)
+}
+
+func cutFields(w *bufio.Writer, line []byte, ranges []cutRange, delim byte, outDelim string, suppress bool, eol byte) {
+	hasDelim := false
+	for _, b := range line {
+		if b == delim {
+			hasDelim = true
+			break
+		}
+	}
+	if !hasDelim {
+		if !suppress {
+			w.Write(line)
+			w.WriteByte(eol)
+		}
+		return
+	}
+	printed := false
+	field := 1
+	start := 0
+	for i := 0; i <= len(line); i++ {
+		if i < len(line) && line[i] != delim {
+			continue
+		}
+		if in, _ := cutSelected(ranges, field); in {
+			if printed {
+				w.WriteString(outDelim)
+			}
+			w.Write(line[start:i])
+			printed = true
+		}
+		field++
+		start = i + 1
+	}
+	w.WriteByte(eol)
+}

@@ -1,0 +1,216 @@
+package shell
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"regexp"
+)
+
+func init() { register(textHead, "head") }
+
+var headFlags = textFlags{
+	short: "n:c:qvz",
+	long: map[string]string{
+		"lines": "n:", "bytes": "c:", "quiet": "q", "silent": "q",
+		"verbose": "v", "zero-terminated": "z",
+	},
+}
+
+// textObsoleteCount matches the obsolescent "-NUM[unit][c|l]" first
+// argument of head and tail.
+var textObsoleteCount = regexp.MustCompile(`^-([0-9]+)(b|[kKmMGTPEZY](iB|B)?)?([cl]?)$`)
+
+// textHead is head: print the first part of files.
+//
+// Supports -n N, -n -N (all but the last N lines), -c N, -c -N, -NUM,
+// -q/--quiet/--silent, -v/--verbose, -z; sizes take GNU suffixes (K, M, b,
+// KB, ...). It stops reading an input as soon as it has printed enough.
+func textHead(ctx context.Context, c *Call, args []string) error {
+	args = args[1:]
+	if len(args) > 0 {
+		if m := textObsoleteCount.FindStringSubmatch(args[0]); m != nil {
+			flag := "-n"
+			if m[4] == "c" {
+				flag = "-c"
+			}
+			args = append([]string{flag, m[1] + m[2]}, args[1:]...)
+		}
+	}
+	opts, files, err := textParse(headFlags, args)
+	if err != nil {
+		return textUsage(c, "head", 1, err)
+	}
+	count, bytesMode, allBut := int64(10), false, false
+	quiet, verbose := false, false
+	delim := byte('\n')
+	for _, o := range opts {
+		switch o.key {
+		case "n", "c":
+			v := o.val
+			neg := len(v) > 0 && v[0] == '-'
+			if neg || (len(v) > 0 && v[0] == '+') {
+				v = v[1:]
+			}
+			n, ok := textParseCount(v)
+			if !ok {
+				what := "lines"
+				if o.key == "c" {
+					what = "bytes"
+				}
+				return c.Errorf(1, "head", "invalid number of %s: %s", what, textQuote(o.val))
+			}
+			count, bytesMode, allBut = n, o.key == "c", neg
+		case "q":
+			quiet, verbose = true, false
+		case "v":
+			verbose, quiet = true, false
+		case "z":
+			delim = 0
+		}
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	headers := verbose || (len(files) > 1 && !quiet)
+	out := newTextOut(c)
+	status := 0
+	first := true
+	for _, name := range files {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		r, err := textOpen(c, name)
+		if err != nil && err != textErrIsDir {
+			fmt.Fprintf(c.Stderr, "head: cannot open %s for reading: %s\n", textQuote(name), textErrText(err))
+			status = 1
+			continue
+		}
+		if headers {
+			textWriteHeader(out, name, first)
+			first = false
+		}
+		if err == textErrIsDir {
+			if ferr := textFlush(out); ferr != nil {
+				return textFinish(c, "head", ferr)
+			}
+			fmt.Fprintf(c.Stderr, "head: error reading %s: Is a directory\n", textQuote(name))
+			status = 1
+			continue
+		}
+		switch {
+		case bytesMode && !allBut:
+			err = textCopy(ctx, out, io.LimitReader(r, count))
+		case bytesMode:
+			err = headAllButBytes(ctx, out, r, count)
+		case !allBut:
+			err = headLines(ctx, out, r, count, delim)
+		default:
+			err = headAllButLines(ctx, out, r, count, delim)
+		}
+		r.Close()
+		if err != nil {
+			if _, isWrite := err.(*textWriteError); isWrite || ctx.Err() != nil {
+				return textFinish(c, "head", err)
+			}
+			if ferr := textFlush(out); ferr != nil {
+				return textFinish(c, "head", ferr)
+			}
+			fmt.Fprintf(c.Stderr, "head: error reading %s: %s\n", textQuote(name), textErrText(err))
+			status = 1
+		}
+	}
+	if err := textFlush(out); err != nil {
+		return textFinish(c, "head", err)
+	}
+	return Exit(status)
+}
+
+// textWriteHeader writes head's and tail's "==> NAME <==" header.
+func textWriteHeader(w io.Writer, name string, first bool) {
+	if name == "-" {
+		name = "standard input"
+	}
+	if !first {
+		io.WriteString(w, "\n")
+	}
+	fmt.Fprintf(w, "==> %s <==\n", name)
+}
+
+// headLines copies the first n records of r.
+func headLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byte) error {
+	if n == 0 {
+		return nil
+	}
+	lr := newTextLineReader(ctx, r, delim)
+	for ; n > 0; n-- {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if _, err := w.Write(line); err != nil {
+			return &textWriteError{err}
+		}
+	}
+	return nil
+}
+
+// headAllButLines copies all but the last n records of r, keeping n
+// records in memory.
+func headAllButLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byte) error {
+	lr := newTextLineReader(ctx, r, delim)
+	var ring [][]byte
+	next := 0
+	for {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+		if n == 0 {
+			if _, err := w.Write(line); err != nil {
+				return &textWriteError{err}
+			}
+			continue
+		}
+		if int64(len(ring)) < n {
+			ring = append(ring, append([]byte(nil), line...))
+			continue
+		}
+		if _, err := w.Write(ring[next]); err != nil {
+			return &textWriteError{err}
+		}
+		ring[next] = append(ring[next][:0], line...)
+		next = (next + 1) % len(ring)
+	}
+}
+
+// headAllButBytes copies all but the last n bytes of r.
+func headAllButBytes(ctx context.Context, w io.Writer, r io.Reader, n int64) error {
+	var held []byte
+	buf := make([]byte, 64*1024)
+	for {
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		m, err := r.Read(buf)
+		held = append(held, buf[:m]...)
+		if extra := int64(len(held)) - n; extra > 0 {
+			if _, werr := w.Write(held[:extra]); werr != nil {
+				return &textWriteError{werr}
+			}
+			held = append(held[:0], held[extra:]...)
+		}
+		if err == io.EOF {
+			return nil
+		}
+		if err != nil {
+			return err
+		}
+	}
+}

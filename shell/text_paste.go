@@ -1,0 +1,154 @@
+package shell
+
+import (
+	"context"
+	"io"
+)
+
+func init() { register(textPaste, "paste") }
+
+var pasteFlags = textFlags{
+	short: "d:sz",
+	long:  map[string]string{"delimiters": "d:", "serial": "s", "zero-terminated": "z"},
+}
+
+// textPaste is paste: merge lines of files.
+//
+// Supports -d/--delimiters=LIST (used in turn; \n \t \\ and \0 for none),
+// -s/--serial and -z. "-" may be given several times: it reads standard
+// input in turn.
+func textPaste(ctx context.Context, c *Call, args []string) error {
+	opts, files, err := textParse(pasteFlags, args[1:])
+	if err != nil {
+		return textUsage(c, "paste", 1, err)
+	}
+	delims := []string{"\t"}
+	serial := false
+	eol := byte('\n')
+	for _, o := range opts {
+		switch o.key {
+		case "d":
+			delims = pasteDelims(o.val)
+		case "s":
+			serial = true
+		case "z":
+			eol = 0
+		}
+	}
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	var stdin *textLineReader
+	readers := make([]*textLineReader, len(files))
+	for i, name := range files {
+		if name == "-" {
+			if stdin == nil {
+				stdin = newTextLineReader(ctx, textStdin(c), eol)
+			}
+			readers[i] = stdin
+			continue
+		}
+		r, err := textOpen(c, name)
+		if err != nil {
+			return c.Errorf(1, "paste", "%s: %s", name, textErrText(err))
+		}
+		defer r.Close()
+		readers[i] = newTextLineReader(ctx, r, eol)
+	}
+	next := func(lr *textLineReader) ([]byte, bool, error) {
+		line, err := lr.next()
+		if err == io.EOF {
+			return nil, false, nil
+		}
+		if err != nil {
+			return nil, false, err
+		}
+		if line[len(line)-1] == eol {
+			line = line[:len(line)-1]
+		}
+		return line, true, nil
+	}
+	out := newTextOut(c)
+	if serial {
+		for _, lr := range readers {
+			k := 0
+			first := true
+			for {
+				line, ok, err := next(lr)
+				if err != nil {
+					return textFinish(c, "paste", err)
+				}
+				if !ok {
+					break
+				}
+				if !first {
+					out.WriteString(delims[k%len(delims)])
+					k++
+				}
+				first = false
+				out.Write(line)
+			}
+			out.WriteByte(eol)
+		}
+	} else {
+		done := make([]bool, len(readers))
+		for {
+			left := 0
+			var row []byte
+			for i, lr := range readers {
+				if !done[i] {
+					line, ok, err := next(lr)
+					if err != nil {
+						return textFinish(c, "paste", err)
+					}
+					if ok {
+						row = append(row, line...)
+						left++
+					} else {
+						done[i] = true
+					}
+				}
+				if i < len(readers)-1 {
+					row = append(row, delims[i%len(delims)]...)
+				}
+			}
+			if left == 0 {
+				break
+			}
+			out.Write(row)
+			out.WriteByte(eol)
+		}
+	}
+	if err := textFlush(out); err != nil {
+		return textFinish(c, "paste", err)
+	}
+	return nil
+}
+
+// pasteDelims splits a -d list into its delimiters ("" for \0).
+func pasteDelims(s string) []string {
+	var out []string
+	for i := 0; i < len(s); i++ {
+		if s[i] != '\\' || i+1 >= len(s) {
+			out = append(out, s[i:i+1])
+			continue
+		}
+		i++
+		switch s[i] {
+		case 'n':
+			out = append(out, "\n")
+		case 't':
+			out = append(out, "\t")
+		case '0':
+			out = append(out, "")
+		case '\\':
+			out = append(out, "\\")
+		default:
+			out = append(out, s[i:i+1])
+		}
+	}
+	if len(out) == 0 {
+		out = []string{""}
+	}
+	return out
+}

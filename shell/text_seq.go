@@ -1,0 +1,339 @@
+package shell
+
+import (
+	"context"
+	"math"
+	"strconv"
+	"strings"
+)
+
+func init() { register(textSeq, "seq") }
+
+// seqOperand is a number operand with what GNU seq derives from its text.
+type seqOperand struct {
+	value     float64
+	isInt     bool
+	intValue  int64
+	width     int
+	precision int // digits after the point; -1 when unknown (exponents)
+}
+
+// textSeq is seq: print a sequence of numbers.
+//
+// Supports LAST, FIRST LAST and FIRST INCREMENT LAST, with negative and
+// decimal numbers (printed with the precision of FIRST and INCREMENT),
+// -s/--separator=STR, -w/--equal-width and -f/--format=FORMAT (one
+// floating-point conversion: %f %g %e %a, with flags, width and precision).
+func textSeq(ctx context.Context, c *Call, args []string) error {
+	args = args[1:]
+	sep, format, equal := "\n", "", false
+	i := 0
+	for ; i < len(args); i++ {
+		a := args[i]
+		if len(a) < 2 || a[0] != '-' || a[1] == '.' || (a[1] >= '0' && a[1] <= '9') {
+			break
+		}
+		if a == "--" {
+			i++
+			break
+		}
+		name, val, hasVal := a, "", false
+		if strings.HasPrefix(a, "--") {
+			n, v, ok := strings.Cut(a[2:], "=")
+			full, key, err := textLongLookup(map[string]string{"separator": "s", "format": "f", "equal-width": "w"}, n)
+			if err != nil {
+				return textUsage(c, "seq", 1, err)
+			}
+			name, val, hasVal = "-"+key, v, ok
+			if key == "w" && ok {
+				return textUsage(c, "seq", 1, textUsagef("option '--%s' doesn't allow an argument", full))
+			}
+		} else if a[1] == 'w' {
+			name = "-w"
+		} else if len(a) > 2 {
+			name, val, hasVal = a[:2], a[2:], true
+		}
+		switch name {
+		case "-w":
+			equal = true
+			if len(a) > 2 && !strings.HasPrefix(a, "--") {
+				// a cluster like -ws: hand the rest back as an option
+				args[i] = "-" + a[2:]
+				i--
+			}
+		case "-s", "-f":
+			if !hasVal {
+				if i+1 >= len(args) {
+					return textUsage(c, "seq", 1, textUsagef("option requires an argument -- '%c'", name[1]))
+				}
+				i++
+				val = args[i]
+			}
+			if name == "-s" {
+				sep = val
+			} else {
+				format = val
+			}
+		default:
+			return textUsage(c, "seq", 1, textUsagef("invalid option -- '%c'", a[1]))
+		}
+	}
+	operands := args[i:]
+	switch {
+	case len(operands) == 0:
+		return textUsage(c, "seq", 1, textUsagef("missing operand"))
+	case len(operands) > 3:
+		return textUsage(c, "seq", 1, textUsagef("extra operand %s", textQuote(operands[3])))
+	}
+	var ops []seqOperand
+	for _, s := range operands {
+		op, ok := seqParse(s)
+		if !ok {
+			return textUsage(c, "seq", 1, textUsagef("invalid floating point argument: %s", textQuote(s)))
+		}
+		if math.IsNaN(op.value) {
+			return textUsage(c, "seq", 1, textUsagef("invalid 'not-a-number' argument: %s", textQuote(s)))
+		}
+		ops = append(ops, op)
+	}
+	first := seqOperand{value: 1, isInt: true, intValue: 1, width: 1}
+	step := first
+	var last seqOperand
+	switch len(ops) {
+	case 1:
+		last = ops[0]
+	case 2:
+		first, last = ops[0], ops[1]
+	case 3:
+		first, step, last = ops[0], ops[1], ops[2]
+		if step.value == 0 {
+			return textUsage(c, "seq", 1, textUsagef("invalid Zero increment value: %s", textQuote(operands[1])))
+		}
+	}
+	if format != "" && equal {
+		return textUsage(c, "seq", 1, textUsagef("format string may not be specified when printing equal width strings"))
+	}
+	var spec textCFloatSpec
+	prefix, suffix := "", ""
+	if format != "" {
+		var err error
+		prefix, spec, suffix, err = seqParseFormat(format)
+		if err != nil {
+			return c.Errorf(1, "seq", "%s", err.Error())
+		}
+	} else {
+		prec := max(first.precision, step.precision)
+		if first.precision >= 0 && step.precision >= 0 && last.precision >= 0 {
+			spec = textCFloatSpec{conv: 'f', prec: prec}
+			if equal {
+				firstWidth := first.width + prec - first.precision
+				lastWidth := last.width + prec - last.precision
+				if last.precision > 0 && prec == 0 {
+					lastWidth--
+				}
+				if last.precision == 0 && prec > 0 {
+					lastWidth++
+				}
+				if first.precision == 0 && prec > 0 {
+					firstWidth++
+				}
+				spec.width, spec.zero = max(firstWidth, lastWidth), true
+			}
+		} else {
+			spec = textCFloatSpec{conv: 'g', prec: -1}
+		}
+	}
+	out := newTextOut(c)
+	emit := func(s string) error {
+		_, err := out.WriteString(s)
+		return err
+	}
+	useInt := format == "" && first.isInt && step.isInt && last.isInt && spec.conv == 'f' && spec.prec == 0
+	count := 0
+	if useInt {
+		for x := first.intValue; (step.intValue > 0 && x <= last.intValue) || (step.intValue < 0 && x >= last.intValue); {
+			if count%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if count > 0 {
+				emit(sep)
+			}
+			count++
+			if err := emit(seqPadInt(x, spec.width)); err != nil {
+				return textFinish(c, "seq", &textWriteError{err})
+			}
+			next := x + step.intValue
+			if (step.intValue > 0 && next < x) || (step.intValue < 0 && next > x) {
+				break // overflow
+			}
+			x = next
+		}
+	} else {
+		fmtNum := func(x float64) string { return prefix + spec.format(x) + suffix }
+		x := first.value
+		outOfRange := (step.value > 0 && x > last.value) || (step.value < 0 && x < last.value)
+		for i := 1; !outOfRange; i++ {
+			if count%1024 == 0 && ctx.Err() != nil {
+				return ctx.Err()
+			}
+			if count > 0 {
+				emit(sep)
+			}
+			count++
+			if err := emit(fmtNum(x)); err != nil {
+				return textFinish(c, "seq", &textWriteError{err})
+			}
+			x0 := x
+			x = first.value + float64(i)*step.value
+			outOfRange = (step.value > 0 && x > last.value) || (step.value < 0 && x < last.value)
+			if outOfRange {
+				// Print one more when it prints as LAST and differs from the
+				// previous number (rounding), as GNU seq does.
+				xs := spec.format(x)
+				if v, err := strconv.ParseFloat(strings.TrimSpace(xs), 64); err == nil && v == last.value && xs != spec.format(x0) {
+					outOfRange = false
+				}
+			}
+			if math.IsInf(x, 0) && x == x0 {
+				break
+			}
+		}
+	}
+	if count > 0 {
+		emit("\n")
+	}
+	if err := textFlush(out); err != nil {
+		return textFinish(c, "seq", err)
+	}
+	return nil
+}
+
+// seqPadInt formats x zero-padded to width (the sign counts), like %0*.0f.
+func seqPadInt(x int64, width int) string {
+	s := strconv.FormatInt(x, 10)
+	if len(s) >= width {
+		return s
+	}
+	if x < 0 {
+		return "-" + strings.Repeat("0", width-len(s)) + s[1:]
+	}
+	return strings.Repeat("0", width-len(s)) + s
+}
+
+// seqParse parses a number operand as GNU seq's scan_arg does.
+func seqParse(s string) (seqOperand, bool) {
+	t := strings.TrimLeft(s, " \t\n\v\f\r+")
+	var op seqOperand
+	f, ok := textParseFloatPrefix([]byte(t))
+	if !ok || !seqWhole(t) {
+		return op, false
+	}
+	op.value = f
+	op.width = len(t)
+	op.precision = 0
+	low := strings.ToLower(t)
+	if strings.Contains(low, "0x") || strings.Contains(low, "inf") || strings.Contains(low, "nan") {
+		op.precision = -1
+		return op, true
+	}
+	dot := strings.IndexByte(t, '.')
+	e := strings.IndexAny(t, "eE")
+	if dot >= 0 {
+		end := len(t)
+		if e >= 0 {
+			end = e
+		}
+		frac := end - dot - 1
+		op.precision = frac
+		switch {
+		case frac == 0:
+			op.width--
+		case dot == 0 || t[dot-1] < '0' || t[dot-1] > '9':
+			op.width++
+		}
+	}
+	if e >= 0 {
+		exp, _ := strconv.Atoi(t[e+1:])
+		if exp < 0 {
+			op.precision -= exp
+		} else {
+			op.precision -= min(op.precision, exp)
+		}
+		op.width -= len(t) - e
+		if exp < 0 {
+			op.width++
+			exp = -exp
+		}
+		op.width += exp
+	}
+	if dot < 0 && e < 0 {
+		if n, err := strconv.ParseInt(t, 10, 64); err == nil {
+			op.isInt, op.intValue = true, n
+		}
+	}
+	return op, true
+}
+
+// seqWhole tells whether the whole of t is one number.
+func seqWhole(t string) bool {
+	if t == "" {
+		return false
+	}
+	if _, err := strconv.ParseFloat(t, 64); err == nil {
+		return true
+	} else if ne, ok := err.(*strconv.NumError); ok && ne.Err == strconv.ErrRange {
+		return true
+	}
+	low := strings.ToLower(strings.TrimLeft(t, "-"))
+	return low == "inf" || low == "infinity" || low == "nan" || (strings.HasPrefix(low, "0x") && !strings.ContainsAny(low, "_"))
+}
+
+// seqParseFormat splits a -f format around its one conversion.
+func seqParseFormat(f string) (prefix string, spec textCFloatSpec, suffix string, err error) {
+	var b strings.Builder
+	i := 0
+	for ; i < len(f); i++ {
+		if f[i] != '%' {
+			b.WriteByte(f[i])
+			continue
+		}
+		if i+1 < len(f) && f[i+1] == '%' {
+			b.WriteByte('%')
+			i++
+			continue
+		}
+		break
+	}
+	if i >= len(f) {
+		return "", spec, "", textUsagef("format %s has no %% directive", textQuote(f))
+	}
+	prefix = b.String()
+	sp, rest, ok := textParseCFloat(f[i+1:])
+	if !ok {
+		return "", spec, "", textUsagef("format %s has unknown %%%s directive", textQuote(f), seqDirective(f[i+1:]))
+	}
+	b.Reset()
+	for j := 0; j < len(rest); j++ {
+		if rest[j] == '%' {
+			if j+1 < len(rest) && rest[j+1] == '%' {
+				b.WriteByte('%')
+				j++
+				continue
+			}
+			return "", spec, "", textUsagef("format %s has too many %% directives", textQuote(f))
+		}
+		b.WriteByte(rest[j])
+	}
+	return prefix, sp, b.String(), nil
+}
+
+func seqDirective(s string) string {
+	i := 0
+	for i < len(s) && strings.IndexByte("-+ #0'123456789.", s[i]) >= 0 {
+		i++
+	}
+	if i < len(s) {
+		i++
+	}
+	return s[:i]
+}

@@ -1,0 +1,45 @@
+package shell
+
+import "testing"
+
+func TestTextSeq(t *testing.T) {
+	runTextCases(t, "seq", []textCase{
+		{args: textArgs("3"), want: "1\n2\n3\n"},
+		{args: textArgs("2", "4"), want: "2\n3\n4\n"},
+		{args: textArgs("1", "2", "6"), want: "1\n3\n5\n"},
+		{args: textArgs("-1", "1"), want: "-1\n0\n1\n"},
+		{args: textArgs("3", "-1", "1"), want: "3\n2\n1\n"},
+		{args: textArgs("-s", ",", "3"), want: "1,2,3\n"},
+		{args: textArgs("-w", "8", "10"), want: "08\n09\n10\n"},
+		{args: textArgs("1", "0.5", "2"), want: "1.0\n1.5\n2.0\n"},
+		{args: textArgs("-f", "%.2f", "2"), want: "1.00\n2.00\n"},
+		{args: textArgs("5", "1")},
+		{args: textArgs(), code: 1},
+		{args: textArgs("x"), code: 1, stderr: "seq: invalid floating point argument: 'x'\nTry 'seq --help' for more information.\n"},
+		{args: textArgs("1", "0", "2"), code: 1},
+	})
+}
+
+func TestTextSeqGNU(t *testing.T) {
+	var cases []textGNUCase
+	for _, a := range [][]string{
+		{"5"}, {"0"}, {"-3"}, {"2", "5"}, {"5", "2"}, {"1", "3", "10"}, {"10", "-3", "1"}, {"-5", "-1"}, {"-1", "1"},
+		{"1", "0.5", "3"}, {"0.1", "0.1", "1"}, {"0", "0.000001", "0.000003"}, {"1.5", "4"}, {"1", "1.25", "5"},
+		{"-w", "1", "10"}, {"-w", "-5", "5"}, {"-w", "1", "0.5", "3"}, {"-w", "0.5", "10"}, {"-w", "001", "3"}, {"-w", "-1", "0.5", "1"},
+		{"-s", ",", "5"}, {"-s", "", "3"}, {"-s", ", ", "1", "3"}, {"--separator=:", "3"},
+		{"-f", "%.3f", "3"}, {"-f", "%g", "1", "0.5", "3"}, {"-f", "%e", "3"}, {"-f", "%05.1f", "1", "3"}, {"-f", "x%gy", "2"},
+		{"-f", "%-6gX", "2"}, {"-f", "%+g", "-1", "1"}, {"-f", "%%%g", "2"}, {"-f", "%G", "1e10", "1e10"}, {"-f", "%#g", "2"},
+		{"1e2", "1e2"}, {"1e-2", "1e-2", "3e-2"}, {"100000", "100002"}, {"999999", "1000001"}, {"-w", "98", "101"},
+		{"1", "1e6", "3e6"}, {"-f", "%.0f", "0.5", "2.5"}, {"+3"}, {"2", "+1", "3"}, {"-w", "0.1", "0.1", "0.3"},
+		{"--", "-2", "0"}, {"-ws", ",", "9", "11"}, {"1.0", "3"}, {"1.", "3"}, {".5", "2"}, {"-w", ".5", "2"},
+	} {
+		cases = append(cases, textGNUCase{args: a})
+	}
+	for _, a := range [][]string{
+		{}, {"x"}, {"1", "x"}, {"1", "0", "2"}, {"1", "2", "3", "4"}, {"nan"}, {"-f", "%d", "3"}, {"-f", "abc", "3"},
+		{"-f", "%g%g", "3"}, {"-w", "-f", "%g", "3"}, {"-q"},
+	} {
+		cases = append(cases, textGNUCase{args: a, stderr: true})
+	}
+	textGNUDiff(t, "seq", "seq", cases)
+}
