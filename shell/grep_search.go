@@ -14,6 +14,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"syscall"
 
 	"github.com/spf13/afero"
 )
@@ -28,12 +29,13 @@ type grepState struct {
 	o        *grepOpts
 	m        *grepMatcher
 	out      *bufio.Writer
-	matched  bool // a line was selected somewhere
-	troubled bool // an error occurred
-	used     bool // something was output (for "--")
-	multi    bool // more than one operand
-	stop     bool // -q matched: stop everything
-	numWidth int  // -T: width of numbers in the current file
+	w        *grepSedWriter // under out
+	matched  bool           // a line was selected somewhere
+	troubled bool           // an error occurred
+	used     bool           // something was output (for "--")
+	multi    bool           // more than one operand
+	stop     bool           // -q matched: stop everything
+	numWidth int            // -T: width of numbers in the current file
 }
 
 // grepStopFile ends the search of one file early.
@@ -49,7 +51,8 @@ func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 	if err != nil {
 		return c.Errorf(2, "grep", "%s", err)
 	}
-	g := &grepState{ctx: ctx, c: c, o: o, m: m, out: bufio.NewWriterSize(c.Stdout, 32<<10)}
+	w := &grepSedWriter{w: c.Stdout}
+	g := &grepState{ctx: ctx, c: c, o: o, m: m, w: w, out: bufio.NewWriterSize(w, 32<<10)}
 	g.multi = len(files) > 1
 	if o.maxCount == 0 {
 		return Exit(1)
@@ -64,7 +67,7 @@ func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 		}
 	}
 	for _, f := range files {
-		if g.stop {
+		if g.stop || w.err != nil {
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -73,11 +76,14 @@ func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 		}
 		if err := g.operand(f, implicit); err != nil {
 			g.out.Flush()
+			if w.err != nil {
+				break
+			}
 			return err
 		}
 	}
-	if err := g.out.Flush(); err != nil {
-		return c.Errorf(2, "grep", "write error: %s", grepErrText(err))
+	if err := g.out.Flush(); err != nil || w.err != nil {
+		return grepSedWriteFailed(c, "grep", 2, w.err)
 	}
 	switch {
 	case g.stop || (g.matched && o.quiet):
@@ -363,6 +369,9 @@ func (g *grepState) search(r io.Reader, name string, showName bool) error {
 		if err := g.ctx.Err(); err != nil {
 			return err
 		}
+		if g.w.err != nil {
+			return g.w.err
+		}
 		line, err := grepReadLine(br, sep, &buf)
 		if err != nil && len(line) == 0 {
 			if err != io.EOF {
@@ -524,4 +533,34 @@ func grepReadLine(br *bufio.Reader, sep byte, buf *[]byte) ([]byte, error) {
 			return *buf, err
 		}
 	}
+}
+
+// grepSedWriter records the first error writing to an output, so that grep
+// and sed stop reading when the reader of a pipe has gone.
+type grepSedWriter struct {
+	w   io.Writer
+	err error
+}
+
+func (w *grepSedWriter) Write(p []byte) (int, error) {
+	if w.err != nil {
+		return 0, w.err
+	}
+	n, err := w.w.Write(p)
+	if err != nil {
+		w.err = err
+	}
+	return n, err
+}
+
+// grepSedWriteFailed ends a command whose output failed: quietly with 141
+// (as SIGPIPE would) for a closed pipe, else with a message and status.
+func grepSedWriteFailed(c *Call, name string, status int, err error) error {
+	if err == nil {
+		err = io.ErrShortWrite
+	}
+	if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
+		return Exit(141)
+	}
+	return c.Errorf(status, name, "write error: %s", grepErrText(err))
 }

@@ -3,8 +3,10 @@ package shell
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/spf13/afero"
 )
@@ -198,4 +200,23 @@ func FuzzGrep(f *testing.F) {
 			Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 		b(context.Background(), c, args)
 	})
+}
+
+// grepClosedPipe fails every write, as a pipe whose reader has gone.
+type grepClosedPipe struct{}
+
+func (grepClosedPipe) Write(p []byte) (int, error) { return 0, io.ErrClosedPipe }
+
+func TestGrepSedStopOnClosedPipe(t *testing.T) {
+	for _, args := range [][]string{{"grep", "y"}, {"sed", "p"}, {"sed", "-n", "p"}} {
+		b, _ := lookupBuiltin(args[0])
+		c := &Call{Stdin: grepEndless{}, Stdout: grepClosedPipe{}, Stderr: io.Discard, Dir: "/", FS: afero.NewMemMapFs(),
+			Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := b(ctx, c, args)
+		cancel()
+		if ExitCode(err) != 141 {
+			t.Errorf("%q writing to a closed pipe: %v (status %d), want status 141", args, err, ExitCode(err))
+		}
+	}
 }

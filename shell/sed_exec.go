@@ -25,6 +25,7 @@ type sedExec struct {
 	in       *sedInput
 	out      *sedOutput
 	stdout   *sedOutput
+	stdoutW  *grepSedWriter // under stdout
 	ps, hs   sedBuf
 	lineNo   int64
 	fileName string
@@ -53,7 +54,8 @@ func sedRun(ctx context.Context, c *Call, o *sedOpts, prog *sedProg, files []str
 	if o.nullData {
 		x.sep = 0
 	}
-	x.stdout = &sedOutput{w: bufio.NewWriterSize(c.Stdout, 32<<10), sep: x.sep}
+	x.stdoutW = &grepSedWriter{w: c.Stdout}
+	x.stdout = &sedOutput{w: bufio.NewWriterSize(x.stdoutW, 32<<10), sep: x.sep}
 	x.out = x.stdout
 	x.hs = sedBuf{chomped: true}
 	if err := x.openWFiles(); err != nil {
@@ -87,8 +89,12 @@ func sedRun(ctx context.Context, c *Call, o *sedOpts, prog *sedProg, files []str
 			w.w.Flush()
 			if w.file != nil {
 				w.file.Close()
+				w.file = nil
 			}
 		}
+	}
+	if x.stdoutW.err != nil {
+		return grepSedWriteFailed(c, "sed", 4, x.stdoutW.err)
 	}
 	if err != nil {
 		if f, ok := err.(*sedFail); ok {
@@ -109,7 +115,7 @@ func (x *sedExec) stream(names []string) error {
 	if x.o.separate {
 		x.lineNo = 0
 	}
-	for !x.quit {
+	for !x.quit && x.stdoutW.err == nil {
 		if err := x.ctx.Err(); err != nil {
 			return err
 		}
