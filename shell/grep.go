@@ -25,13 +25,14 @@ package shell
 //
 // Patterns are POSIX BRE/ERE in GNU's flavour (see regex.go); back-references
 // are refused. Binary files (a NUL in the first 32 KiB) that match print
-// "Binary file NAME matches". Exit status: 0 a line was selected, 1 none, 2
+// "grep: NAME: binary file matches" on stderr, as GNU grep 3.5 and later. Exit status: 0 a line was selected, 1 none, 2
 // trouble (even with -s; -q with a match exits 0).
 
 import (
 	"context"
 	"fmt"
 	"io"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -295,11 +296,15 @@ func grepLongName(name string) (string, error) {
 			found = append(found, full)
 		}
 	}
+	sort.Strings(found)
+	if len(found) == 2 && found[0] == "color" && found[1] == "colour" {
+		found = found[:1] // two spellings of one option
+	}
 	if len(found) == 1 {
 		return found[0], nil
 	}
 	if len(found) > 1 {
-		return "", grepUsageError(fmt.Sprintf("option '--%s' is ambiguous", name))
+		return "", grepUsageError(fmt.Sprintf("option '--%s' is ambiguous; possibilities: '--%s'", name, strings.Join(found, "' '--")))
 	}
 	return "", grepUsageError(fmt.Sprintf("unrecognized option '--%s'", name))
 }

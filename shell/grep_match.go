@@ -37,9 +37,11 @@ func grepCompile(o *grepOpts, warn func(string)) (*grepMatcher, error) {
 		case 'F':
 			s = rxQuoteLiteral(p)
 		case 'P':
+			// -P is Go's RE2 syntax: Perl's, without look-around or
+			// back-references.
 			s = p
 			if _, err = regexp.Compile(p); err != nil {
-				return nil, err
+				return nil, rxError("-P uses Go's RE2 syntax: " + strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 			}
 		default:
 			s, err = rxTranslate(p, ro)

@@ -428,7 +428,9 @@ func (g *grepState) search(r io.Reader, name string, showName bool) error {
 				binary = true // a NUL past the first 32 KiB
 			}
 			if binary {
-				g.out.WriteString("Binary file " + name + " matches\n")
+				// As GNU grep 3.5 and later: on stderr, after the lines so far.
+				g.out.Flush()
+				fmt.Fprintf(g.c.Stderr, "grep: %s: binary file matches\n", name)
 				break
 			}
 			for _, b := range before {

@@ -39,7 +39,7 @@ func TestGrepTable(t *testing.T) {
 		{"stdin name", "x\n", []string{"-H", "x"}, "(standard input):x\n", "", 0},
 		{"stdin dash", "x\n", []string{"-c", "x", "-", "top.txt"}, "(standard input):1\ntop.txt:0\n", "", 0},
 		{"recursive dot", "", []string{"-rn", "TODO", "."},
-			"./a/b.go:3:// TODO: one\n./a/c.txt:2:TODO two\n./a/z/deep.md:2:TODO deep\nBinary file ./bin.dat matches\n./top.txt:3:TODO top\n./vendor/v.go:1:// TODO vendored\n", "", 0},
+			"./a/b.go:3:// TODO: one\n./a/c.txt:2:TODO two\n./a/z/deep.md:2:TODO deep\n./top.txt:3:TODO top\n./vendor/v.go:1:// TODO vendored\n", "grep: ./bin.dat: binary file matches\n", 0},
 		{"recursive implicit", "", []string{"-r", "deep"}, "a/z/deep.md:TODO deep\n", "", 0},
 		{"recursive dir", "", []string{"-rl", "TODO", "a"}, "a/b.go\na/c.txt\na/z/deep.md\n", "", 0},
 		{"recursive dir slash", "", []string{"-rl", "TODO", "a/"}, "a/b.go\na/c.txt\na/z/deep.md\n", "", 0},
@@ -47,7 +47,7 @@ func TestGrepTable(t *testing.T) {
 		{"include", "", []string{"-rl", "--include=*.go", "TODO", "."}, "./a/b.go\n./vendor/v.go\n", "", 0},
 		{"exclude", "", []string{"-rl", "--exclude=*.go", "--exclude=*.dat", "TODO"}, "a/c.txt\na/z/deep.md\ntop.txt\n", "", 0},
 		{"exclude-dir", "", []string{"-rl", "--exclude-dir=vendor", "--exclude-dir=z", "TODO"}, "a/b.go\na/c.txt\nbin.dat\ntop.txt\n", "", 0},
-		{"binary", "", []string{"TODO", "bin.dat"}, "Binary file bin.dat matches\n", "", 0},
+		{"binary", "", []string{"TODO", "bin.dat"}, "", "grep: bin.dat: binary file matches\n", 0},
 		{"binary text", "", []string{"-a", "TODO", "bin.dat"}, "head\x00TODO binary\n", "", 0},
 		{"binary count", "", []string{"-c", "TODO", "bin.dat"}, "1\n", "", 0},
 		{"binary skip", "", []string{"-I", "TODO", "bin.dat"}, "", "", 1},
@@ -85,6 +85,7 @@ func TestGrepTable(t *testing.T) {
 		{"egrep", "", []string{"al|be", "top.txt"}, "alpha\nbeta\n", "", 0},
 		{"color accepted", "", []string{"--color=never", "beta", "top.txt"}, "beta\n", "", 0},
 		{"perl", "", []string{"-P", "\\d{2}", "lines.txt"}, "10\n11\nmatch 12\n", "", 0},
+		{"perl look-ahead", "", []string{"-P", "a(?=b)", "top.txt"}, "", "grep: -P uses Go's RE2 syntax: invalid or unsupported Perl syntax: `(?=`\n", 2},
 		{"null names", "", []string{"-lZ", "beta", "top.txt"}, "top.txt\x00", "", 0},
 	}
 	for _, tc := range tests {

@@ -5,28 +5,32 @@ import (
 	"testing"
 
 	"github.com/dop251/goja"
+	"github.com/dop251/goja/parser"
 )
 
 func TestNodeScratch(t *testing.T) {
-	vm := goja.New()
-	vm.Set("exit", func(call goja.FunctionCall) goja.Value { vm.Interrupt("exit!"); return goja.Undefined() })
 	for _, src := range []string{
-		"function f() {\n  throw new TypeError('bad');\n}\nf()",
-		"let e = new Error('x');\nfunction g(){ throw e }\ng()",
-		"null.x",
-		"Promise.resolve().then(() => { exit(); console_log('after') }); 5",
-		"class B extends Uint8Array { hi() { return this.length } }; const b = new B(3); [b.hi(), b instanceof Uint8Array, Object.prototype.toString.call(b), B.toString().slice(0,20)]",
-		"async function af(){}; [Object.prototype.toString.call(af), (function*(){}).constructor.name, af.constructor.name]",
-		"try { null.x } catch (e) { e.stack }",
-		"(function(){ let x = ; })",
+		"let x = ;",
+		"\n\nfoo(\n",
+		"let a = 1;\nlet a = 2;",
+		"import fs from 'fs';",
+		"x = `abc",
+		"return 5",
+		"#!/usr/bin/env node\nconsole.log(1)",
+		"class A { #x = 1; static { } get x() { return this.#x } }; a?.b ?? 1; 2n ** 3n; let {a: q, ...r} = {a:1}",
+		"'use strict'; with (a) {}",
+		"x ||= 1; label: for (;;) { break label }; const o = {async *gen(){}}; for await (const x of []) {}",
 	} {
-		v, err := vm.RunScript("/t/x.js", src)
-		fmt.Printf("--- %q\nv=%v\nerr=%T %v\n", src, v, err, err)
-		if ex, ok := err.(*goja.Exception); ok {
-			for _, f := range ex.Stack() {
-				fmt.Printf("  frame %s %s %v\n", f.FuncName(), f.SrcName(), f.Position())
+		prg, err := parser.ParseFile(nil, "/t/x.js", src, 0)
+		fmt.Printf("--- %q\nerr=%T %v\n", src, err, err)
+		if el, ok := err.(parser.ErrorList); ok {
+			for _, e := range el {
+				fmt.Printf("  msg=%q pos=%v\n", e.Message, e.Position)
 			}
 		}
-		vm.ClearInterrupt()
+		if err == nil {
+			_, err = goja.CompileAST(prg, false)
+			fmt.Printf("  compile err=%T %v\n", err, err)
+		}
 	}
 }

@@ -123,6 +123,18 @@ func (p *sedParser) errf(format string, a ...any) error {
 	return p.errAt(p.i, format, a...)
 }
 
+// errEnd returns an error located at the end of the current chunk (GNU
+// reports unterminated commands there).
+func (p *sedParser) errEnd(format string, a ...any) error {
+	pos := len(p.s)
+	for k, st := range p.starts {
+		if st <= p.i && k < len(p.o.chunks) {
+			pos = st + len(p.o.chunks[k].text)
+		}
+	}
+	return p.errAt(pos, format, a...)
+}
+
 func (p *sedParser) errAt(pos int, format string, a ...any) error {
 	msg := fmt.Sprintf(format, a...)
 	k := 0
@@ -226,6 +238,9 @@ func (p *sedParser) command() error {
 				return err
 			}
 			if a2 == nil {
+				if !p.eof() {
+					p.i++
+				}
 				return p.errf("unexpected `,'")
 			}
 			cmd.a2 = a2
@@ -234,6 +249,7 @@ func (p *sedParser) command() error {
 	p.skipSpace()
 	for p.peek() == '!' {
 		if cmd.negate {
+			p.i++
 			return p.errf("multiple `!'s")
 		}
 		cmd.negate = true
@@ -501,7 +517,7 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 		}
 		pat, ok := p.delimited(delim, true)
 		if !ok {
-			return nil, p.errf("unterminated address regex")
+			return nil, p.errEnd("unterminated address regex")
 		}
 		icase, multi := false, false
 		for p.i < len(p.s) {
@@ -525,16 +541,24 @@ func (p *sedParser) address(second bool) (*sedAddr, error) {
 
 // delimited reads up to an unescaped delim, as GNU's match_slash: "\delim"
 // becomes delim, and in a regex "\n" becomes a newline; other escapes are
-// kept. A raw newline ends the text in error.
+// kept. In a regex, a bracket expression is copied as it is (a delim in it
+// is a literal). A raw newline in a regex ends it in error.
 func (p *sedParser) delimited(delim byte, regex bool) (string, bool) {
 	var b strings.Builder
 	for p.i < len(p.s) {
 		c := p.s[p.i]
 		switch {
+		case c == '[' && regex:
+			end := sedBracketEnd(p.s, p.i)
+			if end < 0 {
+				return "", false
+			}
+			b.WriteString(p.s[p.i:end])
+			p.i = end
 		case c == delim:
 			p.i++
 			return b.String(), true
-		case c == '\n' && regex:
+		case c == '\n':
 			return "", false
 		case c == '\\' && p.i+1 < len(p.s):
 			d := p.s[p.i+1]
@@ -556,6 +580,33 @@ func (p *sedParser) delimited(delim byte, regex bool) (string, bool) {
 		}
 	}
 	return "", false
+}
+
+// sedBracketEnd returns the index just past the bracket expression that
+// starts at s[i] ("["), or -1 if it is not closed.
+func sedBracketEnd(s string, i int) int {
+	j := i + 1
+	if j < len(s) && s[j] == '^' {
+		j++
+	}
+	if j < len(s) && s[j] == ']' {
+		j++
+	}
+	for j < len(s) {
+		switch {
+		case s[j] == ']':
+			return j + 1
+		case s[j] == '[' && j+1 < len(s) && strings.IndexByte(":=.", s[j+1]) >= 0:
+			k := strings.Index(s[j+2:], string(s[j+1])+"]")
+			if k < 0 {
+				return -1
+			}
+			j += 2 + k + 2
+		default:
+			j++
+		}
+	}
+	return -1
 }
 
 // regex compiles a pattern of the script; "" means the last regex.
@@ -586,17 +637,17 @@ func (p *sedParser) regex(pat string, icase, multi bool) (*sedRegex, error) {
 // substitute parses s/re/repl/flags (the 's' is consumed).
 func (p *sedParser) substitute(cmd *sedCmd) error {
 	if p.eof() || p.s[p.i] == '\n' || p.s[p.i] == '\\' {
-		return p.errf("unterminated `s' command")
+		return p.errEnd("unterminated `s' command")
 	}
 	delim := p.s[p.i]
 	p.i++
 	pat, ok := p.delimited(delim, true)
 	if !ok {
-		return p.errf("unterminated `s' command")
+		return p.errEnd("unterminated `s' command")
 	}
 	repl, ok := p.delimited(delim, false)
 	if !ok {
-		return p.errf("unterminated `s' command")
+		return p.errEnd("unterminated `s' command")
 	}
 	icase, multi := false, false
 flags:
@@ -642,8 +693,12 @@ flags:
 			cmd.fname = name
 			p.prog.wfiles = append(p.prog.wfiles, name)
 			break flags
-		default:
+		case c == ' ' || c == '\t':
+		case c == ';' || c == '\n' || c == '}' || c == '#':
 			break flags
+		default:
+			p.i++
+			return p.errf("unknown option to `s'")
 		}
 		p.i++
 	}
@@ -717,7 +772,7 @@ func (p *sedParser) replacement(s string, groups int) ([]sedReplPart, error) {
 // transliterate parses y/src/dst/ (the 'y' is consumed).
 func (p *sedParser) transliterate(cmd *sedCmd) error {
 	if p.eof() || p.s[p.i] == '\n' || p.s[p.i] == '\\' {
-		return p.errf("unterminated `y' command")
+		return p.errEnd("unterminated `y' command")
 	}
 	delim := p.s[p.i]
 	p.i++
@@ -761,7 +816,7 @@ func (p *sedParser) transliterate(cmd *sedCmd) error {
 			p.i += n
 		}
 		if !closed {
-			return p.errf("unterminated `y' command")
+			return p.errEnd("unterminated `y' command")
 		}
 		sides[k] = rs
 	}

@@ -302,7 +302,7 @@ func (s *session) syntaxMessage(prefix string, err error) string {
 //
 // It reports whether it changed anything.
 func (s *session) rewrite(node syntax.Node) bool {
-	changed := false
+	changed := platformRewrite != nil && platformRewrite(s, node)
 	syntax.Walk(node, func(n syntax.Node) bool {
 		switch n := n.(type) {
 		case *syntax.FuncDecl:
@@ -335,6 +335,11 @@ func (s *session) rewrite(node syntax.Node) bool {
 	})
 	return changed
 }
+
+// platformRewrite, when set, rewrites a program first: the busybox image
+// (GOOS=wasip1, wasip1_rewrite.go) turns pipelines and here-documents into
+// calls its interpreter can run without os.Pipe.
+var platformRewrite func(s *session, node syntax.Node) bool
 
 // procSubst is the replacement of one process substitution.
 func (s *session) procSubst(ps *syntax.ProcSubst) syntax.WordPart {
