@@ -174,3 +174,17 @@ func TestResourceLimits(t *testing.T) {
 	_, err = provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Resources: sandbox.Resources{DiskMB: 10}})
 	assert.ErrorIs(t, err, sandbox.ErrUnsupported)
 }
+
+func TestBashWhereTheImageHasIt(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := provider(t, docker.Options{})
+	out, err := exec.Command("./testdata/build-images.sh", "python").CombinedOutput()
+	require.NoError(t, err, "%s", out)
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{Image: "agentenkit-test-python:1"})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	res, err := sb.RunCommand(ctx, `echo "${BASH_VERSION%%.*}"; python3 -c 'print(6*7)'`, sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "5\n42\n", res.Stdout, "stderr: %s", res.Stderr)
+}
