@@ -144,3 +144,22 @@ func TestBuiltinsDirect(t *testing.T) {
 		t.Errorf("output %q, want %q", out.String(), want)
 	}
 }
+
+// TestRunRecursion checks that runaway recursion stops the shell with a
+// message rather than overflowing the Go stack (the cap is lowered here
+// to keep the test short).
+func TestRunRecursion(t *testing.T) {
+	old := shMaxFrames
+	shMaxFrames = 3000
+	defer func() { shMaxFrames = old }()
+	for _, script := range []string{
+		"f() { f; }; f; echo never",
+		"echo './s.sh' > s.sh; chmod +x s.sh; ./s.sh",
+		"g() { bash -c \"$(declare -f g); g\"; }; g",
+	} {
+		got, err := runWith(newShTestFS(t, shTestFiles), script, Options{})
+		if err != nil || !strings.Contains(got, "maximum function nesting level exceeded") || strings.Contains(got, "never") {
+			t.Errorf("%s: %q, %v", script, got, err)
+		}
+	}
+}

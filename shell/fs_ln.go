@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"strings"
 	"syscall"
@@ -406,5 +405,3 @@ func fsLinkTarget(fsys afero.Fs, abs string) string {
 	}
 	return t
 }
-
-var _ = os.ModeSymlink

@@ -11,7 +11,6 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"path"
 	"sort"
 	"strings"
 	"syscall"
@@ -35,9 +34,6 @@ type fsFlags struct {
 	short         string
 	long          map[string]string
 	stopAtOperand bool
-	// numeric accepts "-NUM" (all digits) as the option "#" with the
-	// digits as its value.
-	numeric bool
 }
 
 // fsUsageError is a bad command line, printed as "NAME: msg" and
@@ -80,10 +76,6 @@ func fsParse(f fsFlags, args []string) (opts []fsOpt, operands []string, err err
 			}
 			opts = append(opts, fsOpt{key, ""})
 		case len(a) > 1 && a[0] == '-':
-			if f.numeric && fsAllDigits(a[1:]) {
-				opts = append(opts, fsOpt{"#", a[1:]})
-				continue
-			}
 			for j := 1; j < len(a); j++ {
 				ch := a[j]
 				k := strings.IndexByte(f.short, ch)
@@ -342,9 +334,6 @@ func fsQuote(s string) string {
 	}
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
-
-// fsParent returns the folder holding name (an absolute, clean path).
-func fsParent(name string) string { return path.Dir(name) }
 
 // fsWarn prints "name: message" on stderr.
 func fsWarn(c *Call, name, format string, a ...any) {

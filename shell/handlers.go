@@ -16,6 +16,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -316,9 +317,37 @@ func (s *session) accessHandler(ctx context.Context, name string, mode interp.Ac
 	return nil
 }
 
+// shMaxFrames caps the Go stack frames under a simple command: about
+// 10,000 levels of nested functions or scripts. Past it a command halts
+// the shell instead of growing the goroutine's stack to Go's fatal limit.
+// (A variable for the tests.)
+var shMaxFrames = 120_000
+
+var shFramePool sync.Pool
+
+// shTooDeep tells whether the calling goroutine's stack is past
+// shMaxFrames (cheaply when it is shallow, as it nearly always is).
+func shTooDeep() bool {
+	var small [512]uintptr
+	if runtime.Callers(0, small[:]) < len(small) {
+		return false
+	}
+	buf, _ := shFramePool.Get().(*[]uintptr)
+	if buf == nil || len(*buf) != shMaxFrames {
+		b := make([]uintptr, shMaxFrames)
+		buf = &b
+	}
+	defer shFramePool.Put(buf)
+	return runtime.Callers(0, *buf) >= shMaxFrames
+}
+
 // callHandler sees every simple command after expansion and routes the
-// builtins that would reach the host to the session's own versions.
+// builtins that would reach the host to the session's own versions. It
+// halts a shell nested too deep (runaway recursion).
 func (s *session) callHandler(ctx context.Context, args []string) ([]string, error) {
+	if shTooDeep() {
+		return nil, fmt.Errorf("%s: maximum function nesting level exceeded", args[0])
+	}
 	i := 0 // skip "builtin" and "command" prefixes
 	for i < len(args)-1 && (args[i] == "builtin" || (args[i] == "command" && !strings.HasPrefix(args[i+1], "-"))) {
 		i++

@@ -15,7 +15,8 @@
 //     that panicked (2, with the panic on stderr). Run returns an error
 //     only for bad Options and when ctx ends.
 //   - ctx is the time limit: when it ends, the running command is stopped
-//     and Run returns ctx.Err() promptly, with status 124.
+//     and Run returns ctx.Err() promptly, with status 124. Background jobs
+//     (cmd &) end when Run returns, and their later output is dropped.
 //   - Device files work in redirections and builtins alike: /dev/null,
 //     /dev/zero, /dev/urandom, /dev/stdin, /dev/stdout, /dev/stderr.
 //   - The filesystem keeps POSIX rules even over afero.MemMapFs: no implicit
@@ -137,13 +138,17 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 
 	env := shEnvList(opts.Env, dir)
 	defer s.cleanup()
+	// Background jobs (cmd &) end with the run: runCtx is cancelled when
+	// Run returns.
+	runCtx, cancelRun := context.WithCancel(ctx)
+	defer cancelRun()
 	type result struct {
 		code int
 		dir  string
 	}
 	done := make(chan result, 1)
 	go func() {
-		code, finalDir := s.runScript(ctx, script, scriptSpec{
+		code, finalDir := s.runScript(runCtx, script, scriptSpec{
 			name:   s.name,
 			errPfx: s.name + ": -c",
 			dir:    dir,

@@ -492,3 +492,19 @@ nosuchtool 2>/dev/null || echo "status $?"
 	// status 127
 	// 0 <nil>
 }
+
+// TestRunBackgroundEnds checks that a background job does not outlive Run.
+func TestRunBackgroundEnds(t *testing.T) {
+	fsys := newShTestFS(t, shTestFiles)
+	out, _, code := runSh(t, fsys, "(while :; do echo x >> bg.txt; sleep 0.01; done) & echo started")
+	if out != "started\n" || code != 0 {
+		t.Fatalf("got %q %d", out, code)
+	}
+	time.Sleep(50 * time.Millisecond)
+	a, _ := afero.ReadFile(fsys, shTestDir+"/bg.txt")
+	time.Sleep(100 * time.Millisecond)
+	b, _ := afero.ReadFile(fsys, shTestDir+"/bg.txt")
+	if len(b) != len(a) {
+		t.Errorf("the background job still writes after Run returned (%d then %d bytes)", len(a), len(b))
+	}
+}
