@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/storage/sqlitestorage"
 )
 
 // The runtime, under the names the docs use.
@@ -36,8 +37,18 @@ const (
 )
 
 // SetupAgentCore returns the runtime. Ports left nil get the embedded
-// defaults: the kv is a SQLite file in StateDir().
+// defaults: the kv and the storage are SQLite files in StateDir()
+// (kv.sqlite, storage.sqlite); the bus and the queue are in memory, for the
+// runtimes of this process.
 func SetupAgentCore(ctx context.Context, opts RuntimeOptions) (*Runtime, error) {
+	if opts.Storage == nil {
+		file := filepath.Join(StateDir(), "storage.sqlite")
+		store, err := sqlitestorage.Open(file)
+		if err != nil {
+			return nil, fmt.Errorf("agentenkit: open the default storage %s: %w", file, err)
+		}
+		opts.Storage = store
+	}
 	if opts.Kv == nil {
 		file := filepath.Join(StateDir(), "kv.sqlite")
 		store, err := sqlitekv.Open(file)

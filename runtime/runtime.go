@@ -6,7 +6,12 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agentenkit/agentenkit/runtime/bus"
 	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/model"
+	"github.com/agentenkit/agentenkit/runtime/pricing"
+	"github.com/agentenkit/agentenkit/runtime/queue"
+	"github.com/agentenkit/agentenkit/runtime/storage"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -38,6 +43,21 @@ type Options struct {
 	Tools Ports
 	// Config tunes the lifecycle.
 	Config Config
+
+	// Storage keeps threads, messages, runs (with what a parked run
+	// resumes from) and usage rows. Default: in memory (SetupAgentCore's
+	// default: a SQLite file in StateDir()).
+	Storage storage.Storage
+	// Bus carries runs' live events between runtimes. Default: in memory.
+	Bus bus.Bus
+	// Queue carries run jobs (resumes after approvals, retries) to
+	// workers (Work). Default: in memory.
+	Queue queue.Queue
+	// ResolveModel returns the model an agent names (AgentOptions.Model).
+	// Required to run agents.
+	ResolveModel func(name string) (model.Model, error)
+	// Pricer prices usage rows (Usage); nil prices nothing.
+	Pricer pricing.Pricer
 }
 
 // Runtime keeps sandboxes per thread or run. It is safe for concurrent use;
@@ -54,6 +74,8 @@ type Runtime struct {
 
 	runsMu sync.Mutex
 	runs   map[*Run]struct{} // runs holding a lock through this runtime
+
+	agents *agentCore // agents, runs and their ports
 }
 
 // New returns a Runtime.
@@ -67,7 +89,9 @@ func New(ctx context.Context, opts Options) (*Runtime, error) {
 	default:
 		return nil, fmt.Errorf("runtime: unknown SandboxScope %q (thread or run)", cfg.SandboxScope)
 	}
-	return &Runtime{kv: opts.Kv, ports: opts.Tools, cfg: cfg, owner: newID("worker"), keys: map[string]*sync.Mutex{}, runs: map[*Run]struct{}{}}, nil
+	rt := &Runtime{kv: opts.Kv, ports: opts.Tools, cfg: cfg, owner: newID("worker"), keys: map[string]*sync.Mutex{}, runs: map[*Run]struct{}{}}
+	rt.agents = newAgentCore(opts)
+	return rt, nil
 }
 
 // Config returns the runtime's configuration, defaults filled in.

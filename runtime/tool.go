@@ -18,6 +18,10 @@ type Tool struct {
 	// Handler runs a call. Its result is sent to the model as JSON (a
 	// string as is); an error is a failed call the model sees.
 	Handler func(ctx context.Context, input json.RawMessage) (any, error)
+	// Approval says whether a call needs a person's approval before it
+	// runs: AskAlways, AskNever (the default, when nil) or a policy of the
+	// call's input. A call that needs it parks its run (see Respond).
+	Approval ApprovalPolicy
 }
 
 // AgentTool returns a custom tool. Inside handler, SandboxFor(ctx) gives the
