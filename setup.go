@@ -22,6 +22,18 @@ type (
 	SandboxScope     = runtime.Scope
 	Tool             = runtime.Tool
 	RunState         = runtime.RunState
+	Agent            = runtime.Agent
+	AgentOptions     = runtime.AgentOptions
+	ApprovalPolicy   = runtime.ApprovalPolicy
+	Approval         = runtime.Approval
+	RunHandle        = runtime.RunHandle
+	Event            = runtime.Event
+)
+
+// Approval policies of a tool: ask every time, never, or a func of the input.
+var (
+	AskAlways ApprovalPolicy = runtime.AskAlways
+	AskNever  ApprovalPolicy = runtime.AskNever
 )
 
 // Sandbox scopes.
