@@ -24,8 +24,8 @@ const stateDir = "/tmp/.sbx"
 const watchdogScript = `S=$1; IDLE=$2; HARD=$3
 mkdir -p "$S/run"
 put() { echo "$2" > "$S/$1.tmp" && mv "$S/$1.tmp" "$S/$1"; }
-put idle "$IDLE"
-put deadline $(( $(date +%s) + IDLE ))
+[ -e "$S/idle" ] || put idle "$IDLE"   # a SetTimeout may have come first
+[ -e "$S/deadline" ] || put deadline $(( $(date +%s) + IDLE ))
 while :; do
   t=$(date +%s); busy=0
   for p in "$S"/run/*.pid; do
@@ -70,10 +70,13 @@ const killScript = `p=$(cat "$1/run/$2.pid" 2>/dev/null) && [ -n "$p" ] && kill 
 
 // touchScript sets the idle seconds (when given) and pushes the deadline to
 // now + idle. Arguments: stateDir [idleSeconds].
+// The watchdog may not have made stateDir yet right after the start, so the
+// script makes it itself.
 const touchScript = `S=$1
-[ -n "$2" ] && echo "$2" > "$S/idle.tmp" && mv "$S/idle.tmp" "$S/idle"
+mkdir -p "$S/run"
+if [ -n "$2" ]; then echo "$2" > "$S/idle.t$$" && mv "$S/idle.t$$" "$S/idle"; fi
 i=$(cat "$S/idle" 2>/dev/null); case "$i" in ''|*[!0-9]*) exit 0;; esac
-echo $(( $(date +%s) + i )) > "$S/deadline.t$$" && mv "$S/deadline.t$$" "$S/deadline"; cat "$S/deadline"`
+echo $(( $(date +%s) + i )) > "$S/deadline.t$$" && mv "$S/deadline.t$$" "$S/deadline"`
 
 // listScript prints the entries of folder $1 as "type size mtime name\0"
 // (type d or f), or exits 2 when it is not a folder.
