@@ -1,0 +1,83 @@
+package tools_test
+
+import (
+	"context"
+	"os/exec"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/agentenkit/agentenkit/internal/testenv"
+	"github.com/agentenkit/agentenkit/providers/docker"
+	localsandbox "github.com/agentenkit/agentenkit/providers/local"
+	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/sandbox"
+	"github.com/agentenkit/agentenkit/tools/toolstest"
+)
+
+// adapters are the sandbox adapters the tools are checked on; adding one
+// is one line.
+var adapters = []struct {
+	name string
+	h    toolstest.Harness
+}{
+	{"memory", toolstest.Harness{NewProvider: func(*testing.T) sandbox.Provider { return memory.New(memory.Options{}) }}},
+	{"local", local},
+	{"docker", toolstest.Harness{NewProvider: dockerProvider}},
+}
+
+func TestTools(t *testing.T) {
+	for _, a := range adapters {
+		t.Run(a.name, func(t *testing.T) { toolstest.Run(t, a.h) })
+	}
+}
+
+// local runs commands on the host: its python3 and node, when there.
+var local = toolstest.Harness{
+	NewProvider: func(t *testing.T) sandbox.Provider {
+		p := localsandbox.New(localsandbox.Options{Root: t.TempDir()})
+		if err := p.Err(); err != nil {
+			t.Fatal(err)
+		}
+		return p
+	},
+	Python:     onHost("python3"),
+	JavaScript: onHost("node"),
+	// An absolute state dir of a local sandbox is a host folder, outside
+	// the sandbox's own.
+	StateRoot: func(t *testing.T) string { return t.TempDir() },
+}
+
+func onHost(prog string) bool {
+	_, err := exec.LookPath(prog)
+	return err == nil
+}
+
+// busyboxImage is the docker adapter's test image: busybox's sh and
+// applets, no python, no node.
+const busyboxImage = "agentenkit-test-busybox:1"
+
+var (
+	imageOnce sync.Once
+	imageErr  error
+	imageOut  []byte
+)
+
+// dockerProvider returns a provider on the test engine, building the test
+// image once; without an engine the test skips (fails where docker is
+// required).
+func dockerProvider(t *testing.T) sandbox.Provider {
+	p := docker.New(docker.Options{Image: busyboxImage})
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	if err := p.Ping(ctx); err != nil {
+		testenv.Missing(t, "docker", err.Error())
+	}
+	imageOnce.Do(func() {
+		imageOut, imageErr = exec.Command("../providers/docker/testdata/build-images.sh", "busybox").CombinedOutput()
+	})
+	if imageErr != nil {
+		t.Fatalf("building the test image: %v\n%s", imageErr, imageOut)
+	}
+	return p
+}
