@@ -39,8 +39,8 @@ func TestRunHandlersAndFallback(t *testing.T) {
 	var fallbackArgs [][]string
 	fallback := func(ctx context.Context, c *Call, args []string) error {
 		fallbackArgs = append(fallbackArgs, args)
-		if args[0] == "node" {
-			fmt.Fprintln(c.Stdout, "node ran")
+		if args[0] == "deno" {
+			fmt.Fprintln(c.Stdout, "deno ran")
 			return nil
 		}
 		return c.Errorf(127, args[0], "not in this sandbox")
@@ -48,7 +48,7 @@ func TestRunHandlersAndFallback(t *testing.T) {
 	opts := Options{
 		Handlers:      map[string]Builtin{"python3": python, "ls": func(ctx context.Context, c *Call, args []string) error { fmt.Fprintln(c.Stdout, "fake ls"); return nil }},
 		Fallback:      fallback,
-		FallbackNames: []string{"node"},
+		FallbackNames: []string{"deno"},
 	}
 	for _, tc := range []struct{ script, want string }{
 		{"python3 -c 'print(1)'", "py[\"-c\" \"print(1)\"] stdin=\"\"\n[0]"},
@@ -56,7 +56,7 @@ func TestRunHandlersAndFallback(t *testing.T) {
 		{"python3 x.py > out.txt; cat out.txt", "py[\"x.py\"] stdin=\"\"\n[0]"},
 		{"python3 fail; echo $?", "py[\"fail\"] stdin=\"\"\n3\n[0]"},
 		{"ls", "fake ls\n[0]"},
-		{"node app.js", "node ran\n[0]"},
+		{"deno app.js", "deno ran\n[0]"},
 		{"ruby x.rb", "ruby: not in this sandbox\n[127]"},
 		{"command -v python3 node ruby; which node", "/usr/bin/python3\n/usr/bin/node\n/usr/bin/node\n[0]"},
 		{"printf '#!/usr/bin/env python3\\nprint(1)\\n' > x.py; chmod +x x.py; ./x.py a", "py[\"./x.py\" \"a\"] stdin=\"\"\n[0]"},
