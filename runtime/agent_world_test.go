@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -65,7 +64,7 @@ var backends = []backend{
 		}
 	}},
 	{"redis", func(t *testing.T) func(t *testing.T) ports {
-		url := redisURL(t)
+		url := testenv.RedisURL(t)
 		prefix := randomPrefix()
 		t.Cleanup(func() { dropKeys(url, prefix) })
 		file := filepath.Join(t.TempDir(), "storage.sqlite")
@@ -114,26 +113,6 @@ func randomPrefix() string {
 	var b [6]byte
 	_, _ = rand.Read(b[:])
 	return "agenttest:" + hex.EncodeToString(b[:]) + ":"
-}
-
-// redisURL returns the test server's URL, or ends the test when none
-// answers (a failure where AGENTENKIT_REQUIRE names redis).
-func redisURL(t *testing.T) string {
-	t.Helper()
-	url := os.Getenv("AGENTENKIT_REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/14"
-	}
-	o, err := redis.ParseURL(url)
-	if err == nil {
-		c := redis.NewClient(o)
-		err = c.Ping(context.Background()).Err()
-		c.Close()
-	}
-	if err != nil {
-		testenv.Missing(t, "redis", "no Redis at "+url+": "+err.Error())
-	}
-	return url
 }
 
 // agentWorld is what a test's workers share: the backend, one sandbox

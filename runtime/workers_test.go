@@ -2,7 +2,6 @@ package runtime_test
 
 import (
 	"context"
-	"os"
 	"path/filepath"
 	"testing"
 
@@ -70,20 +69,7 @@ func TestTwoWorkersSQLite(t *testing.T) {
 }
 
 func TestTwoWorkersRedis(t *testing.T) {
-	url := os.Getenv("AGENTENKIT_REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/14"
-	}
-	probe, err := rediskv.Open(url)
-	if err == nil {
-		defer probe.Close()
-		if _, err = probe.Get(context.Background(), "agentenkit-probe"); errorsIsNotFound(err) {
-			err = nil
-		}
-	}
-	if err != nil {
-		testenv.Missing(t, "redis", "no Redis at "+url+": "+err.Error())
-	}
+	url := testenv.RedisURL(t)
 	testTwoWorkers(t, func(t *testing.T) kv.Store {
 		s, err := rediskv.Open(url)
 		require.NoError(t, err)

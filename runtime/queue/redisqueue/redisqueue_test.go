@@ -4,7 +4,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"os"
 	"sync"
 	"testing"
 	"time"
@@ -17,27 +16,8 @@ import (
 	"github.com/agentenkit/agentenkit/runtime/queue/redisqueue"
 )
 
-// redisURL returns the test server's URL, or ends the test when none
-// answers (a failure where AGENTENKIT_REQUIRE names redis).
-func redisURL(t *testing.T) string {
-	url := os.Getenv("AGENTENKIT_REDIS_URL")
-	if url == "" {
-		url = "redis://127.0.0.1:6379/14"
-	}
-	o, err := redis.ParseURL(url)
-	if err == nil {
-		c := redis.NewClient(o)
-		err = c.Ping(context.Background()).Err()
-		c.Close()
-	}
-	if err != nil {
-		testenv.Missing(t, "redis", "no Redis at "+url+": "+err.Error())
-	}
-	return url
-}
-
 func TestConformance(t *testing.T) {
-	url := redisURL(t)
+	url := testenv.RedisURL(t)
 	o, _ := redis.ParseURL(url)
 	var mu sync.Mutex
 	prefixes := map[string]string{}
