@@ -12,7 +12,8 @@ unit:
 	$(GO) test -count=1 ./...
 
 # WASI images for the wasm adapter: CPython fetched with npm and checked
-# against its pinned sha512 (cached in images/cache or $$AGENTENKIT_IMAGES).
+# against its pinned sha512 (cached in images/cache or $$AGENTENKIT_IMAGES),
+# and busybox.wasm built from ./images/busybox (GOOS=wasip1, incremental).
 images:
 	$(GO) run ./images/cmd/fetch
 

@@ -8,14 +8,17 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 	"os/exec"
+	"strings"
 	"time"
 
 	"github.com/agentenkit/agentenkit/providers/docker"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/providers/wasm"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -43,6 +46,17 @@ func Adapters() []Adapter {
 				return nil, nil, err
 			}
 			return localsandbox.New(localsandbox.Options{Root: dir}), func() { os.RemoveAll(dir) }, nil
+		}},
+		{Name: "wasm", New: func() (sandbox.Provider, func(), error) {
+			p := wasm.New(wasm.Options{})
+			// Compile the images first (once per process), so that no
+			// workload measures it.
+			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
+			defer cancel()
+			if err := p.Warm(ctx); err != nil {
+				return nil, nil, err
+			}
+			return p, func() {}, nil
 		}},
 		{Name: "docker", New: func() (sandbox.Provider, func(), error) {
 			p := docker.New(docker.Options{Image: DockerImage})
@@ -84,6 +98,27 @@ func create(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error) {
 	return p.Create(ctx, sandbox.CreateSandboxOptions{})
 }
 
+// ErrNoPython: the adapter's sandboxes have no python3, so the python
+// workload is not measured there.
+var ErrNoPython = errors.New("no python3 in this adapter's sandboxes")
+
+// withPython makes a sandbox for the python workload, or ErrNoPython.
+func withPython(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error) {
+	sb, err := create(ctx, p)
+	if err != nil {
+		return nil, err
+	}
+	res, err := sb.RunCommand(ctx, "python3 -c pass", sandbox.RunCommandOptions{})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("%w (exit %d: %s)", ErrNoPython, res.ExitCode, strings.TrimSpace(res.Stderr))
+	}
+	if err != nil {
+		_ = sb.Destroy(ctx)
+		return nil, err
+	}
+	return sb, nil
+}
+
 // Workloads lists what is measured on every adapter.
 func Workloads() []Workload {
 	return []Workload{
@@ -110,6 +145,19 @@ func Workloads() []Workload {
 				res, err := sb.RunCommand(ctx, "seq 1 2000 | grep 7 | sort -r | head -n 50 | wc -l", sandbox.RunCommandOptions{})
 				if err == nil && res.Stdout != "50\n" && res.Stdout != "      50\n" {
 					err = fmt.Errorf("pipeline printed %q", res.Stdout)
+				}
+				return err
+			},
+		},
+		{
+			// CPython for WASI on wasm; the host's python3 on local;
+			// adapters without python3 are not measured (n/a).
+			Name:  "python3 -c 'print(1)'",
+			Setup: withPython,
+			Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error {
+				res, err := sb.RunCommand(ctx, "python3 -c 'print(1)'", sandbox.RunCommandOptions{})
+				if err == nil && res.Stdout != "1\n" {
+					err = fmt.Errorf("python3 printed %q (stderr %q)", res.Stdout, res.Stderr)
 				}
 				return err
 			},

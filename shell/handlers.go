@@ -124,6 +124,9 @@ func (s *session) hasFunc(name string) bool {
 // newRunner makes an interpreter for sp over the session. Its folder is
 // set directly (interp.Dir would check the path on the host).
 func (s *session) newRunner(sp scriptSpec) (*interp.Runner, error) {
+	if platformStdin != nil {
+		sp.stdin = platformStdin(s, sp.stdin)
+	}
 	env := &shEnviron{base: expand.ListEnviron(sp.env...)}
 	opts := []interp.RunnerOption{
 		interp.Env(env),
@@ -242,6 +245,9 @@ func (s *session) openHandler(ctx context.Context, p string, flag int, perm os.F
 	f, err := s.hcFS(hc).OpenFile(shAbs(hc.Dir, p), flag, perm)
 	if err != nil {
 		return nil, s.shPathError(p, err)
+	}
+	if platformOpen != nil {
+		return platformOpen(s, hc, p, flag, f)
 	}
 	return f, nil
 }

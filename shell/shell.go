@@ -346,6 +346,14 @@ func (s *session) rewrite(node syntax.Node) bool {
 // calls its interpreter can run without os.Pipe.
 var platformRewrite func(s *session, node syntax.Node) bool
 
+// platformStdin and platformOpen, when set, adapt a Runner's stdin and a
+// redirection's file: on wasip1 the interpreter needs an *os.File for
+// standard input (wasip1_stdin.go).
+var (
+	platformStdin func(s *session, r io.Reader) io.Reader
+	platformOpen  func(s *session, hc interp.HandlerContext, name string, flag int, f afero.File) (io.ReadWriteCloser, error)
+)
+
 // procSubst is the replacement of one process substitution.
 func (s *session) procSubst(ps *syntax.ProcSubst) syntax.WordPart {
 	lit := func(v string) *syntax.Word {

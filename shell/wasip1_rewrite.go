@@ -10,6 +10,8 @@ package shell
 // never printed and parsed again), so that the interpreter meets none of
 // them:
 //
+//   - An endless device as stdin (`cmd < /dev/zero`, /dev/urandom) becomes a
+//     pipeline from it, `command cat /dev/zero | cmd`.
 //   - A here-document (<<EOF, <<-EOF) or here-string (<<<) on a statement
 //     becomes a write of its body to a temporary file of the sandbox, the
 //     statement with `< FILE` in its place, and the removal of the file,
@@ -22,7 +24,7 @@ package shell
 //     quoting adjusted so that it expands exactly as a here-document), a
 //     quoted delimiter's a literal. A here-string's word is expanded as an
 //     assignment value (no splitting, no globbing), like bash's.
-//   - A pipeline `a | b | c` (and |&) becomes `__agentenkit_pipeline ID
+//   - A pipeline `a | b | c` (|& adds 2>&1 to the stage) becomes `__agentenkit_pipeline ID
 //     "$(shopt -o; shopt)" "$0" "$@"`: its builtin runs each stage as a
 //     busybox instance of its own through the host (sh -c STAGE), the
 //     stages' stdio joined by host pipes, the first reading the command's
@@ -67,7 +69,8 @@ func init() {
 // wasiPipe is one rewritten pipeline: its stages as shell text.
 type wasiPipe struct {
 	stages  []string
-	pipeAll []bool // stage i's stderr goes into the pipe too (|&)
+	pipeAll []bool         // stage i's stderr goes into the pipe too (|&)
+	stmts   []*syntax.Stmt // while flattening
 }
 
 var (
@@ -96,7 +99,32 @@ func wasiRewrite(s *session, node syntax.Node) bool {
 		wasiMu.Unlock()
 	}
 	changed := false
-	// Pipelines first, from the outside in: a stage is printed as written
+	// An endless device as stdin, `cmd < /dev/zero`, is a file no
+	// temporary copy can hold: it becomes `command cat /dev/zero | cmd`.
+	syntax.Walk(node, func(n syntax.Node) bool {
+		st, ok := n.(*syntax.Stmt)
+		if !ok {
+			return true
+		}
+		for i, r := range st.Redirs {
+			if r.Op != syntax.RdrIn || (r.N != nil && r.N.Value != "0") || r.Word == nil {
+				continue
+			}
+			dev := r.Word.Lit()
+			if dev != "/dev/zero" && dev != "/dev/urandom" && dev != "/dev/random" {
+				continue
+			}
+			rest := append(slices.Clone(st.Redirs[:i]), st.Redirs[i+1:]...)
+			inner := &syntax.Stmt{Cmd: st.Cmd, Redirs: rest, Position: st.Position}
+			src := wasiCall(wasiLit("command"), wasiLit("cat"), wasiLit(dev))
+			st.Cmd = &syntax.BinaryCmd{Op: syntax.Pipe, X: src, Y: inner}
+			st.Redirs = nil
+			changed = true
+			break
+		}
+		return true
+	})
+	// Pipelines next, from the outside in: a stage is printed as written
 	// and rewritten by its own shell.
 	syntax.Walk(node, func(n syntax.Node) bool {
 		st, ok := n.(*syntax.Stmt)
@@ -145,17 +173,26 @@ func wasiPipeline1(bc *syntax.BinaryCmd) (*syntax.CallExpr, error) {
 			!st.Negated && !st.Background && len(st.Redirs) == 0 {
 			return flattenBin(bc, flatten, p)
 		}
-		text, err := wasiPrint(st)
-		if err != nil {
-			return err
-		}
-		p.stages = append(p.stages, text)
-		p.pipeAll = append(p.pipeAll, false)
+		p.stmts = append(p.stmts, st)
 		return nil
 	}
 	if err := flattenBin(bc, flatten, p); err != nil {
 		return nil, err
 	}
+	for i, st := range p.stmts {
+		if i < len(p.pipeAll) && p.pipeAll[i] {
+			// |& is 2>&1 | after the stage's own redirections.
+			c := *st
+			c.Redirs = append(slices.Clone(st.Redirs), &syntax.Redirect{Op: syntax.DplOut, N: &syntax.Lit{Value: "2"}, Word: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "1"}}}})
+			st = &c
+		}
+		text, err := wasiPrint(st)
+		if err != nil {
+			return nil, err
+		}
+		p.stages = append(p.stages, text)
+	}
+	p.stmts = nil
 	wasiMu.Lock()
 	wasiPipeSeq++
 	id := strconv.Itoa(wasiPipeSeq)
@@ -173,8 +210,11 @@ func flattenBin(bc *syntax.BinaryCmd, flatten func(*syntax.Stmt) error, p *wasiP
 	if err := flatten(bc.X); err != nil {
 		return err
 	}
+	for len(p.pipeAll) < len(p.stmts) {
+		p.pipeAll = append(p.pipeAll, false)
+	}
 	if bc.Op == syntax.PipeAll {
-		p.pipeAll[len(p.pipeAll)-1] = true
+		p.pipeAll[len(p.stmts)-1] = true
 	}
 	return flatten(bc.Y)
 }
@@ -456,11 +496,10 @@ func wasiPipeline(ctx context.Context, c *Call, args []string) error {
 	}
 	for i, stage := range p.stages {
 		spec := procSpec{
-			Image:          "busybox",
-			Args:           append([]string{"sh", "-c", prelude + stage, zero}, params...),
-			Dir:            c.Dir,
-			Env:            env,
-			StderrToStdout: p.pipeAll[i],
+			Image: "busybox",
+			Args:  append([]string{"sh", "-c", prelude + stage, zero}, params...),
+			Dir:   c.Dir,
+			Env:   env,
 		}
 		if i > 0 {
 			spec.StdinFrom = handles[i-1]
@@ -475,10 +514,8 @@ func wasiPipeline(ctx context.Context, c *Call, args []string) error {
 	}
 	last := len(handles) - 1
 	outs := []*procOut{{h: handles[last], fd: 1, w: c.Stdout}}
-	for i, h := range handles {
-		if !p.pipeAll[i] {
-			outs = append(outs, &procOut{h: h, fd: 2, w: c.Stderr})
-		}
+	for _, h := range handles {
+		outs = append(outs, &procOut{h: h, fd: 2, w: c.Stderr})
 	}
 	job := &procJob{procs: handles, stdin: c.Stdin, outs: outs}
 	codes, err := job.run(ctx)

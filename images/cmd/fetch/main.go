@@ -1,19 +1,27 @@
 // Command fetch fetches the WASI images into the images folder (see package
-// images): `go run ./images/cmd/fetch [-dir DIR]`. `make images` calls it.
+// images) and builds the busybox image from ./images/busybox:
+// `go run ./images/cmd/fetch [-dir DIR] [-busybox=false]`. `make images`
+// calls it.
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
 	"os"
+	"os/exec"
 	"os/signal"
+	"path/filepath"
+	"strings"
+	"time"
 
 	"github.com/agentenkit/agentenkit/images"
 )
 
 func main() {
 	dir := flag.String("dir", "", "images folder (default: $"+images.EnvDir+", else images/cache in the source tree, else the user cache)")
+	busybox := flag.Bool("busybox", true, "also build busybox.wasm from ./images/busybox (needs this module's source and the go command)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -23,4 +31,91 @@ func main() {
 		os.Exit(1)
 	}
 	fmt.Println(p.Python)
+	if *busybox {
+		out, err := buildBusybox(ctx, p.Dir)
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(out)
+	}
+}
+
+// busyboxFile is the image's name in the images folder (wasm.BusyboxFile).
+const busyboxFile = "busybox.wasm"
+
+// buildBusybox builds ./images/busybox for GOOS=wasip1 into dir, printing
+// each package as it compiles and a line every 5 s, and returns the file.
+// go build is incremental: an image that is up to date costs a second.
+func buildBusybox(ctx context.Context, dir string) (string, error) {
+	root, err := moduleRoot()
+	if err != nil {
+		return "", err
+	}
+	out := filepath.Join(dir, busyboxFile)
+	tmp := out + ".tmp"
+	fmt.Fprintf(os.Stderr, "images: building %s (GOOS=wasip1 GOARCH=wasm go build ./images/busybox)\n", out)
+	start := time.Now()
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/busybox")
+	cmd.Dir = root
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return "", err
+	}
+	if err := cmd.Start(); err != nil {
+		return "", fmt.Errorf("images: busybox: go build: %w", err)
+	}
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(os.Stderr, "images: busybox: still compiling (%s)\n", time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	var msgs []string
+	sc := bufio.NewScanner(stderr)
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, " ") || strings.HasPrefix(line, "#") {
+			msgs = append(msgs, line) // a compiler message, not a package name
+			fmt.Fprintln(os.Stderr, line)
+			continue
+		}
+		fmt.Fprintf(os.Stderr, "images: busybox: compiling %s\n", line)
+	}
+	err = cmd.Wait()
+	close(done)
+	if err != nil {
+		_ = os.Remove(tmp)
+		return "", fmt.Errorf("images: busybox: go build failed: %w\n%s", err, strings.Join(msgs, "\n"))
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return "", fmt.Errorf("images: busybox: %w", err)
+	}
+	fi, err := os.Stat(out)
+	if err != nil {
+		return "", err
+	}
+	fmt.Fprintf(os.Stderr, "images: busybox: %s, %.1f MiB, in %s\n", out, float64(fi.Size())/(1<<20), time.Since(start).Round(100*time.Millisecond))
+	return out, nil
+}
+
+// moduleRoot is the folder of this module's go.mod, from `go env GOMOD`.
+func moduleRoot() (string, error) {
+	b, err := exec.Command("go", "env", "GOMOD").Output()
+	if err != nil {
+		return "", fmt.Errorf("images: busybox: go env GOMOD: %w", err)
+	}
+	gomod := strings.TrimSpace(string(b))
+	if gomod == "" || gomod == os.DevNull {
+		return "", fmt.Errorf("images: busybox: run from this module's source tree (no go.mod here)")
+	}
+	return filepath.Dir(gomod), nil
 }

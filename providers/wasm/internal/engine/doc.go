@@ -23,6 +23,18 @@
 //   - A guest trap (unreachable, out-of-bounds access, stack exhaustion) ends
 //     that run with exit code ExitTrap, never a host panic.
 //
+// # Memory on Linux
+//
+// An instance's linear memory is one anonymous mapping of its cap, outside
+// the Go heap: growing neither copies nor clears, untouched pages cost
+// nothing, and closing the instance returns the pages at once. A module's
+// data segments (100 000 of them, 12 MB, in a Go program) are laid out once
+// at Load into an image in an unlinked temporary file and mapped
+// copy-on-write into each new instance (dataimage.go) instead of being
+// copied by wazero: about 12 ms less per busybox instance, and pages that
+// instances only read are shared. Elsewhere memory is a Go slice and
+// wazero copies the segments.
+//
 // # Results
 //
 // Run returns the guest's exit code and a nil error whenever the guest ended

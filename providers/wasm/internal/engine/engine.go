@@ -115,8 +115,9 @@ func (e *Engine) Close(ctx context.Context) error {
 // Load compiles the module at wasmPath as the image name, once per Engine:
 // later calls with the same name return the same *Image without reading the
 // file again, and concurrent calls wait for the one compile. A failed
-// compile is not kept, so the next Load tries again. The name Python selects
-// CPython's conventions (see the package doc).
+// compile is not kept, so the next Load tries again. The name Python, or one
+// starting with "python:" (IsPython), selects CPython's conventions (see the
+// package doc).
 //
 // # Errors
 //
@@ -167,11 +168,19 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 		return nil, fmt.Errorf("engine: image %q: %w", name, err)
 	}
 	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
+	var data *dataImage
+	if canMapData {
+		if stripped, image, ok := splitData(b); ok {
+			if d, err := newDataImage(image); err == nil {
+				b, data = stripped, d
+			}
+		}
+	}
 	cm, err := e.rt.CompileModule(ctx, b)
 	if err != nil {
 		return nil, fmt.Errorf("engine: compile image %q (%s): %w", name, path, err)
 	}
-	img := &Image{name: name, path: path, e: e, compiled: cm, python: name == Python}
+	img := &Image{name: name, path: path, e: e, compiled: cm, python: IsPython(name), data: data}
 	if img.python {
 		img.site = img.pythonSite(ctx)
 	}

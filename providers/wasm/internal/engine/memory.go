@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"sync"
 	"sync/atomic"
 
 	"github.com/tetratelabs/wazero/experimental"
@@ -10,9 +11,49 @@ import (
 // may not grow past limit bytes. It records whether the guest ever asked for
 // more, and the most it had.
 type capAllocator struct {
-	limit uint64
-	hit   atomic.Bool
-	peak  atomic.Uint64
+	limit  uint64
+	data   *dataImage    // the initial contents, when the module was split (splitData)
+	budget *MemoryBudget // shared with other instances, or nil
+	hit    atomic.Bool
+	over   atomic.Bool // the budget, not the limit, said no
+	peak   atomic.Uint64
+
+	// A mapping is unmapped only once the run is over: wazero may free an
+	// instance's memory from another goroutine (Runtime.Close) while the
+	// guest still runs on it.
+	mu      sync.Mutex
+	running bool
+	pending [][]byte
+}
+
+// start marks the run as begun: Free keeps the mappings until done.
+func (a *capAllocator) start() {
+	a.mu.Lock()
+	a.running = true
+	a.mu.Unlock()
+}
+
+// done ends the run and unmaps what Free was given meanwhile.
+func (a *capAllocator) done() {
+	a.mu.Lock()
+	a.running = false
+	pending := a.pending
+	a.pending = nil
+	a.mu.Unlock()
+	for _, b := range pending {
+		unmapMemory(b)
+	}
+}
+
+func (a *capAllocator) unmap(b []byte) {
+	a.mu.Lock()
+	if a.running {
+		a.pending = append(a.pending, b)
+		a.mu.Unlock()
+		return
+	}
+	a.mu.Unlock()
+	unmapMemory(b)
 }
 
 func (a *capAllocator) Allocate(_, max uint64) experimental.LinearMemory {
@@ -20,20 +61,63 @@ func (a *capAllocator) Allocate(_, max uint64) experimental.LinearMemory {
 }
 
 type capMemory struct {
-	a   *capAllocator
-	max uint64
-	buf []byte
+	a      *capAllocator
+	max    uint64
+	size   uint64 // bytes taken from the budget
+	buf    []byte
+	mapped []byte // the whole reservation, when the memory is mapped (mapMemory)
+	tried  bool
 }
 
 // Reallocate grows the memory to size bytes, or returns nil (memory.grow
 // then yields -1 in the guest) past the cap.
+//
+// Where the OS allows it (mapMemory), the memory is one anonymous mapping
+// of the cap's size, reserved at the first call: growing then neither
+// copies nor clears (the kernel hands out zeroed pages as they are first
+// touched), untouched pages cost nothing, the Go heap and its collector
+// never see the guest's bytes, and Free returns them to the OS at once.
+// Elsewhere it is a Go slice grown geometrically.
 func (m *capMemory) Reallocate(size uint64) []byte {
 	if size > m.max {
 		m.a.hit.Store(true)
 		return nil
 	}
+	if b := m.a.budget; b != nil && size > m.size {
+		if !b.take(size - m.size) {
+			m.a.hit.Store(true)
+			m.a.over.Store(true)
+			return nil
+		}
+		m.size = size
+	}
 	if size > m.a.peak.Load() {
 		m.a.peak.Store(size)
+	}
+	if !m.tried {
+		m.tried = true
+		if b, ok := mapMemory(m.max); ok {
+			m.mapped = b
+		}
+		if d := m.a.data; d != nil {
+			// The first call is the initial memory: lay the data in.
+			if uint64(d.size) > size {
+				return nil // cannot happen: splitData checked the size
+			}
+			if m.mapped == nil || !d.mapInto(m.mapped) {
+				if m.mapped == nil {
+					m.buf = make([]byte, size)
+				} else {
+					m.buf = m.mapped[:size]
+				}
+				copy(m.buf, d.bytes)
+				return m.buf
+			}
+		}
+	}
+	if m.mapped != nil {
+		m.buf = m.mapped[:size]
+		return m.buf
 	}
 	if size <= uint64(cap(m.buf)) {
 		m.buf = m.buf[:size]
@@ -49,4 +133,46 @@ func (m *capMemory) Reallocate(size uint64) []byte {
 	return m.buf
 }
 
-func (m *capMemory) Free() { m.buf = nil }
+func (m *capMemory) Free() {
+	if b := m.a.budget; b != nil && m.size > 0 {
+		b.give(m.size)
+		m.size = 0
+	}
+	if m.mapped != nil {
+		m.a.unmap(m.mapped)
+		m.mapped = nil
+	}
+	m.buf = nil
+}
+
+// MemoryBudget caps the linear memory of several instances together: a
+// command and every instance it starts, so that many instances, each
+// within its own cap, cannot take the host's memory between them. It is
+// safe for concurrent use.
+type MemoryBudget struct {
+	limit uint64
+	used  atomic.Uint64
+}
+
+// NewMemoryBudget returns a budget of limit bytes.
+func NewMemoryBudget(limit uint64) *MemoryBudget { return &MemoryBudget{limit: limit} }
+
+// Limit is the budget's size in bytes.
+func (b *MemoryBudget) Limit() uint64 { return b.limit }
+
+// Used is what the instances hold now, in bytes.
+func (b *MemoryBudget) Used() uint64 { return b.used.Load() }
+
+func (b *MemoryBudget) take(n uint64) bool {
+	for {
+		u := b.used.Load()
+		if u+n > b.limit {
+			return false
+		}
+		if b.used.CompareAndSwap(u, u+n) {
+			return true
+		}
+	}
+}
+
+func (b *MemoryBudget) give(n uint64) { b.used.Add(^(n - 1)) }

@@ -14,6 +14,13 @@ import (
 // Python is the image name that selects CPython's conventions in Run.
 const Python = "python"
 
+// IsPython reports whether name selects CPython's conventions: Python
+// itself, or "python:" and anything (for example "python:" and the file's
+// path, so that python images from two folders can be loaded apart).
+func IsPython(name string) bool {
+	return name == Python || strings.HasPrefix(name, Python+":")
+}
+
 // PythonSiteDir is where Run mounts, read-only, the folder holding the
 // sitecustomize.py that starts Python in $PWD. It is first on PYTHONPATH.
 const PythonSiteDir = "/usr/lib/agentenkit/python"

@@ -84,6 +84,9 @@ type RunSpec struct {
 	Timeout time.Duration
 	// MemoryLimitPages caps the instance's memory; zero means the Engine's.
 	MemoryLimitPages uint32
+	// Budget, when set, also caps the memory of this instance and the
+	// others given the same budget together.
+	Budget *MemoryBudget
 }
 
 // Image is a compiled module. Its methods are safe for concurrent use.
@@ -92,7 +95,8 @@ type Image struct {
 	e          *Engine
 	compiled   wazero.CompiledModule
 	python     bool
-	site       fs.FS // Python: mounted at PythonSiteDir
+	site       fs.FS      // Python: mounted at PythonSiteDir
+	data       *dataImage // the data segments, when taken out of the module (dataimage.go)
 }
 
 // Name is the name the image was loaded under.
@@ -133,7 +137,7 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site fs.FS) (code int, 
 	if pages == 0 {
 		pages = img.e.opts.MemoryLimitPages
 	}
-	alloc := &capAllocator{limit: uint64(pages) << 16}
+	alloc := &capAllocator{limit: uint64(pages) << 16, data: img.data, budget: spec.Budget}
 
 	env := make(map[string]string, len(spec.Env)+4)
 	for k, v := range spec.Env {
@@ -174,6 +178,8 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site fs.FS) (code int, 
 		}
 	}()
 
+	alloc.start()
+	defer alloc.done()
 	mod, err := img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, alloc), img.compiled, cfg)
 	if mod != nil {
 		mod.Close(context.WithoutCancel(ctx))
@@ -183,6 +189,11 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site fs.FS) (code int, 
 
 func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, stderr io.Writer) (int, error) {
 	memNote := func(code int) (int, error) {
+		if alloc.over.Load() {
+			limit := alloc.budget.Limit() >> 20
+			fmt.Fprintf(stderr, "wasm: memory limit exceeded: the command and the processes it started asked for more than %d MiB together\n", limit)
+			return code, &RunError{Code: code, Kind: ErrMemoryLimit, Detail: fmt.Sprintf("over %d MiB together", limit)}
+		}
 		limit := alloc.limit >> 20
 		fmt.Fprintf(stderr, "wasm: memory limit exceeded: the command asked for more than %d MiB\n", limit)
 		return code, &RunError{Code: code, Kind: ErrMemoryLimit, Detail: fmt.Sprintf("over %d MiB", limit)}

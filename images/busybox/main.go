@@ -1,0 +1,80 @@
+//go:build wasip1
+
+// Command busybox is the wasm adapter's shell image: the project's shell
+// (package shell, bash's language with Go coreutils) built for GOOS=wasip1.
+// `make images` builds it into the images folder as busybox.wasm:
+//
+//	GOOS=wasip1 GOARCH=wasm go build -o busybox.wasm ./images/busybox
+//
+// It runs as `sh -c SCRIPT [NAME [ARGS...]]` (or bash, or a script file and
+// its arguments, or a script on stdin) over the files WASI gives it — the
+// sandbox's, mounted at "/" by the host — with the environment WASI gives it
+// and the folder $PWD names. python3 (python, python3.12) runs as a new
+// instance of the python image, started by the host on the same files with
+// wired stdio; anything else unknown is "command not found" (127).
+package main
+
+import (
+	"context"
+	"os"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentenkit/agentenkit/shell"
+)
+
+// pythonNames are the commands the python image answers.
+var pythonNames = []string{"python", "python3", "python3.12"}
+
+func main() {
+	os.Exit(run(os.Args))
+}
+
+func run(argv []string) int {
+	name := "bash"
+	script := `bash "$@"` // a file or stdin: the shell's own bash builtin
+	params := argv[1:]
+	if len(argv) >= 3 && argv[1] == "-c" {
+		script, params = argv[2], nil
+		if len(argv) > 3 {
+			name, params = argv[3], argv[4:]
+		}
+	}
+	dir, err := os.Getwd()
+	if err != nil || dir == "" {
+		dir = "/"
+	}
+	env := map[string]string{}
+	for _, kv := range os.Environ() {
+		for i := 0; i < len(kv); i++ {
+			if kv[i] == '=' {
+				env[kv[:i]] = kv[i+1:]
+				break
+			}
+		}
+	}
+	code, _ := shell.Run(context.Background(), script, shell.Options{
+		FS:            afero.NewOsFs(),
+		Dir:           dir,
+		Env:           env,
+		Stdin:         os.Stdin,
+		Stdout:        os.Stdout,
+		Stderr:        os.Stderr,
+		Fallback:      fallback,
+		FallbackNames: pythonNames,
+		Name:          name,
+		Args:          params,
+	})
+	return code
+}
+
+// fallback runs the names the shell does not know itself.
+func fallback(ctx context.Context, c *shell.Call, args []string) error {
+	switch args[0] {
+	case "python", "python3", "python3.12":
+		return shell.HostImage("python")(ctx, c, args)
+	case "sh", "bash":
+		return shell.HostImage("busybox")(ctx, c, args)
+	}
+	return shell.NotFound(args[0])
+}

@@ -1,0 +1,443 @@
+package wasm
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+)
+
+// The host module "agentenkit": how the busybox guest starts other
+// instances (python3, pipeline stages) on its sandbox's files. A host call
+// that blocks freezes every goroutine of a Go guest, so each call returns at
+// once and the guest polls; proc_poll sleeps until a process of the calling
+// instance has news. The guest side is shell/wasip1_proc.go, which
+// documents the ABI. Every instance has a procTable of its own, found
+// through the context its host calls get; a child's table is a new one, so
+// children start grandchildren the same way.
+
+const hostModuleName = "agentenkit"
+
+// Results of the process calls (shell/wasip1_proc.go has the same).
+const (
+	resWouldBlock = -1
+	resClosed     = -2
+	resBadHandle  = -3
+	resRunning    = -1
+
+	resErrSpec    = -1
+	resErrImage   = -2
+	resErrLimit   = -3
+	resErrNoStart = -4
+)
+
+// SIGPIPEExitCode is the status of a process whose output's reader went
+// away (`… | head -1`), as a shell reports a SIGPIPE kill.
+const SIGPIPEExitCode = 141
+
+// maxDepth bounds how deep processes may start processes.
+const maxDepth = 16
+
+// procSpec is proc_start's JSON.
+type procSpec struct {
+	Image          string   `json:"image"`
+	Args           []string `json:"args"`
+	Dir            string   `json:"dir"`
+	Env            []string `json:"env"`
+	StdinFrom      int32    `json:"stdinFrom,omitempty"`
+	StderrToStdout bool     `json:"stderrToStdout,omitempty"`
+}
+
+// cmdHost is what every process of one RunCommand shares: the images, the
+// sandbox's files and the limits.
+type cmdHost struct {
+	image    func(ctx context.Context, name string) (*engine.Image, error)
+	fs       experimentalsys.FS
+	memPages uint32
+	budget   *engine.MemoryBudget
+	maxProcs int32
+	live     atomic.Int32 // processes started and not yet ended
+}
+
+// procTable is one instance's children.
+type procTable struct {
+	host  *cmdHost
+	depth int
+
+	mu     sync.Mutex
+	next   int32
+	procs  map[int32]*proc
+	closed bool
+	wakeCh chan struct{} // one token: something changed
+}
+
+func newProcTable(host *cmdHost, depth int) *procTable {
+	return &procTable{host: host, depth: depth, procs: map[int32]*proc{}, wakeCh: make(chan struct{}, 1)}
+}
+
+type tableKey struct{}
+
+func withTable(ctx context.Context, t *procTable) context.Context {
+	return context.WithValue(ctx, tableKey{}, t)
+}
+
+func tableFrom(ctx context.Context) *procTable {
+	t, _ := ctx.Value(tableKey{}).(*procTable)
+	return t
+}
+
+func (t *procTable) wake() {
+	select {
+	case t.wakeCh <- struct{}{}:
+	default:
+	}
+}
+
+// proc is one child.
+type proc struct {
+	stdin    *pipe // written by the guest; nil when fed by another child
+	stdinSrc *pipe // what the child reads
+	stdout   *pipe
+	stderr   *pipe // nil with StderrToStdout
+	consumed bool  // stdout is read by a later child, not the guest
+	cancel   context.CancelFunc
+	sigpipe  atomic.Bool
+	done     chan struct{}
+	code     int
+}
+
+func (t *procTable) get(h int32) *proc {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	return t.procs[h]
+}
+
+// closeAll kills every child still running (their own children with
+// them): the instance that started them ended.
+func (t *procTable) closeAll() {
+	t.mu.Lock()
+	t.closed = true
+	procs := t.procs
+	t.procs = map[int32]*proc{}
+	t.mu.Unlock()
+	for _, p := range procs {
+		p.kill()
+	}
+}
+
+func (p *proc) kill() {
+	p.cancel()
+	if p.stdin != nil {
+		p.stdin.closeWrite()
+	}
+	p.stdout.closeRead()
+	if p.stderr != nil {
+		p.stderr.closeRead()
+	}
+}
+
+// start starts a child and returns its handle, or a res* error.
+func (t *procTable) start(ctx context.Context, spec procSpec) int32 {
+	switch spec.Image {
+	case "python", "busybox":
+	default:
+		return resErrImage
+	}
+	if len(spec.Args) == 0 {
+		return resErrSpec
+	}
+	if t.depth >= maxDepth {
+		return resErrLimit
+	}
+	if t.host.live.Add(1) > t.host.maxProcs {
+		t.host.live.Add(-1)
+		return resErrLimit
+	}
+	p := &proc{stdout: newPipe(t.wake), done: make(chan struct{})}
+	if !spec.StderrToStdout {
+		p.stderr = newPipe(t.wake)
+	}
+	t.mu.Lock()
+	if t.closed {
+		t.mu.Unlock()
+		t.host.live.Add(-1)
+		return resErrNoStart
+	}
+	if spec.StdinFrom != 0 {
+		src := t.procs[spec.StdinFrom]
+		if src == nil || src.consumed {
+			t.mu.Unlock()
+			t.host.live.Add(-1)
+			return resErrSpec
+		}
+		src.consumed = true
+		p.stdinSrc = src.stdout
+	} else {
+		p.stdin = newPipe(t.wake)
+		p.stdinSrc = p.stdin
+	}
+	t.next++
+	h := t.next
+	t.procs[h] = p
+	childCtx, cancel := context.WithCancel(ctx)
+	p.cancel = cancel
+	t.mu.Unlock()
+
+	child := newProcTable(t.host, t.depth+1)
+	childCtx = withTable(childCtx, child)
+	go t.run(childCtx, p, child, spec)
+	return h
+}
+
+// run runs one child to its end.
+func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec procSpec) {
+	defer func() {
+		child.closeAll()
+		p.stdout.closeWrite()
+		if p.stderr != nil {
+			p.stderr.closeWrite()
+		}
+		p.stdinSrc.closeRead() // a writer feeding it gets EPIPE
+		p.cancel()
+		t.host.live.Add(-1)
+		close(p.done)
+		t.wake()
+	}()
+	stderr := p.stderr
+	if stderr == nil {
+		stderr = p.stdout
+	}
+	outW := &childWriter{ctx: ctx, p: p.stdout, proc: p}
+	errW := &childWriter{ctx: ctx, p: stderr, proc: p}
+	img, err := t.host.image(ctx, spec.Image)
+	if err != nil {
+		fmt.Fprintf(errW, "%s: %v\n", spec.Args[0], err)
+		p.code = 127
+		return
+	}
+	env := make(map[string]string, len(spec.Env))
+	for _, kv := range spec.Env {
+		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
+			env[k] = v
+		}
+	}
+	dir := spec.Dir
+	if dir == "" || !strings.HasPrefix(dir, "/") {
+		dir = "/"
+	}
+	code, err := img.Run(ctx, engine.RunSpec{
+		Args:             spec.Args,
+		Env:              env,
+		Dir:              dir,
+		FS:               t.host.fs,
+		Stdin:            pipeReader{ctx: ctx, p: p.stdinSrc},
+		Stdout:           outW,
+		Stderr:           errW,
+		MemoryLimitPages: t.host.memPages,
+		Budget:           t.host.budget,
+	})
+	var re *engine.RunError
+	switch {
+	case p.sigpipe.Load():
+		code = SIGPIPEExitCode
+	case err != nil && !errors.As(err, &re):
+		fmt.Fprintf(errW, "%s: cannot start: %v\n", spec.Args[0], err)
+		code = 126
+	}
+	p.code = code
+}
+
+// childWriter is a child's stdout or stderr. When the reader is gone the
+// child is ended, as SIGPIPE would end it: its context is cancelled, and
+// until the instance stops (at its next check) its writes are taken and
+// dropped, so that it never sees an error to report.
+type childWriter struct {
+	ctx  context.Context
+	p    *pipe
+	proc *proc
+}
+
+func (w *childWriter) Write(b []byte) (int, error) {
+	if w.proc.sigpipe.Load() {
+		return len(b), nil
+	}
+	n, err := w.p.write(w.ctx, b)
+	if errors.Is(err, errPipeClosed) {
+		w.proc.sigpipe.Store(true)
+		w.proc.cancel()
+		return len(b), nil
+	}
+	return n, err
+}
+
+// defineHostModule adds the process calls to b.
+func defineHostModule(b wazero.HostModuleBuilder) wazero.HostModuleBuilder {
+	i32 := api.ValueTypeI32
+	def := func(name string, f func(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32, params ...api.ValueType) {
+		b.NewFunctionBuilder().
+			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, m api.Module, stack []uint64) {
+				t := tableFrom(ctx)
+				if t == nil {
+					stack[0] = api.EncodeI32(resBadHandle)
+					return
+				}
+				stack[0] = api.EncodeI32(f(ctx, t, m, stack))
+			}), params, []api.ValueType{i32}).
+			Export(name)
+	}
+	def("proc_start", hostStart, i32, i32)
+	def("proc_write", hostWrite, i32, i32, i32)
+	def("proc_stdin_wanted", hostStdinWanted, i32)
+	def("proc_close_stdin", hostCloseStdin, i32)
+	def("proc_read", hostRead, i32, i32, i32, i32)
+	def("proc_wait", hostWait, i32)
+	def("proc_free", hostFree, i32)
+	def("proc_poll", hostPoll, i32)
+	return b
+}
+
+func hostStart(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	raw, ok := m.Memory().Read(api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
+	if !ok {
+		return resErrSpec
+	}
+	var spec procSpec
+	if err := json.Unmarshal(raw, &spec); err != nil {
+		return resErrSpec
+	}
+	return t.start(ctx, spec)
+}
+
+func hostWrite(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	p := t.get(api.DecodeI32(stack[0]))
+	if p == nil || p.stdin == nil {
+		return resBadHandle
+	}
+	b, ok := m.Memory().Read(api.DecodeU32(stack[1]), api.DecodeU32(stack[2]))
+	if !ok {
+		return resBadHandle
+	}
+	n, closed := p.stdin.tryWrite(b)
+	switch {
+	case closed:
+		return resClosed
+	case n == 0 && len(b) > 0:
+		return resWouldBlock
+	}
+	return int32(n)
+}
+
+func hostStdinWanted(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	p := t.get(api.DecodeI32(stack[0]))
+	if p == nil || p.stdin == nil {
+		return resBadHandle
+	}
+	want, gone := p.stdin.wanted()
+	select {
+	case <-p.done:
+		gone = true
+	default:
+	}
+	switch {
+	case gone:
+		return resClosed
+	case want:
+		return 1
+	}
+	return 0
+}
+
+func hostCloseStdin(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	p := t.get(api.DecodeI32(stack[0]))
+	if p == nil || p.stdin == nil {
+		return resBadHandle
+	}
+	p.stdin.closeWrite()
+	return 0
+}
+
+func hostRead(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	p := t.get(api.DecodeI32(stack[0]))
+	if p == nil {
+		return resBadHandle
+	}
+	var src *pipe
+	switch api.DecodeI32(stack[1]) {
+	case 1:
+		if p.consumed {
+			return resBadHandle
+		}
+		src = p.stdout
+	case 2:
+		src = p.stderr
+	}
+	if src == nil {
+		return resBadHandle
+	}
+	b, ok := m.Memory().Read(api.DecodeU32(stack[2]), api.DecodeU32(stack[3]))
+	if !ok {
+		return resBadHandle
+	}
+	n, eof := src.tryRead(b)
+	switch {
+	case n > 0:
+		return int32(n)
+	case eof:
+		return 0
+	}
+	return resWouldBlock
+}
+
+func hostWait(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	p := t.get(api.DecodeI32(stack[0]))
+	if p == nil {
+		return resBadHandle
+	}
+	select {
+	case <-p.done:
+		return int32(p.code)
+	default:
+		return resRunning
+	}
+}
+
+func hostFree(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	h := api.DecodeI32(stack[0])
+	t.mu.Lock()
+	p := t.procs[h]
+	delete(t.procs, h)
+	t.mu.Unlock()
+	if p != nil {
+		select {
+		case <-p.done:
+		default:
+			p.kill()
+		}
+	}
+	return 0
+}
+
+func hostPoll(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	ms := api.DecodeI32(stack[0])
+	if ms <= 0 {
+		return 0
+	}
+	timer := time.NewTimer(time.Duration(min(ms, 1000)) * time.Millisecond)
+	defer timer.Stop()
+	select {
+	case <-t.wakeCh:
+	case <-timer.C:
+	case <-ctx.Done():
+	}
+	return 0
+}

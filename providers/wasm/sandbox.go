@@ -1,0 +1,326 @@
+package wasm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"maps"
+	"sync/atomic"
+	"time"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+	"github.com/agentenkit/agentenkit/sandbox"
+	"github.com/agentenkit/agentenkit/vfs"
+)
+
+// Sandbox is a handle on one wasm sandbox; its state is in the provider's
+// copy and the kv, so handles are cheap and every method checks the kv
+// first. Its methods are safe for concurrent use.
+type Sandbox struct {
+	p  *Provider
+	id string
+}
+
+var _ sandbox.Sandbox = (*Sandbox)(nil)
+
+// ID returns the sandbox's id.
+func (s *Sandbox) ID() string { return s.id }
+
+// Provider returns "wasm".
+func (s *Sandbox) Provider() string { return Name }
+
+// FileSystem returns the sandbox's files. Each call is a use (it pushes the
+// end back); one that changes files writes a snapshot before it returns.
+func (s *Sandbox) FileSystem() sandbox.FileSystem { return &files{s: s} }
+
+// RunCommand runs command with bash (the busybox image) in the work folder
+// or opts.Cwd. See the package doc for the limits.
+func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.RunCommandOptions) (sandbox.CommandResult, error) {
+	st, rec, err := s.p.open(ctx, s.id, true)
+	if err != nil {
+		return sandbox.CommandResult{}, err
+	}
+	dir := sandbox.ResolvePath(rec.Workdir, opts.Cwd)
+	if fi, err := st.files().Stat(dir); err != nil || !fi.IsDir() {
+		return sandbox.CommandResult{}, fmt.Errorf("wasm: cwd %s: not a folder of the sandbox", dir)
+	}
+	bb, err := s.p.image(ctx, "busybox")
+	if err != nil {
+		return sandbox.CommandResult{}, err
+	}
+
+	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
+	st.mu.Lock()
+	st.cancels[&cancel] = struct{}{}
+	st.mu.Unlock()
+	defer func() {
+		cancel()
+		st.mu.Lock()
+		delete(st.cancels, &cancel)
+		st.mu.Unlock()
+	}()
+
+	tracked := &trackFS{FS: st.files().WASI(), st: st}
+	host := &cmdHost{
+		image:    s.p.image,
+		fs:       tracked,
+		memPages: uint32(rec.MemoryMB) * 16,
+		budget:   engine.NewMemoryBudget(uint64(max(rec.CmdMemMB, rec.MemoryMB)) << 20),
+		maxProcs: int32(rec.MaxProcs),
+	}
+	table := newProcTable(host, 0)
+	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
+	start := time.Now()
+	code, runErr := bb.Run(withTable(runCtx, table), engine.RunSpec{
+		Args:             []string{"bash", "-c", command},
+		Env:              environ(rec, opts.Env),
+		Dir:              dir,
+		FS:               tracked,
+		Stdout:           stdout,
+		Stderr:           stderr,
+		MemoryLimitPages: host.memPages,
+		Budget:           host.budget,
+	})
+	table.closeAll()
+	took := time.Since(start)
+	// The time limit, also when a child it killed made the shell exit by
+	// itself just before its own end.
+	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
+
+	var saveErr error
+	if tracked.dirty.Load() {
+		saveErr = s.p.save(ctx, st)
+	}
+	// A long command is a long use: push the end back once more.
+	if now, err := s.p.readLive(context.WithoutCancel(ctx), s.id); err == nil {
+		if _, err := s.p.use(context.WithoutCancel(ctx), s.id, now); err != nil && saveErr == nil && !errors.Is(err, sandbox.ErrGone) {
+			saveErr = err
+		}
+	}
+
+	var re *engine.RunError
+	switch {
+	case timedOut:
+		return sandbox.NewResult(stdout, stderr, code, true, took), saveErr
+	case runErr == nil:
+	case ctx.Err() != nil:
+		return sandbox.NewResult(stdout, stderr, code, false, took), ctx.Err()
+	case errors.Is(runErr, engine.ErrCanceled):
+		// Not the caller: Destroy (or the end) stopped it.
+		if _, err := s.p.readLive(context.WithoutCancel(ctx), s.id); err != nil {
+			return sandbox.CommandResult{}, err
+		}
+		return sandbox.NewResult(stdout, stderr, code, false, took), saveErr
+	case errors.As(runErr, &re):
+		// Memory limit or trap: a failed command; the engine wrote why to
+		// stderr.
+	default:
+		return sandbox.CommandResult{}, fmt.Errorf("wasm: run command: %w", runErr)
+	}
+	return sandbox.NewResult(stdout, stderr, code, false, took), saveErr
+}
+
+// environ is a command's whole environment: nothing of the host.
+func environ(rec *liveRecord, extra map[string]string) map[string]string {
+	env := map[string]string{
+		"HOME": rec.Workdir,
+		"PATH": "/usr/local/bin:/usr/bin:/bin",
+		"USER": "user",
+		"LANG": "C.UTF-8",
+	}
+	maps.Copy(env, rec.Envs)
+	maps.Copy(env, extra)
+	return env
+}
+
+// GetURL is not offered: a wasm sandbox has no network.
+func (s *Sandbox) GetURL(ctx context.Context, port int, protocol string) (string, error) {
+	if _, err := s.p.readLive(ctx, s.id); err != nil {
+		return "", err
+	}
+	return "", sandbox.Unsupported(Name, "GetURL", "a wasm sandbox has no network; the docker, e2b and local adapters offer URLs")
+}
+
+// GetInfo describes the sandbox (it is not a use).
+func (s *Sandbox) GetInfo(ctx context.Context) (sandbox.SandboxInfo, error) {
+	rec, err := s.p.readLive(ctx, s.id)
+	if err != nil {
+		return sandbox.SandboxInfo{}, err
+	}
+	return sandbox.SandboxInfo{
+		ID:        s.id,
+		Provider:  Name,
+		Status:    sandbox.StatusRunning,
+		Workdir:   rec.Workdir,
+		CreatedAt: rec.CreatedAt,
+		EndAt:     rec.EndAt,
+		Metadata:  maps.Clone(rec.Metadata),
+	}, nil
+}
+
+// SetTimeout makes the sandbox end d after now (never past its hard end),
+// and makes d the idle time each later use pushes the end back by.
+func (s *Sandbox) SetTimeout(ctx context.Context, d time.Duration) error {
+	d = max(d, time.Millisecond)
+	_, err := s.p.update(ctx, s.id, func(rec *liveRecord) bool {
+		rec.Idle = d
+		rec.EndAt = minTime(time.Now().Add(d), rec.HardEnd)
+		return true
+	})
+	return err
+}
+
+// Destroy stops the sandbox's commands here and deletes its record and
+// snapshot. A sandbox already gone is fine.
+func (s *Sandbox) Destroy(ctx context.Context) error {
+	ctx = context.WithoutCancel(ctx)
+	if err := s.p.kv.Delete(ctx, liveKey(s.id)); err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", s.id, err)
+	}
+	s.p.forget(s.id)
+	keys, err := s.p.kv.Keys(ctx, prefixKey(s.id))
+	if err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", s.id, err)
+	}
+	// The manifest first: a snapshot without it is no snapshot.
+	_ = s.p.kv.Delete(ctx, prefixKey(s.id)+"manifest")
+	for _, k := range keys {
+		_ = s.p.kv.Delete(ctx, k)
+	}
+	return nil
+}
+
+// files is the sandbox's FileSystem: vfs.SandboxFS over the current copy,
+// with a snapshot after each change.
+type files struct{ s *Sandbox }
+
+func (f *files) fs(ctx context.Context) (*state, sandbox.FileSystem, error) {
+	st, rec, err := f.s.p.open(ctx, f.s.id, true)
+	if err != nil {
+		return nil, nil, err
+	}
+	return st, vfs.SandboxFS(st.files(), rec.Workdir), nil
+}
+
+func (f *files) ReadFile(ctx context.Context, p string) (string, error) {
+	_, fsys, err := f.fs(ctx)
+	if err != nil {
+		return "", err
+	}
+	return fsys.ReadFile(ctx, p)
+}
+
+func (f *files) ReadFileBytes(ctx context.Context, p string) ([]byte, error) {
+	_, fsys, err := f.fs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fsys.ReadFileBytes(ctx, p)
+}
+
+func (f *files) ReadDir(ctx context.Context, p string) ([]sandbox.FileEntry, error) {
+	_, fsys, err := f.fs(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return fsys.ReadDir(ctx, p)
+}
+
+func (f *files) Exists(ctx context.Context, p string) (bool, error) {
+	_, fsys, err := f.fs(ctx)
+	if err != nil {
+		return false, err
+	}
+	return fsys.Exists(ctx, p)
+}
+
+// change runs a changing operation and saves the snapshot after it.
+func (f *files) change(ctx context.Context, op func(fsys sandbox.FileSystem) error) error {
+	st, fsys, err := f.fs(ctx)
+	if err != nil {
+		return err
+	}
+	st.changed()
+	opErr := op(fsys)
+	if err := f.s.p.save(ctx, st); err != nil && opErr == nil {
+		return err
+	}
+	return opErr
+}
+
+func (f *files) WriteFile(ctx context.Context, p string, data []byte) error {
+	return f.change(ctx, func(fsys sandbox.FileSystem) error { return fsys.WriteFile(ctx, p, data) })
+}
+
+func (f *files) Mkdir(ctx context.Context, p string) error {
+	return f.change(ctx, func(fsys sandbox.FileSystem) error { return fsys.Mkdir(ctx, p) })
+}
+
+func (f *files) Remove(ctx context.Context, p string) error {
+	return f.change(ctx, func(fsys sandbox.FileSystem) error { return fsys.Remove(ctx, p) })
+}
+
+// trackFS is the sandbox's WASI filesystem for one command, noting any
+// change (a file opened for writing, a folder made, a rename, ...).
+type trackFS struct {
+	experimentalsys.FS
+	st    *state
+	dirty atomic.Bool
+}
+
+func (t *trackFS) mark() {
+	t.dirty.Store(true)
+	t.st.changed()
+}
+
+const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT | experimentalsys.O_TRUNC | experimentalsys.O_APPEND
+
+func (t *trackFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if flag&writeFlags != 0 {
+		t.mark()
+	}
+	return t.FS.OpenFile(p, flag, perm)
+}
+
+func (t *trackFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Mkdir(p, perm)
+}
+
+func (t *trackFS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Chmod(p, perm)
+}
+
+func (t *trackFS) Rename(from, to string) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Rename(from, to)
+}
+
+func (t *trackFS) Rmdir(p string) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Rmdir(p)
+}
+
+func (t *trackFS) Unlink(p string) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Unlink(p)
+}
+
+func (t *trackFS) Link(oldPath, newPath string) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Link(oldPath, newPath)
+}
+
+func (t *trackFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Symlink(oldPath, linkName)
+}
+
+func (t *trackFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
+	t.mark()
+	return t.FS.Utimens(p, atim, mtim)
+}

@@ -1,0 +1,467 @@
+// Package wasm is the WebAssembly adapter, the embedded default: a sandbox
+// is a virtual filesystem (package vfs) in this process, and its commands
+// run in WebAssembly with wazero — the project's own shell compiled for
+// WASI (the busybox image, built from ./images/busybox by `make images`)
+// and CPython for WASI (the python image). Nothing of the host is visible
+// to a command: no host file, no host environment variable, no network.
+//
+//	p := wasm.New(wasm.Options{})                 // in-process kv
+//	p := wasm.New(wasm.Options{Kv: sqliteStore})  // shared by the workers of one machine
+//
+// # Commands
+//
+// RunCommand runs `bash -c COMMAND` in a new busybox instance with the
+// sandbox's files mounted at "/", in the work folder (or Cwd), with only the
+// sandbox's Envs, the call's Env and HOME, PATH, PWD, USER, LANG. python3
+// (python, python3.12), pipeline stages and `bash -c` in a pipeline run as
+// further instances that the host starts on the same files, joined by host
+// pipes of 64 KiB, so `python3 x.py > out.txt`, `echo 'print(2+2)' |
+// python3` and `python3 -c 'while True: print(1)' | head -1` behave as in
+// bash (the last stage's reader gone, a writer ends with status 141).
+//
+// # Limits
+//
+//   - Time: past the command's Timeout every instance it started is closed;
+//     the result is TimedOut with exit 124 and the output printed so far.
+//   - Memory: each instance may grow to Options.MemoryLimitMB, and all the
+//     instances of one command (pipeline stages, python, background jobs)
+//     together to Options.CommandMemoryMB; Resources.MemoryMB sets both.
+//     Past it the command fails with a message saying so (Python raises
+//     MemoryError), the host untouched.
+//   - Output: 4 MiB kept per stream, Truncated past it.
+//   - Files: Resources.DiskMB and MaxFiles (default Options.MaxBytes and
+//     MaxFiles) cap the sandbox's filesystem; a write past them fails in the
+//     guest (EIO: WASI has no ENOSPC) and changes nothing.
+//   - Processes: Resources.Pids (default Options.MaxProcs) instances at once
+//     per command.
+//   - A guest crash (a wasm trap) is a failed command with the trap's
+//     message, never a host panic.
+//
+// Not offered, with ErrUnsupported: GetURL and network all or by allow list
+// (docker, e2b and local give URLs; e2b filters by domain), CPU caps, images
+// and templates.
+//
+// # State
+//
+// A sandbox lives in the kv: a live record wasm/ID/live (its end, Envs,
+// metadata, work folder, quotas) whose TTL is the idle timeout, pushed back
+// by every use and set by SetTimeout, never past the hard end
+// (MaxLifetime); and its files as content-addressed incremental snapshots
+// under wasm/ID/ (package vfs), written after every call that changed
+// files, kept until the hard end plus RestoreWindow. Connect from another
+// process sharing the kv loads the snapshot; a provider's cached copy is
+// used only while its generation is the kv's. Create with RestoreFrom
+// starts from an ended sandbox's work folder (RestoresWorkdir is true).
+package wasm
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"os"
+	"path/filepath"
+	"regexp"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/google/uuid"
+
+	"github.com/agentenkit/agentenkit/images"
+	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/sandbox"
+	"github.com/agentenkit/agentenkit/vfs"
+)
+
+// Name is the adapter's name.
+const Name = "wasm"
+
+// Defaults of Options.
+const (
+	DefaultWorkdir       = "/home/user"
+	DefaultLifetime      = time.Hour
+	DefaultMaxLifetime   = 24 * time.Hour
+	DefaultRestoreWindow = 24 * time.Hour
+	DefaultMemoryLimitMB = 512
+	DefaultCommandMemMB  = 2048
+	DefaultMaxBytes      = 1 << 30
+	DefaultMaxFiles      = 100_000
+	DefaultMaxProcs      = 64
+)
+
+// BusyboxFile is the busybox image's file name in the images folder.
+const BusyboxFile = "busybox.wasm"
+
+// Options tunes the wasm adapter. The zero value is usable once the images
+// are fetched (`make images`).
+type Options struct {
+	// Kv keeps the sandboxes' records and snapshots; providers sharing one
+	// (an SQLite file, a Redis server) see the same sandboxes. Nil means a
+	// store in this process's memory, shared by every provider without one.
+	Kv kv.Store
+	// ImagesDir holds busybox.wasm and the python image; default
+	// images.DefaultDir().
+	ImagesDir string
+	// MemoryLimitMB caps each instance's memory; default 512.
+	MemoryLimitMB int
+	// CommandMemoryMB caps the memory of one command's instances together
+	// (the shell, pipeline stages, python, background jobs); default 2048.
+	// Resources.MemoryMB sets both caps per sandbox.
+	CommandMemoryMB int
+	// MaxBytes and MaxFiles are the default quotas of a sandbox's
+	// filesystem (Resources.DiskMB and MaxFiles override them); defaults
+	// 1 GiB and 100 000.
+	MaxBytes int64
+	MaxFiles int
+	// MaxProcs caps the instances one command runs at once (pipeline
+	// stages, python); default 64. Resources.Pids overrides it.
+	MaxProcs int
+	// Workdir is the work folder; default /home/user.
+	Workdir string
+	// Lifetime is how long an unused sandbox lives when
+	// CreateSandboxOptions.Timeout is zero; default 1 h.
+	Lifetime time.Duration
+	// MaxLifetime is the hard end after creation; SetTimeout and use never
+	// move the end past it. Default 24 h.
+	MaxLifetime time.Duration
+	// RestoreWindow is how long after its hard end a sandbox's snapshot is
+	// kept for RestoreFrom; default 24 h.
+	RestoreWindow time.Duration
+}
+
+// Provider makes wasm sandboxes. It is safe for concurrent use.
+type Provider struct {
+	opts Options
+	kv   kv.Store
+
+	warmOnce sync.Once
+
+	mu      sync.Mutex
+	cache   map[string]*state // by id: this provider's copies
+	found   bool              // the images were found at paths and busybox
+	paths   images.Paths
+	busybox string
+}
+
+var (
+	_ sandbox.Provider        = (*Provider)(nil)
+	_ sandbox.WorkdirRestorer = (*Provider)(nil)
+)
+
+var (
+	defaultKvOnce sync.Once
+	defaultKv     kv.Store
+)
+
+// New returns a wasm provider. It checks nothing: a missing image is an
+// error of Create and Connect naming `make images`.
+func New(opts Options) *Provider {
+	if opts.Kv == nil {
+		defaultKvOnce.Do(func() { defaultKv = memkv.New(memkv.Options{}) })
+		opts.Kv = defaultKv
+	}
+	if opts.ImagesDir == "" {
+		opts.ImagesDir = images.DefaultDir()
+	}
+	if opts.MemoryLimitMB <= 0 {
+		opts.MemoryLimitMB = DefaultMemoryLimitMB
+	}
+	if opts.CommandMemoryMB <= 0 {
+		opts.CommandMemoryMB = max(DefaultCommandMemMB, opts.MemoryLimitMB)
+	}
+	if opts.MaxBytes <= 0 {
+		opts.MaxBytes = DefaultMaxBytes
+	}
+	if opts.MaxFiles <= 0 {
+		opts.MaxFiles = DefaultMaxFiles
+	}
+	if opts.MaxProcs <= 0 {
+		opts.MaxProcs = DefaultMaxProcs
+	}
+	if opts.Workdir == "" {
+		opts.Workdir = DefaultWorkdir
+	}
+	opts.Workdir = sandbox.ResolvePath("/", opts.Workdir)
+	if opts.Lifetime <= 0 {
+		opts.Lifetime = DefaultLifetime
+	}
+	if opts.MaxLifetime <= 0 {
+		opts.MaxLifetime = DefaultMaxLifetime
+	}
+	if opts.RestoreWindow <= 0 {
+		opts.RestoreWindow = DefaultRestoreWindow
+	}
+	return &Provider{opts: opts, kv: opts.Kv, cache: map[string]*state{}}
+}
+
+// Name returns "wasm".
+func (p *Provider) Name() string { return Name }
+
+// RestoresWorkdir reports true: Create with RestoreFrom brings an ended
+// sandbox's work folder back.
+func (p *Provider) RestoresWorkdir() bool { return true }
+
+// The engine: one per process, shared by every provider, each image
+// compiled once.
+var shared struct {
+	mu  sync.Mutex
+	eng *engine.Engine
+	err error
+}
+
+func sharedEngine(cacheDir string) (*engine.Engine, error) {
+	shared.mu.Lock()
+	defer shared.mu.Unlock()
+	if shared.eng != nil || shared.err != nil {
+		return shared.eng, shared.err
+	}
+	ctx := context.Background()
+	eng, err := engine.New(ctx, engine.Options{CacheDir: cacheDir})
+	if err == nil {
+		err = eng.AddHostModule(ctx, hostModuleName, defineHostModule)
+	}
+	if err != nil {
+		shared.err = fmt.Errorf("wasm: engine: %w", err)
+		return nil, shared.err
+	}
+	shared.eng = eng
+	return eng, nil
+}
+
+// imagePaths finds the images, or an error matching images.ErrMissing that
+// names `make images`.
+// Once found, they are kept: the folder is not looked at again.
+func (p *Provider) imagePaths() (images.Paths, string, error) {
+	p.mu.Lock()
+	found, paths, bb := p.found, p.paths, p.busybox
+	p.mu.Unlock()
+	if found {
+		return paths, bb, nil
+	}
+	paths, err := images.Find(p.opts.ImagesDir)
+	if err != nil {
+		return paths, "", fmt.Errorf("wasm: %w", err)
+	}
+	bb = filepath.Join(paths.Dir, BusyboxFile)
+	if fi, err := os.Stat(bb); err != nil || fi.Size() == 0 {
+		return paths, "", fmt.Errorf("wasm: the busybox image %s: %w (run `%s`)", bb, images.ErrMissing, images.FetchCommand)
+	}
+	p.mu.Lock()
+	p.found, p.paths, p.busybox = true, paths, bb
+	p.mu.Unlock()
+	return paths, bb, nil
+}
+
+// image returns the compiled image "busybox" or "python", compiling it on
+// first use (once per process).
+func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error) {
+	paths, bb, err := p.imagePaths()
+	if err != nil {
+		return nil, err
+	}
+	eng, err := sharedEngine(paths.CompileCache)
+	if err != nil {
+		return nil, err
+	}
+	switch name {
+	case "busybox":
+		return eng.Load(ctx, "busybox:"+bb, bb)
+	case "python":
+		return eng.Load(ctx, engine.Python+":"+paths.Python, paths.Python)
+	}
+	return nil, fmt.Errorf("wasm: no image %q", name)
+}
+
+// Warm compiles both images now (once per process; a few seconds cold,
+// about a second from the compilation cache), so that the first command
+// does not wait for it. It returns an error matching images.ErrMissing,
+// naming `make images`, when an image is not there.
+func (p *Provider) Warm(ctx context.Context) error {
+	for _, name := range []string{"busybox", "python"} {
+		if _, err := p.image(ctx, name); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// warm starts compiling both images in the background, once per
+// provider (a compile that fails is tried again by the next command).
+func (p *Provider) warm() {
+	p.warmOnce.Do(func() {
+		for _, name := range []string{"busybox", "python"} {
+			go func() { _, _ = p.image(context.Background(), name) }()
+		}
+	})
+}
+
+// idPattern is what Create makes; Connect refuses anything else.
+var idPattern = regexp.MustCompile(`^wasm-[0-9a-f]{32}$`)
+
+func newID() string { return "wasm-" + strings.ReplaceAll(uuid.NewString(), "-", "") }
+
+// Create makes a sandbox: an empty work folder (or RestoreFrom's), saved to
+// the kv before it returns.
+func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	rec, err := p.check(opts)
+	if err != nil {
+		return nil, err
+	}
+	if _, _, err := p.imagePaths(); err != nil {
+		return nil, err
+	}
+	p.warm()
+	p.sweep(ctx)
+	id := newID()
+	st := p.newState(id)
+	fsys := vfs.New(vfs.Options{MaxBytes: rec.MaxBytes, MaxFiles: rec.MaxFiles})
+	if opts.RestoreFrom != "" {
+		if fsys, err = p.restore(ctx, opts.RestoreFrom, rec); err != nil {
+			return nil, err
+		}
+	}
+	for _, d := range []string{rec.Workdir, "/tmp"} {
+		if err := fsys.MkdirAll(d, 0o755); err != nil {
+			return nil, fmt.Errorf("wasm: make %s: %w", d, err)
+		}
+	}
+	_ = fsys.Chmod("/tmp", os.ModeDir|os.ModeSticky|0o777)
+	st.fsys = fsys
+	if _, err := st.snap.Save(ctx, fsys, p.objectTTL(rec)); err != nil {
+		_ = st.snap.Delete(context.WithoutCancel(ctx))
+		return nil, fmt.Errorf("wasm: save the new sandbox: %w", err)
+	}
+	if _, err := p.writeLive(ctx, id, rec, true); err != nil {
+		_ = st.snap.Delete(context.WithoutCancel(ctx))
+		return nil, err
+	}
+	st.rec = rec
+	p.mu.Lock()
+	p.cache[id] = st
+	p.mu.Unlock()
+	return &Sandbox{p: p, id: id}, nil
+}
+
+// check validates create options into the new sandbox's live record.
+func (p *Provider) check(opts sandbox.CreateSandboxOptions) (*liveRecord, error) {
+	switch opts.Network.Mode {
+	case sandbox.NetworkNone:
+	case sandbox.NetworkAll, sandbox.NetworkAllowList:
+		return nil, sandbox.Unsupported(Name, "network "+opts.Network.String(),
+			"a wasm sandbox has no network at all; the docker, e2b and local adapters offer network all, and e2b allow lists by domain")
+	default:
+		return nil, fmt.Errorf("wasm: unknown network mode %q", opts.Network.Mode)
+	}
+	if len(opts.Ports) > 0 {
+		return nil, sandbox.Unsupported(Name, "ports", "a wasm sandbox has no network; the docker, e2b and local adapters offer URLs")
+	}
+	if opts.Image != "" || opts.Template != "" {
+		return nil, sandbox.Unsupported(Name, "images and templates", "the wasm adapter has one image set (busybox and python); the docker and e2b adapters take images and templates")
+	}
+	r := opts.Resources
+	if r.CPUs != 0 {
+		return nil, sandbox.Unsupported(Name, "CPU limits", "the wasm adapter caps time, memory, disk, files and processes; the docker adapter caps CPUs")
+	}
+	if r.MemoryMB < 0 || r.DiskMB < 0 || r.MaxFiles < 0 || r.Pids < 0 {
+		return nil, fmt.Errorf("wasm: negative resource limits %+v", r)
+	}
+	if r.MemoryMB > 4096 {
+		return nil, fmt.Errorf("wasm: MemoryMB %d is over the 4096 MiB a WebAssembly instance can address", r.MemoryMB)
+	}
+	for k := range opts.Extra {
+		return nil, fmt.Errorf("wasm: unknown Extra option %q (the wasm adapter takes none)", k)
+	}
+	now := time.Now()
+	idle := opts.Timeout
+	if idle <= 0 {
+		idle = p.opts.Lifetime
+	}
+	rec := &liveRecord{
+		CreatedAt: now,
+		HardEnd:   now.Add(p.opts.MaxLifetime),
+		Idle:      idle,
+		Envs:      maps.Clone(opts.Envs),
+		Metadata:  maps.Clone(opts.Metadata),
+		Workdir:   p.opts.Workdir,
+		MaxBytes:  p.opts.MaxBytes,
+		MaxFiles:  p.opts.MaxFiles,
+		MemoryMB:  p.opts.MemoryLimitMB,
+		CmdMemMB:  p.opts.CommandMemoryMB,
+		MaxProcs:  p.opts.MaxProcs,
+	}
+	rec.EndAt = minTime(now.Add(idle), rec.HardEnd)
+	if r.DiskMB > 0 {
+		rec.MaxBytes = int64(r.DiskMB) << 20
+	}
+	if r.MaxFiles > 0 {
+		rec.MaxFiles = r.MaxFiles
+	}
+	if r.MemoryMB > 0 {
+		rec.MemoryMB, rec.CmdMemMB = r.MemoryMB, r.MemoryMB
+	}
+	if r.Pids > 0 {
+		rec.MaxProcs = r.Pids
+	}
+	return rec, nil
+}
+
+// Connect finds a sandbox by id in the kv, loading its files when this
+// provider has no current copy.
+func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if !idPattern.MatchString(id) {
+		return nil, sandbox.Gone(Name, id)
+	}
+	if _, _, err := p.imagePaths(); err != nil {
+		return nil, err
+	}
+	p.warm()
+	if _, _, err := p.open(ctx, id, false); err != nil {
+		return nil, err
+	}
+	return &Sandbox{p: p, id: id}, nil
+}
+
+// sweep drops cached copies of sandboxes whose end has passed, checking the
+// kv (another process may have pushed the end back).
+func (p *Provider) sweep(ctx context.Context) {
+	now := time.Now()
+	p.mu.Lock()
+	var stale []string
+	for id, st := range p.cache {
+		if st.endHint().Before(now) {
+			stale = append(stale, id)
+		}
+	}
+	p.mu.Unlock()
+	for _, id := range stale {
+		if _, err := p.readLive(ctx, id); errors.Is(err, sandbox.ErrGone) {
+			p.forget(id)
+		}
+	}
+}
+
+func (p *Provider) forget(id string) {
+	p.mu.Lock()
+	st := p.cache[id]
+	delete(p.cache, id)
+	p.mu.Unlock()
+	if st != nil {
+		st.end()
+	}
+}
+
+func minTime(a, b time.Time) time.Time {
+	if a.Before(b) {
+		return a
+	}
+	return b
+}
