@@ -139,8 +139,10 @@ func (rt *Runtime) acquire(ctx context.Context, sc scope) (*SandboxHandle, error
 	}
 	if old != nil {
 		if !now.Before(old.MaxEndAt) {
-			rt.destroy(ctx, old)
+			// Past its max lifetime: replaced now and destroyed once the
+			// fresh one exists, so a restoring provider can still read it.
 			ended = true
+			defer rt.destroy(ctx, old)
 		} else {
 			sb, err := rt.ports.Sandbox.Connect(ctx, old.SandboxID)
 			switch {
