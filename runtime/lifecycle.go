@@ -193,6 +193,12 @@ func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []b
 		}
 	}
 	sb, err := rt.ports.Sandbox.Create(ctx, opts)
+	if err != nil && opts.RestoreFrom != "" && errors.Is(err, sandbox.ErrGone) {
+		// Nothing left to restore (destroyed, or gone too long): a fresh,
+		// empty sandbox, and the model is told its files are lost.
+		opts.RestoreFrom, restores = "", false
+		sb, err = rt.ports.Sandbox.Create(ctx, opts)
+	}
 	if err != nil {
 		return nil, fmt.Errorf("runtime: create a sandbox for thread %s: %w", sc.threadID, err)
 	}

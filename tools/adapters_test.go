@@ -2,10 +2,14 @@ package tools_test
 
 import (
 	"context"
+	"errors"
 	"os/exec"
 	"sync"
 	"testing"
 	"time"
+
+	"github.com/agentenkit/agentenkit/images"
+	"github.com/agentenkit/agentenkit/providers/wasm"
 
 	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/providers/docker"
@@ -24,6 +28,19 @@ var adapters = []struct {
 	{"memory", toolstest.Harness{NewProvider: func(*testing.T) sandbox.Provider { return memory.New(memory.Options{}) }}},
 	{"local", local},
 	{"docker", toolstest.Harness{NewProvider: dockerProvider}},
+	{"wasm", toolstest.Harness{NewProvider: wasmProvider, Python: true, JavaScript: true}},
+}
+
+// wasmProvider returns the wasm adapter; without its images the test skips
+// (fails where AGENTENKIT_REQUIRE names wasm-images).
+func wasmProvider(t *testing.T) sandbox.Provider {
+	p := wasm.New(wasm.Options{})
+	if err := p.Warm(context.Background()); errors.Is(err, images.ErrMissing) {
+		testenv.Missing(t, "wasm-images", "run `make images`: "+err.Error())
+	} else if err != nil {
+		t.Fatal(err)
+	}
+	return p
 }
 
 func TestTools(t *testing.T) {
