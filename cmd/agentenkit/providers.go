@@ -1,6 +1,9 @@
 package main
 
 import (
+	"context"
+	"errors"
+	"flag"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -8,31 +11,151 @@ import (
 
 	"github.com/agentenkit/agentenkit"
 	"github.com/agentenkit/agentenkit/providers/docker"
+	"github.com/agentenkit/agentenkit/providers/e2b"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/providers/wasm"
+	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/storage/memstorage"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
 // providerNames lists what --provider takes.
-var providerNames = []string{"local", "docker", "memory"}
+var providerNames = []string{"wasm", "local", "docker", "e2b", "memory"}
 
-// defaultProvider is the embedded default.
-const defaultProvider = "local"
+// defaultProvider is the embedded default: in-process, isolated, no daemon.
+const defaultProvider = "wasm"
+
+// The environment the CLI reads at start.
+const (
+	// envProvider names the provider when --provider is not given.
+	envProvider = "AGENTENKIT_PROVIDER"
+	// envDockerImage is the docker provider's image.
+	envDockerImage = "AGENTENKIT_DOCKER_IMAGE"
+	// E2B: the API key, the domain, and (for self-hosted or test servers)
+	// the control plane's and envd's base URLs.
+	envE2BKey        = "E2B_API_KEY"
+	envE2BDomain     = "E2B_DOMAIN"
+	envE2BAPIURL     = "AGENTENKIT_E2B_API_URL"
+	envE2BSandboxURL = "AGENTENKIT_E2B_SANDBOX_URL"
+)
+
+// defaultDockerImage is pulled when $AGENTENKIT_DOCKER_IMAGE names none.
+const defaultDockerImage = "python:3.12-slim"
+
+// providerFlag adds --provider to fs.
+func providerFlag(fs *flag.FlagSet) *string {
+	def := os.Getenv(envProvider)
+	if def == "" {
+		def = defaultProvider
+	}
+	return fs.String("provider", def, "sandbox adapter: "+strings.Join(providerNames, ", ")+"; $"+envProvider+" sets the default")
+}
 
 // newProvider returns the provider named by --provider, configured from the
-// environment where it needs settings (DOCKER_HOST, AGENTENKIT_DOCKER_IMAGE).
-func newProvider(name string) (sandbox.Provider, error) {
+// environment where it needs settings. store, when not nil, is the kv a wasm
+// provider keeps its sandboxes in (so that the next process finds them);
+// nil keeps them in this process's memory.
+func newProvider(ctx context.Context, e *env, name string, store kv.Store) (sandbox.Provider, error) {
 	switch name {
-	case "local":
-		return localsandbox.New(localsandbox.Options{Root: filepath.Join(agentenkit.StateDir(), "local")}), nil
-	case "docker":
-		img := os.Getenv("AGENTENKIT_DOCKER_IMAGE")
-		if img == "" {
-			img = "agentenkit-test-python:1"
+	case "wasm":
+		dir, err := ensureWasmImages(ctx, e.stderr)
+		if err != nil {
+			return nil, err
 		}
-		return docker.New(docker.Options{Image: img}), nil
+		return wasm.New(wasm.Options{Kv: store, ImagesDir: dir}), nil
+	case "local":
+		p := localsandbox.New(localsandbox.Options{Root: filepath.Join(agentenkit.StateDir(), "local")})
+		if err := p.Err(); err != nil {
+			return nil, withHint(err, "set $AGENTENKIT_STATE_DIR to a folder you can write")
+		}
+		return p, nil
+	case "docker":
+		img, pull := os.Getenv(envDockerImage), false
+		if img == "" {
+			img, pull = defaultDockerImage, true
+		}
+		p := docker.New(docker.Options{Image: img, Pull: pull})
+		if err := p.Ping(ctx); err != nil {
+			return nil, withHint(err, "start the Docker engine (or set DOCKER_HOST), or use --provider wasm, which needs no daemon")
+		}
+		return dockerProvider{p, img}, nil
+	case "e2b":
+		key := os.Getenv(envE2BKey)
+		if key == "" {
+			return nil, withHint(errors.New("the e2b provider needs an API key in $"+envE2BKey),
+				"get one at https://e2b.dev/dashboard and `export %s=e2b_...`; $%s and $%s point at another E2B deployment", envE2BKey, envE2BDomain, envE2BAPIURL)
+		}
+		p := e2b.New(key, e2b.Options{
+			Domain:     os.Getenv(envE2BDomain),
+			APIURL:     os.Getenv(envE2BAPIURL),
+			SandboxURL: os.Getenv(envE2BSandboxURL),
+		})
+		if err := p.Err(); err != nil {
+			return nil, withHint(err, "check $%s, $%s and $%s", envE2BDomain, envE2BAPIURL, envE2BSandboxURL)
+		}
+		return p, nil
 	case "memory":
 		return memory.New(memory.Options{}), nil
 	}
-	return nil, fmt.Errorf("unknown provider %q (one of: %s)", name, strings.Join(providerNames, ", "))
+	return nil, withHint(fmt.Errorf("unknown provider %q", name), "use one of: %s", strings.Join(providerNames, ", "))
 }
+
+// dockerProvider names the image when a create fails, the usual trouble.
+type dockerProvider struct {
+	*docker.Provider
+	image string
+}
+
+func (d dockerProvider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
+	sb, err := d.Provider.Create(ctx, opts)
+	if err != nil {
+		return nil, withHint(err, "set $%s to an image the engine has (`docker images`); it needs bash or sh (and python3 for code_execution)", envDockerImage)
+	}
+	return sb, nil
+}
+
+// openKv opens the kv the runtime keeps threads' sandboxes in: the SQLite
+// file kv.sqlite in agentenkit.StateDir(), shared by every process.
+func openKv() (kv.Store, error) {
+	file := filepath.Join(agentenkit.StateDir(), "kv.sqlite")
+	store, err := sqlitekv.Open(file)
+	if err != nil {
+		return nil, withHint(err, "set $AGENTENKIT_STATE_DIR to a folder you can write")
+	}
+	return store, nil
+}
+
+// state is what a command that keeps sandboxes per thread works with.
+type state struct {
+	kv       kv.Store
+	provider sandbox.Provider
+	rt       *agentenkit.Runtime
+}
+
+// openState opens the kv, the provider (its sandboxes in the same kv) and a
+// runtime over both.
+func openState(ctx context.Context, e *env, providerName string) (*state, error) {
+	store, err := openKv()
+	if err != nil {
+		return nil, err
+	}
+	p, err := newProvider(ctx, e, providerName, store)
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	rt, err := agentenkit.SetupAgentCore(ctx, agentenkit.RuntimeOptions{
+		Kv:      store,
+		Storage: memstorage.New(memstorage.Options{}),
+		Tools:   agentenkit.BuiltinToolPorts{Sandbox: p},
+	})
+	if err != nil {
+		store.Close()
+		return nil, err
+	}
+	return &state{kv: store, provider: p, rt: rt}, nil
+}
+
+func (s *state) Close() error { return s.kv.Close() }
