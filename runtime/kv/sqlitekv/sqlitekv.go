@@ -34,20 +34,16 @@ import (
 	"database/sql"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
+	"github.com/agentenkit/agentenkit/internal/sqlitedb"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 )
 
 // BusyTimeout is how long a connection waits for another process's write
 // lock before an operation fails with SQLITE_BUSY.
-const BusyTimeout = 10 * time.Second
+const BusyTimeout = sqlitedb.BusyTimeout
 
 const sweepInterval = time.Minute
 
@@ -79,27 +75,10 @@ var _ kv.Store = (*Store)(nil)
 // Open opens (or creates) the store in the SQLite file at path, creating
 // its parent folder. Other processes may have the same file open.
 func Open(path string) (*Store, error) {
-	abs, err := filepath.Abs(path)
+	db, abs, err := sqlitedb.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitekv: open %q: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, fmt.Errorf("sqlitekv: open %q: %w", path, err)
-	}
-	q := url.Values{}
-	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
-	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "NORMAL") // durable at checkpoints; WAL keeps the file consistent
-	q.Set("_txlock", "immediate")
-	// A file: URI, so a path holding '?' or '#' is escaped, not cut.
-	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String()
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("sqlitekv: open %q: %w", path, err)
-	}
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(8)
-	db.SetConnMaxIdleTime(time.Minute)
 	s := &Store{db: db, path: abs, writes: make(chan struct{}, 1)}
 	ctx := context.Background()
 	if _, err := db.ExecContext(ctx, schema); err != nil {

@@ -22,21 +22,17 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"net/url"
-	"os"
-	"path/filepath"
 	"sync/atomic"
 	"time"
 
-	_ "modernc.org/sqlite" // registers the "sqlite" driver
-
+	"github.com/agentenkit/agentenkit/internal/sqlitedb"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/storage"
 )
 
 // BusyTimeout is how long a connection waits for another process's write
 // lock before an operation fails.
-const BusyTimeout = 10 * time.Second
+const BusyTimeout = sqlitedb.BusyTimeout
 
 const schema = `
 CREATE TABLE IF NOT EXISTS threads (
@@ -97,26 +93,10 @@ var _ storage.Storage = (*Store)(nil)
 // its parent folder. Other processes, and a sqlitekv store, may have the
 // same file open.
 func Open(path string) (*Store, error) {
-	abs, err := filepath.Abs(path)
+	db, abs, err := sqlitedb.Open(path)
 	if err != nil {
 		return nil, fmt.Errorf("sqlitestorage: open %q: %w", path, err)
 	}
-	if err := os.MkdirAll(filepath.Dir(abs), 0o755); err != nil {
-		return nil, fmt.Errorf("sqlitestorage: open %q: %w", path, err)
-	}
-	q := url.Values{}
-	q.Set("_busy_timeout", fmt.Sprint(BusyTimeout.Milliseconds()))
-	q.Set("_journal_mode", "WAL")
-	q.Set("_synchronous", "NORMAL")
-	q.Set("_txlock", "immediate")
-	dsn := (&url.URL{Scheme: "file", Path: filepath.ToSlash(abs), RawQuery: q.Encode()}).String()
-	db, err := sql.Open("sqlite", dsn)
-	if err != nil {
-		return nil, fmt.Errorf("sqlitestorage: open %q: %w", path, err)
-	}
-	db.SetMaxOpenConns(8)
-	db.SetMaxIdleConns(8)
-	db.SetConnMaxIdleTime(time.Minute)
 	s := &Store{db: db, path: abs, writes: make(chan struct{}, 1)}
 	if err := s.tx(context.Background(), func(tx *sql.Tx) error {
 		_, err := tx.Exec(schema)
