@@ -100,7 +100,7 @@ func (r *Run) Context() context.Context { return r.ctx }
 func (r *Run) End(ctx context.Context, state RunState) error {
 	var errs []error
 	if r.rt.cfg.SandboxScope == ScopeRun && (state != RunParked || !r.rt.cfg.SandboxKeepOnPark) {
-		if err := r.rt.endRunSandbox(ctx, r.ThreadID, r.RunID); err != nil {
+		if err := r.rt.endRunSandbox(ctx, r.ThreadID, r.RunID, state == RunParked); err != nil {
 			errs = append(errs, err)
 		}
 	}
@@ -115,11 +115,17 @@ func (r *Run) End(ctx context.Context, state RunState) error {
 }
 
 // endRunSandbox ends the run-scoped sandbox of threadID if runID made it.
-func (rt *Runtime) endRunSandbox(ctx context.Context, threadID, runID string) error {
+// At park the record stays, so the resumed run's next call finds the sandbox
+// ended and says its files are lost (or restored); a new run ends it anyway.
+func (rt *Runtime) endRunSandbox(ctx context.Context, threadID, runID string, parked bool) error {
 	key := recordKey(ScopeRun, threadID)
 	rec, _, err := rt.readRecord(ctx, key)
 	if err != nil || rec == nil || rec.RunID != runID {
 		return err
+	}
+	if parked {
+		rt.destroy(ctx, rec)
+		return nil
 	}
 	return rt.endScope(ctx, key)
 }

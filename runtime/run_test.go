@@ -61,6 +61,22 @@ func TestRunScopeResumeAfterPark(t *testing.T) {
 	require.NoError(t, run.End(ctx, runtime.RunFinished))
 }
 
+func TestRunScopeResumeAfterParkWithoutKeepSaysLost(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{SandboxScope: runtime.ScopeRun})
+	run, ctx, err := rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
+	require.NoError(t, err)
+	before := sandboxOf(t, rt, ctx)
+	require.NoError(t, run.End(ctx, runtime.RunParked)) // ends the sandbox
+	run, ctx, err = rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
+	require.NoError(t, err)
+	after := sandboxOf(t, rt, ctx)
+	assert.NotEqual(t, before.ID(), after.ID())
+	assert.True(t, after.Lost, "the resumed run is told its sandbox's files are gone")
+	assert.Equal(t, runtime.LostNote, after.Note())
+	require.NoError(t, run.End(ctx, runtime.RunFinished))
+}
+
 func TestNextRunEndsAnOldRunSandbox(t *testing.T) {
 	w := newWorld()
 	rt := w.worker(t, runtime.Config{SandboxScope: runtime.ScopeRun, SandboxKeepOnPark: true})
