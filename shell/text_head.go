@@ -73,6 +73,25 @@ func textHead(ctx context.Context, c *Call, args []string) error {
 		files = []string{"-"}
 	}
 	headers := verbose || (len(files) > 1 && !quiet)
+	return textEachHeaded(ctx, c, "head", files, headers, func(out textOut, r io.ReadCloser) error {
+		switch {
+		case bytesMode && !allBut:
+			return textCopy(ctx, out, io.LimitReader(r, count))
+		case bytesMode:
+			return headAllButBytes(ctx, out, r, count)
+		case !allBut:
+			return headLines(ctx, out, r, count, delim)
+		default:
+			return headAllButLines(ctx, out, r, count, delim)
+		}
+	})
+}
+
+// textEachHeaded runs each on every file in turn for head and tail: with
+// "==> NAME <==" headers when asked, GNU's messages for a file that cannot be
+// opened, is a folder or fails part way (status 1, the next file goes on),
+// and a write failure or the end of ctx ending the command.
+func textEachHeaded(ctx context.Context, c *Call, cmd string, files []string, headers bool, each func(out textOut, r io.ReadCloser) error) error {
 	out := newTextOut(c)
 	status := 0
 	first := true
@@ -82,7 +101,7 @@ func textHead(ctx context.Context, c *Call, args []string) error {
 		}
 		r, err := textOpen(c, name)
 		if err != nil && err != textErrIsDir {
-			fmt.Fprintf(c.Stderr, "head: cannot open %s for reading: %s\n", textQuote(name), textErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: cannot open %s for reading: %s\n", cmd, textQuote(name), textErrText(err))
 			status = 1
 			continue
 		}
@@ -92,36 +111,27 @@ func textHead(ctx context.Context, c *Call, args []string) error {
 		}
 		if err == textErrIsDir {
 			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "head", ferr)
+				return textFinish(c, cmd, ferr)
 			}
-			fmt.Fprintf(c.Stderr, "head: error reading %s: Is a directory\n", textQuote(name))
+			fmt.Fprintf(c.Stderr, "%s: error reading %s: Is a directory\n", cmd, textQuote(name))
 			status = 1
 			continue
 		}
-		switch {
-		case bytesMode && !allBut:
-			err = textCopy(ctx, out, io.LimitReader(r, count))
-		case bytesMode:
-			err = headAllButBytes(ctx, out, r, count)
-		case !allBut:
-			err = headLines(ctx, out, r, count, delim)
-		default:
-			err = headAllButLines(ctx, out, r, count, delim)
-		}
+		err = each(out, r)
 		r.Close()
 		if err != nil {
 			if _, isWrite := err.(*textWriteError); isWrite || ctx.Err() != nil {
-				return textFinish(c, "head", err)
+				return textFinish(c, cmd, err)
 			}
 			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "head", ferr)
+				return textFinish(c, cmd, ferr)
 			}
-			fmt.Fprintf(c.Stderr, "head: error reading %s: %s\n", textQuote(name), textErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: error reading %s: %s\n", cmd, textQuote(name), textErrText(err))
 			status = 1
 		}
 	}
 	if err := textFlush(out); err != nil {
-		return textFinish(c, "head", err)
+		return textFinish(c, cmd, err)
 	}
 	return Exit(status)
 }

@@ -2,7 +2,6 @@ package shell
 
 import (
 	"context"
-	"fmt"
 	"io"
 	"regexp"
 	"strings"
@@ -92,48 +91,9 @@ func textTail(ctx context.Context, c *Call, args []string) error {
 		files = []string{"-"}
 	}
 	headers := verbose || (len(files) > 1 && !quiet)
-	out := newTextOut(c)
-	status := 0
-	first := true
-	for _, name := range files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		r, err := textOpen(c, name)
-		if err != nil && err != textErrIsDir {
-			fmt.Fprintf(c.Stderr, "tail: cannot open %s for reading: %s\n", textQuote(name), textErrText(err))
-			status = 1
-			continue
-		}
-		if headers {
-			textWriteHeader(out, name, first)
-			first = false
-		}
-		if err == textErrIsDir {
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "tail", ferr)
-			}
-			fmt.Fprintf(c.Stderr, "tail: error reading %s: Is a directory\n", textQuote(name))
-			status = 1
-			continue
-		}
-		err = tailOne(ctx, out, r, count, bytesMode, fromStart, delim)
-		r.Close()
-		if err != nil {
-			if _, isWrite := err.(*textWriteError); isWrite || ctx.Err() != nil {
-				return textFinish(c, "tail", err)
-			}
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "tail", ferr)
-			}
-			fmt.Fprintf(c.Stderr, "tail: error reading %s: %s\n", textQuote(name), textErrText(err))
-			status = 1
-		}
-	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "tail", err)
-	}
-	return Exit(status)
+	return textEachHeaded(ctx, c, "tail", files, headers, func(out textOut, r io.ReadCloser) error {
+		return tailOne(ctx, out, r, count, bytesMode, fromStart, delim)
+	})
 }
 
 // tailSeeker is a regular file tail can read from its end.
