@@ -211,26 +211,24 @@ func fsStatQuote(s string) string {
 	return fsQuote(s)
 }
 
-// fsFileType is stat's %F.
+// fsFileType is stat's %F: the name of find's -type letter.
 func fsFileType(fi fs.FileInfo) string {
-	m := fi.Mode()
-	switch {
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symbolic link"
-	case m&fs.ModeNamedPipe != 0:
-		return "fifo"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeCharDevice != 0:
-		return "character special file"
-	case m&fs.ModeDevice != 0:
-		return "block special file"
-	case fi.Size() == 0:
+	if name, ok := fsTypeNames[fsTypeChar(fi)]; ok {
+		return name
+	}
+	if fi.Size() == 0 {
 		return "regular empty file"
 	}
 	return "regular file"
+}
+
+var fsTypeNames = map[byte]string{
+	'd': "directory",
+	'l': "symbolic link",
+	'p': "fifo",
+	's': "socket",
+	'c': "character special file",
+	'b': "block special file",
 }
 
 // fsRawMode is st_mode: the file type bits and the permissions.
