@@ -182,7 +182,7 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 	}
 	img := &Image{name: name, path: path, e: e, compiled: cm, python: IsPython(name), data: data}
 	if img.python {
-		img.site = img.pythonSite(ctx)
+		img.site, img.stdlib = img.pythonSite(ctx)
 	}
 	return img, nil
 }

@@ -518,3 +518,34 @@ func TestWazeroVersion(t *testing.T) {
 		t.Fatalf("go.mod does not require wazero %s: update wazeroModule in cache.go", wazeroModule)
 	}
 }
+
+// TestPythonStdlib: the standard library is served from the host folder at
+// PythonStdlibDir, after the caller's PYTHONPATH (which still shadows it, as
+// it shadows the zip), and modules outside the startup set import from it.
+func TestPythonStdlib(t *testing.T) {
+	fsys, files := testFS(t)
+	if err := files.MkdirAll("/mods/json", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := files.WriteFile("/mods/json/__init__.py", []byte("X = 'mine'\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name, code, want string
+		env              map[string]string
+	}{
+		{name: "startup modules", code: "import encodings; print(encodings.__file__)",
+			want: PythonStdlibDir + "/encodings/__init__.pyc\n"},
+		{name: "later imports", code: "import json, decimal; print(json.dumps([decimal.Decimal('1.5')], default=str), json.__file__)",
+			want: `["1.5"] ` + PythonStdlibDir + "/json/__init__.pyc\n"},
+		{name: "PYTHONPATH first", code: "import json, sys; print(json.X, sys.path.index('/mods') < sys.path.index('" + PythonStdlibDir + "'))",
+			env: map[string]string{"PYTHONPATH": "/mods"}, want: "mine True\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			r := runPy(t, RunSpec{Args: pyc(tc.code), FS: fsys, Env: tc.env})
+			if r.err != nil || r.code != 0 || r.stdout != tc.want {
+				t.Fatalf("code %d err %v stdout %q want %q stderr %q", r.code, r.err, r.stdout, tc.want, r.stderr)
+			}
+		})
+	}
+}

@@ -96,6 +96,7 @@ type Image struct {
 	compiled   wazero.CompiledModule
 	python     bool
 	site       fs.FS      // Python: mounted at PythonSiteDir
+	stdlib     fs.FS      // Python: mounted at PythonStdlibDir when not nil
 	data       *dataImage // the data segments, when taken out of the module (dataimage.go)
 }
 
@@ -106,11 +107,12 @@ func (img *Image) Name() string { return img.name }
 // context's values reach host functions the guest calls. See the package
 // doc for what the returned code and error mean.
 func (img *Image) Run(ctx context.Context, spec RunSpec) (code int, err error) {
-	return img.run(ctx, spec, img.site)
+	return img.run(ctx, spec, img.site, img.stdlib)
 }
 
-// run is Run with site mounted at PythonSiteDir for a Python image.
-func (img *Image) run(ctx context.Context, spec RunSpec, site fs.FS) (code int, err error) {
+// run is Run with site mounted at PythonSiteDir and stdlib (when not nil)
+// at PythonStdlibDir for a Python image.
+func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (code int, err error) {
 	if len(spec.Args) == 0 {
 		spec.Args = []string{img.name}
 	}
@@ -150,9 +152,12 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site fs.FS) (code int, 
 		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
 	}
 	if img.python {
-		pythonEnv(env)
+		pythonEnv(env, stdlib != nil)
 		args = pythonArgs(args, dir)
 		fsc = fsc.WithFSMount(site, PythonSiteDir)
+		if stdlib != nil {
+			fsc = fsc.WithFSMount(stdlib, PythonStdlibDir)
+		}
 	}
 
 	cfg := wazero.NewModuleConfig().
