@@ -3,9 +3,9 @@ package engine
 import (
 	"archive/zip"
 	"bytes"
-	"encoding/binary"
 	"context"
 	_ "embed"
+	"encoding/binary"
 	"io/fs"
 	"path"
 	"strings"
