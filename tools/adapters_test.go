@@ -13,6 +13,8 @@ import (
 
 	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/providers/docker"
+	"github.com/agentenkit/agentenkit/providers/e2b"
+	"github.com/agentenkit/agentenkit/providers/e2b/e2btest"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -29,6 +31,40 @@ var adapters = []struct {
 	{"local", local},
 	{"docker", toolstest.Harness{NewProvider: dockerProvider}},
 	{"wasm", toolstest.Harness{NewProvider: wasmProvider, Python: true, JavaScript: true}},
+	{"e2b", toolstest.Harness{NewProvider: e2bProvider, Python: onHost("python3"), JavaScript: onHost("node")}},
+}
+
+// e2bTestKey is the API key of the E2B test servers.
+const e2bTestKey = "e2b_0123456789abcdef"
+
+// e2bProvider returns the E2B adapter on a fresh E2B-compatible test server
+// (package e2btest) whose sandboxes are local ones: the adapter speaks
+// E2B's API over HTTP, the sandboxes show E2B's paths (/home/user, /tmp),
+// and commands run on this host, with its python3 and node. Where the
+// server cannot give commands a mount namespace, so that they would see
+// rewritten paths only, the test skips (fails where AGENTENKIT_REQUIRE
+// names e2btest-paths).
+func e2bProvider(t *testing.T) sandbox.Provider {
+	back := localsandbox.New(localsandbox.Options{Root: t.TempDir()})
+	if err := back.Err(); err != nil {
+		t.Fatal(err)
+	}
+	srv := e2btest.New(e2btest.Options{Backend: back, APIKey: e2bTestKey})
+	t.Cleanup(srv.Close)
+	p := e2b.New(e2bTestKey, e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+	ctx := context.Background()
+	probe, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exact := srv.ExactCommandPaths(probe.ID())
+	if err := probe.Destroy(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if !exact {
+		testenv.Missing(t, "e2btest-paths", "the E2B test server's commands get no mount namespace on this host (unshare -m or -rm, and mount --bind)")
+	}
+	return p
 }
 
 // wasmProvider returns the wasm adapter; without its images the test skips

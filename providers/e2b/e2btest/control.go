@@ -6,7 +6,9 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"net/http"
+	"path"
 	"regexp"
 	"sort"
 	"strings"
@@ -30,7 +32,7 @@ type sbx struct {
 	id         string
 	templateID string
 	backend    sandbox.Sandbox
-	workdir    string
+	tree       tree // where the sandbox's folders are in the backend
 	startedAt  time.Time
 	metadata   map[string]string
 	envVars    map[string]string
@@ -238,17 +240,33 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, raw []byte) {
 		return
 	}
 	info, err := back.GetInfo(r.Context())
+	if err == nil && !path.IsAbs(info.Workdir) {
+		err = fmt.Errorf("work folder %q is not absolute", info.Workdir)
+	}
 	if err != nil {
 		_ = back.Destroy(context.Background())
 		writeError(w, http.StatusInternalServerError, "e2btest: the backend sandbox has no info: %s", err)
 		return
 	}
+	// The sandbox's own folders, as E2B's base template has them.
+	tr := tree{base: strings.TrimSuffix(path.Clean(info.Workdir), "/")}
+	for _, dir := range []string{HomeDir, "/tmp"} {
+		if err == nil {
+			err = treeFS{fs: back.FileSystem(), tree: tr}.Mkdir(r.Context(), dir)
+		}
+	}
+	if err != nil {
+		_ = back.Destroy(context.Background())
+		writeError(w, http.StatusInternalServerError, "e2btest: making the sandbox's folders on the backend: %s", err)
+		return
+	}
+	tr = chooseView(r.Context(), back, tr)
 	now := time.Now().UTC()
 	sb := &sbx{
 		id:         randomID(20),
 		templateID: req.TemplateID,
 		backend:    back,
-		workdir:    info.Workdir,
+		tree:       tr,
 		startedAt:  now,
 		metadata:   req.Metadata,
 		envVars:    req.EnvVars,

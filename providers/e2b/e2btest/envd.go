@@ -204,16 +204,11 @@ func fileUser(w http.ResponseWriter, r *http.Request) bool {
 }
 
 // resolve is envd's path resolution: relative to the home, ~ expanded.
-func (sb *sbx) resolve(p string) string {
-	switch {
-	case p == "" || p == "~":
-		return sb.workdir
-	case strings.HasPrefix(p, "~/"):
-		p = path.Join(sb.workdir, p[2:])
-	case !path.IsAbs(p):
-		p = path.Join(sb.workdir, p)
-	}
-	return path.Clean(p)
+func (sb *sbx) resolve(p string) string { return resolveIn(HomeDir, p) }
+
+// files is the backend sandbox's FileSystem in the sandbox's paths.
+func (sb *sbx) files() sandbox.FileSystem {
+	return treeFS{fs: sb.backend.FileSystem(), tree: sb.tree}
 }
 
 // entryJSON is envd's EntryInfo (zero values left out, as protojson does).
@@ -253,10 +248,10 @@ var errMissing = errors.New("no such file or directory")
 // errMissing when it is not there (or outside what the backend reaches),
 // sandbox.ErrGone when the backend sandbox has ended.
 func (e *envdReq) stat(abs string) (entryJSON, error) {
-	if abs == e.sb.workdir {
+	if abs == "/" {
 		return toEntry(abs, true, 0, e.sb.startedAt), nil
 	}
-	entries, err := e.sb.backend.FileSystem().ReadDir(e.r.Context(), path.Dir(abs))
+	entries, err := e.sb.files().ReadDir(e.r.Context(), path.Dir(abs))
 	if errors.Is(err, sandbox.ErrGone) {
 		return entryJSON{}, err
 	}
@@ -302,7 +297,7 @@ func (e *envdReq) getFile() {
 		writeError(e.w, http.StatusBadRequest, "path '%s' is a directory", abs)
 		return
 	}
-	data, err := e.sb.backend.FileSystem().ReadFileBytes(e.r.Context(), abs)
+	data, err := e.sb.files().ReadFileBytes(e.r.Context(), abs)
 	switch {
 	case errors.Is(err, sandbox.ErrGone):
 		proxyGone(e.w, e.sb.id)
@@ -412,13 +407,13 @@ func (e *envdReq) postFiles() {
 			writeError(e.w, http.StatusBadRequest, "path '%s' is a directory", u.abs)
 			return
 		}
-		err := e.sb.backend.FileSystem().WriteFile(e.r.Context(), u.abs, u.data)
+		err := e.sb.files().WriteFile(e.r.Context(), u.abs, u.data)
 		switch {
 		case errors.Is(err, sandbox.ErrGone):
 			proxyGone(e.w, e.sb.id)
 			return
 		case errors.Is(err, sandbox.ErrOutsideRoot):
-			writeError(e.w, http.StatusBadRequest, "e2btest: path '%s' is outside what the backing sandbox reaches", u.abs)
+			writeError(e.w, http.StatusBadRequest, "e2btest: path '%s' is outside the sandbox's own folders (/home, /tmp)", u.abs)
 			return
 		case err != nil:
 			writeError(e.w, http.StatusBadRequest, "error writing file '%s': %s", u.abs, err)
@@ -460,7 +455,7 @@ func (e *envdReq) fsListDir(req *listDirRequest) (any, *connectrpc.Error) {
 	entries := []entryJSON{}
 	var walk func(dir string, level uint32) error
 	walk = func(dir string, level uint32) error {
-		list, err := e.sb.backend.FileSystem().ReadDir(e.r.Context(), dir)
+		list, err := e.sb.files().ReadDir(e.r.Context(), dir)
 		if err != nil {
 			return err
 		}
@@ -493,9 +488,9 @@ func (e *envdReq) fsMakeDir(req *pathRequest) (any, *connectrpc.Error) {
 	case err == nil:
 		return nil, &connectrpc.Error{Code: connectrpc.CodeInvalidArgument, Message: fmt.Sprintf("path '%s' already exists and is not a directory", abs)}
 	}
-	if err := e.sb.backend.FileSystem().Mkdir(e.r.Context(), abs); err != nil {
+	if err := e.sb.files().Mkdir(e.r.Context(), abs); err != nil {
 		if errors.Is(err, sandbox.ErrOutsideRoot) {
-			return nil, &connectrpc.Error{Code: connectrpc.CodePermissionDenied, Message: fmt.Sprintf("e2btest: path '%s' is outside what the backing sandbox reaches", abs)}
+			return nil, &connectrpc.Error{Code: connectrpc.CodePermissionDenied, Message: fmt.Sprintf("e2btest: path '%s' is outside the sandbox's own folders (/home, /tmp)", abs)}
 		}
 		return nil, fsError("mkdir", abs, err)
 	}
@@ -527,7 +522,7 @@ func (e *envdReq) fsMove(req *moveRequest) (any, *connectrpc.Error) {
 	if dent, err := e.stat(dst); err == nil && dent.isDir() {
 		return nil, &connectrpc.Error{Code: connectrpc.CodeInvalidArgument, Message: fmt.Sprintf("destination '%s' is a directory", dst)}
 	}
-	fsys := e.sb.backend.FileSystem()
+	fsys := e.sb.files()
 	ctx := e.r.Context()
 	var copyTree func(from, to string, isDir bool) error
 	copyTree = func(from, to string, isDir bool) error {
@@ -566,7 +561,7 @@ func (e *envdReq) fsMove(req *moveRequest) (any, *connectrpc.Error) {
 
 func (e *envdReq) fsRemove(req *pathRequest) (any, *connectrpc.Error) {
 	abs := e.sb.resolve(req.Path)
-	err := e.sb.backend.FileSystem().Remove(e.r.Context(), abs)
+	err := e.sb.files().Remove(e.r.Context(), abs)
 	switch {
 	case err == nil, errors.Is(err, fs.ErrNotExist), errors.Is(err, sandbox.ErrOutsideRoot):
 		return nil, nil // a missing path is not an error

@@ -6,6 +6,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"mime"
 	"net/http"
 	"path"
@@ -328,24 +329,39 @@ func (e *envdReq) processStart() {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		s.run(e.sb, p, commandLine(req.Process.Cmd, req.Process.Args), dir, req.Process.Envs, timeout)
+		command, bdir, env := e.sb.tree.backendCommand(commandLine(req.Process.Cmd, req.Process.Args), dir, e.sb.processEnv(req.Process.Envs))
+		s.run(e.sb, p, command, bdir, env, timeout)
 	}()
 
 	sw.send(eventMsg(map[string]any{"start": map[string]uint32{"pid": p.pid}}))
 	e.forward(sw, p, follow, nil, true)
 }
 
-// run runs a process on the backend and publishes how it ended.
+// processEnv is a process's environment as envd builds it: HOME, USER and
+// LOGNAME, then the sandbox's envVars, then the request's envs. (PATH is
+// the backend's.)
+func (sb *sbx) processEnv(envs map[string]string) map[string]string {
+	env := map[string]string{"HOME": HomeDir, "USER": defaultUser, "LOGNAME": defaultUser}
+	maps.Copy(env, sb.envVars)
+	maps.Copy(env, envs)
+	return env
+}
+
+// run runs a process on the backend (command, dir and envs are the
+// backend's: see tree.backendCommand) and publishes its output, in the
+// sandbox's paths, and how it ended.
 func (s *Server) run(sb *sbx, p *proc, command, dir string, envs map[string]string, limit time.Duration) {
 	defer p.cancel()
 	backendLimit := limit
 	if backendLimit <= 0 {
 		backendLimit = noLimit
 	}
+	stdout, stderr := sb.tree.output(outWriter{p: p}), sb.tree.output(outWriter{p: p, stderr: true})
 	res, err := sb.backend.RunCommand(p.ctx, command, sandbox.RunCommandOptions{
 		Cwd: dir, Env: envs, Timeout: backendLimit,
-		Stdout: outWriter{p: p}, Stderr: outWriter{p: p, stderr: true},
+		Stdout: stdout, Stderr: stderr,
 	})
+	_, _ = stdout.Close(), stderr.Close()
 	s.mu.Lock()
 	ended := sb.ended
 	s.mu.Unlock()

@@ -11,9 +11,16 @@
 //
 // Each E2B sandbox is a sandbox of the Backend adapter: commands run for real
 // on it (their output streamed live as Connect envelopes, flushed per chunk)
-// and files live in it. The sandbox's home — where relative paths resolve
-// and commands start — is the backend sandbox's work folder, which
-// Filesystem/Stat of the empty path reports.
+// and files live in it. It shows E2B's paths: the default user's home —
+// where relative paths resolve, commands start and Filesystem/Stat of the
+// empty path points — is /home/user (HomeDir), and /tmp is the sandbox's
+// own. Both are folders in the backend sandbox's work folder (home/user and
+// tmp), which is the sandbox's "/"; envd never shows a backend path. The
+// commands see the same tree: where the backend's commands can make a
+// mount namespace (a local backend on Linux, as root or with user
+// namespaces), each runs in one with those folders mounted on /home and
+// /tmp; elsewhere the paths are rewritten (see Limits).
+// ExactCommandPaths tells which.
 //
 // What it enforces: X-API-Key on the control plane (401 with E2B's body),
 // X-Access-Token on envd for secure sandboxes (401 with envd's body), the
@@ -30,7 +37,7 @@
 // Test hooks: Requests (every request with its headers and decoded body),
 // FailNext and Inject (faults such as 429 or 503 with E2B's error body, or
 // any body and headers), Kill (end a sandbox from outside), Pause,
-// SetAccessToken and AccessToken, Backend.
+// SetAccessToken and AccessToken, Backend, ExactCommandPaths.
 //
 // # Limits
 //
@@ -44,6 +51,14 @@
 //     URLs, no autoPause, no snapshots: those answer unimplemented or 400.
 //     Any templateID is accepted and only recorded. Pause is a test hook (and POST .../pause); a
 //     paused sandbox's processes keep running on the backend.
+//   - Only "/", /home and /tmp are the sandbox's: the file API and the
+//     Filesystem service find nothing elsewhere (/etc, /usr) and refuse to
+//     write there, while commands see the backend's own system folders.
+//   - Where commands cannot get a mount namespace, the sandbox's paths in a
+//     command line and environment are rewritten into the backend's, and
+//     the backend's in the output back, with TMPDIR set to /tmp. A path a
+//     program makes itself, or reads from or writes to a file (pwd saved
+//     to a file, say), is then the backend's.
 //   - File modes and owners are synthesized; Move copies and removes.
 //   - Connect(pid) replays at most 1 MiB of a process's earlier output.
 //   - GET /files compresses (Accept-Encoding: gzip) files up to 1 MiB only.
@@ -254,7 +269,18 @@ func (s *Server) AccessToken(id string) (string, bool) {
 	return sb.token, true
 }
 
-// Backend returns the backend sandbox of a live E2B sandbox.
+// ExactCommandPaths reports whether the commands of a live sandbox see its
+// files at exactly the paths envd shows (each runs in a mount namespace of
+// its own), rather than through rewritten command lines and output.
+func (s *Server) ExactCommandPaths(id string) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	sb := s.liveLocked(id)
+	return sb != nil && sb.tree.view != viewRewrite
+}
+
+// Backend returns the backend sandbox of a live E2B sandbox. Its paths are
+// the backend's: the sandbox's /home/user is home/user in its work folder.
 func (s *Server) Backend(id string) (sandbox.Sandbox, bool) {
 	s.mu.Lock()
 	defer s.mu.Unlock()

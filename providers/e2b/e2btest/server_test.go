@@ -395,7 +395,7 @@ func TestFilesAndFilesystem(t *testing.T) {
 	status, out := e.unary("/filesystem.Filesystem/Stat", `{"path":""}`)
 	require.Equal(t, http.StatusOK, status)
 	home := out["entry"].(map[string]any)["path"].(string)
-	assert.True(t, strings.HasPrefix(home, "/"))
+	assert.Equal(t, e2btest.HomeDir, home, "the home is E2B's")
 
 	status, b, _ := e.envd(http.MethodPost, "/files?path=d/a.txt", "application/octet-stream", []byte("hello"), nil)
 	require.Equal(t, http.StatusOK, status, "%s", b)
@@ -465,6 +465,49 @@ func TestFilesAndFilesystem(t *testing.T) {
 	assert.Empty(t, out)
 	status, _ = e.unary("/filesystem.Filesystem/Remove", `{"path":"x"}`)
 	assert.Equal(t, http.StatusOK, status, "a missing path is not an error")
+}
+
+// TestSandboxPaths: envd and the commands show E2B's tree, /home/user and
+// /tmp, never the backend's paths, and agree on what is in it.
+func TestSandboxPaths(t *testing.T) {
+	e := setup(t)
+	back, ok := e.srv.Backend(e.id)
+	require.True(t, ok)
+	info, err := back.GetInfo(t.Context())
+	require.NoError(t, err)
+	if !e.srv.ExactCommandPaths(e.id) {
+		t.Log("the backend's commands get no mount namespace here: paths are rewritten")
+	}
+
+	status, out := e.unary("/filesystem.Filesystem/ListDir", `{"path":"/home","depth":1}`)
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	ents := out["entries"].([]any)
+	require.Len(t, ents, 1)
+	assert.Equal(t, "/home/user", ents[0].(map[string]any)["path"])
+	status, out = e.unary("/filesystem.Filesystem/Stat", `{"path":"/tmp"}`)
+	require.Equal(t, http.StatusOK, status, "%v", out)
+	assert.Equal(t, "FILE_TYPE_DIRECTORY", out["entry"].(map[string]any)["type"])
+
+	status, b, _ := e.envd(http.MethodPost, "/files?path=/tmp/state/t.txt", "application/octet-stream", []byte("from files\n"), nil)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	assert.JSONEq(t, `[{"path":"/tmp/state/t.txt","name":"t.txt","type":"file"}]`, string(b))
+	events, es := e.stream("/process.Process/Start", start("cat /tmp/state/t.txt; pwd; echo $HOME; mkdir sub && cd sub && pwd > /tmp/state/cwd"), nil)
+	require.Nil(t, es.Error)
+	assert.Equal(t, "from files\n/home/user\n/home/user\n", stdout(t, events))
+	assert.NotContains(t, stdout(t, events), info.Workdir)
+	status, b, _ = e.envd(http.MethodGet, "/files?path=/tmp/state/cwd", "", nil, nil)
+	require.Equal(t, http.StatusOK, status, "%s", b)
+	if e.srv.ExactCommandPaths(e.id) {
+		assert.Equal(t, "/home/user/sub\n", string(b), "a path a command wrote into a file is the sandbox's")
+	}
+	events, es = e.stream("/process.Process/Start", `{"process":{"cmd":"/bin/bash","args":["-l","-c","pwd"],"cwd":"/home/user/sub"}}`, nil)
+	require.Nil(t, es.Error)
+	assert.Equal(t, "/home/user/sub\n", stdout(t, events), "cwd is a sandbox path")
+
+	status, b, _ = e.envd(http.MethodPost, "/files?path=/etc/planted", "application/octet-stream", []byte("x"), nil)
+	assert.Equal(t, http.StatusBadRequest, status, "%s", b)
+	status, b, _ = e.envd(http.MethodGet, "/files?path=/etc/passwd", "", nil, nil)
+	assert.Equal(t, http.StatusNotFound, status, "%s", b)
 }
 
 func TestFaultsAndLog(t *testing.T) {
