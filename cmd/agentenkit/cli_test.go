@@ -16,6 +16,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/images"
 	"github.com/agentenkit/agentenkit/internal/testenv"
+	"github.com/agentenkit/agentenkit/providers/docker"
 	"github.com/agentenkit/agentenkit/providers/e2b/e2btest"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/wasm"
@@ -389,8 +390,83 @@ func TestDockerFromEnvironment(t *testing.T) {
 	}
 	c.env = []string{envDockerImage + "=agentenkit-no-such-image:0"}
 	r := c.run("", "run", "--provider", "docker", "--", "true")
-	if r.code != 1 || !regexp.MustCompile(`hint: set \$AGENTENKIT_DOCKER_IMAGE`).MatchString(r.stderr) {
+	if r.code != 1 || !strings.Contains(r.stderr, "agentenkit: docker: agentenkit-no-such-image:0: image is not on this engine, and the CLI pulls none by itself") ||
+		!regexp.MustCompile(`hint: set \$AGENTENKIT_DOCKER_IMAGE to an image the engine has .*docker pull agentenkit-no-such-image:0.*providers/docker/testdata/build-images.sh python`).MatchString(r.stderr) {
 		t.Fatalf("docker with a missing image: %+v", r)
+	}
+
+	// The default image, when the engine lacks it: the same three ways out.
+	if exec.Command("docker", "image", "inspect", defaultDockerImage).Run() == nil {
+		t.Logf("the engine has %s: its missing-image error not checked here", defaultDockerImage)
+		return
+	}
+	c.env = []string{envDockerImage + "="}
+	r = c.run("", "run", "--provider", "docker", "--", "true")
+	if r.code != 1 || !strings.Contains(r.stderr, "docker: "+defaultDockerImage+": image is not on this engine") ||
+		!strings.Contains(r.stderr, "`docker pull "+defaultDockerImage+"`") ||
+		!strings.Contains(r.stderr, "`export AGENTENKIT_DOCKER_IMAGE=agentenkit-test-python:1`") {
+		t.Fatalf("docker with its default image missing: %+v", r)
+	}
+}
+
+func TestDockerCreateError(t *testing.T) {
+	t.Parallel()
+	missing := fmt.Errorf("docker: x: %w: build or load it first", docker.ErrImageMissing)
+	for _, tc := range []struct {
+		name      string
+		err       error
+		img       string
+		msg       string
+		hint      []string
+		notInHint []string
+	}{
+		{
+			name: "default image missing",
+			err:  missing, img: defaultDockerImage,
+			msg: "docker: python:3.12-slim: image is not on this engine, and the CLI pulls none by itself",
+			hint: []string{
+				"set $AGENTENKIT_DOCKER_IMAGE to an image the engine has (`docker images`; it needs bash or sh, and python3 for code_execution)",
+				"or pull it: `docker pull python:3.12-slim`",
+				"build one from Debian packages with providers/docker/testdata/build-images.sh python (in the agentenkit source) and `export AGENTENKIT_DOCKER_IMAGE=agentenkit-test-python:1`",
+			},
+		},
+		{
+			name: "chosen image missing",
+			err:  missing, img: "my/image:2",
+			msg:  "docker: my/image:2: image is not on this engine, and the CLI pulls none by itself",
+			hint: []string{"set $AGENTENKIT_DOCKER_IMAGE", "or pull or build it (`docker pull my/image:2`)", "build-images.sh python"},
+		},
+		{
+			name: "another failure",
+			err:  errors.New("docker: create container: no space left on device"), img: "my/image:2",
+			msg:       "docker: create container: no space left on device",
+			hint:      []string{"check $AGENTENKIT_DOCKER_IMAGE (now my/image:2)"},
+			notInHint: []string{"docker pull"},
+		},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			err := dockerCreateError(tc.err, tc.img)
+			if err.Error() != tc.msg {
+				t.Errorf("message %q, want %q", err.Error(), tc.msg)
+			}
+			if !errors.Is(err, tc.err) && !errors.Is(err, docker.ErrImageMissing) {
+				t.Errorf("%v does not wrap %v", err, tc.err)
+			}
+			var h interface{ Hint() string }
+			if !errors.As(err, &h) {
+				t.Fatalf("no hint on %v", err)
+			}
+			for _, want := range tc.hint {
+				if !strings.Contains(h.Hint(), want) {
+					t.Errorf("hint %q lacks %q", h.Hint(), want)
+				}
+			}
+			for _, not := range tc.notInHint {
+				if strings.Contains(h.Hint(), not) {
+					t.Errorf("hint %q has %q", h.Hint(), not)
+				}
+			}
+		})
 	}
 }
 

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -41,8 +42,18 @@ const (
 	envE2BSandboxURL = "AGENTENKIT_E2B_SANDBOX_URL"
 )
 
-// defaultDockerImage is pulled when $AGENTENKIT_DOCKER_IMAGE names none.
+// defaultDockerImage is the docker provider's image when
+// $AGENTENKIT_DOCKER_IMAGE names none: it has bash and python3, for the
+// bash and code_execution tools. It is not pulled by the CLI: when the
+// engine does not have it, the error says how to get it or another.
 const defaultDockerImage = "python:3.12-slim"
+
+// The image the docker adapter's tests build from Debian packages, with no
+// registry: the way out where docker pull cannot reach one.
+const (
+	buildImagesScript = "providers/docker/testdata/build-images.sh"
+	builtPythonImage  = "agentenkit-test-python:1"
+)
 
 // providerFlag adds --provider to fs.
 func providerFlag(fs *flag.FlagSet) *string {
@@ -72,11 +83,8 @@ func newProvider(ctx context.Context, e *env, name string, store kv.Store) (sand
 		}
 		return p, nil
 	case "docker":
-		img, pull := os.Getenv(envDockerImage), false
-		if img == "" {
-			img, pull = defaultDockerImage, true
-		}
-		p := docker.New(docker.Options{Image: img, Pull: pull})
+		img := cmp.Or(os.Getenv(envDockerImage), defaultDockerImage)
+		p := docker.New(docker.Options{Image: img})
 		if err := p.Ping(ctx); err != nil {
 			return nil, withHint(err, "start the Docker engine (or set DOCKER_HOST), or use --provider wasm, which needs no daemon")
 		}
@@ -102,7 +110,8 @@ func newProvider(ctx context.Context, e *env, name string, store kv.Store) (sand
 	return nil, withHint(fmt.Errorf("unknown provider %q", name), "use one of: %s", strings.Join(providerNames, ", "))
 }
 
-// dockerProvider names the image when a create fails, the usual trouble.
+// dockerProvider says what to do when a create fails, the image being the
+// usual trouble.
 type dockerProvider struct {
 	*docker.Provider
 	image string
@@ -111,9 +120,29 @@ type dockerProvider struct {
 func (d dockerProvider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
 	sb, err := d.Provider.Create(ctx, opts)
 	if err != nil {
-		return nil, withHint(err, "set $%s to an image the engine has (`docker images`); it needs bash or sh (and python3 for code_execution)", envDockerImage)
+		return nil, dockerCreateError(err, cmp.Or(opts.Image, d.image))
 	}
 	return sb, nil
+}
+
+// dockerCreateError is err, from creating a sandbox of image img, with a
+// hint on what to do. An image missing on the engine (docker.ErrImageMissing)
+// gets its own message and three ways out: set $AGENTENKIT_DOCKER_IMAGE to
+// an image the engine has, docker pull (or build) img, or build the project's
+// python image from Debian packages with build-images.sh where no registry
+// is reachable.
+func dockerCreateError(err error, img string) error {
+	requirement := "it needs bash or sh, and python3 for code_execution"
+	if !errors.Is(err, docker.ErrImageMissing) {
+		return withHint(err, "check $%s (now %s): the engine must have it (`docker images`); %s", envDockerImage, img, requirement)
+	}
+	get := fmt.Sprintf("pull it: `docker pull %s`", img)
+	if img != defaultDockerImage {
+		get = fmt.Sprintf("pull or build it (`docker pull %s`)", img)
+	}
+	return withHint(fmt.Errorf("docker: %s: %w, and the CLI pulls none by itself", img, docker.ErrImageMissing),
+		"set $%s to an image the engine has (`docker images`; %s), or %s; with no registry in reach, build one from Debian packages with %s python (in the agentenkit source) and `export %s=%s`",
+		envDockerImage, requirement, get, buildImagesScript, envDockerImage, builtPythonImage)
 }
 
 // openKv opens the kv the runtime keeps threads' sandboxes in: the SQLite

@@ -28,6 +28,7 @@ package docker
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
 	"regexp"
@@ -55,6 +56,10 @@ const (
 	// DefaultMaxLifetime is the hard end, fixed at creation.
 	DefaultMaxLifetime = 24 * time.Hour
 )
+
+// ErrImageMissing is the error (errors.Is) of a Create whose image is not on
+// the engine while Options.Pull is off.
+var ErrImageMissing = errors.New("image is not on this engine")
 
 // Labels every sandbox container carries.
 const (
@@ -280,7 +285,7 @@ func (p *Provider) ensureImage(ctx context.Context, img string) error {
 		return fmt.Errorf("docker: inspect image %s: %w", img, err)
 	}
 	if !p.opts.Pull {
-		return fmt.Errorf("docker: image %s is not on this engine: build or load it first (the project's test images: providers/docker/testdata/build-images.sh), or set docker.Options.Pull", img)
+		return fmt.Errorf("docker: %s: %w: build or load it first (the project's test images: providers/docker/testdata/build-images.sh), or set docker.Options.Pull", img, ErrImageMissing)
 	}
 	return p.pull(ctx, img)
 }

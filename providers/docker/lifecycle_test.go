@@ -113,6 +113,7 @@ func TestMissingImageIsAClearError(t *testing.T) {
 	require.Error(t, err)
 	assert.Contains(t, err.Error(), "agentenkit-no-such-image:0")
 	assert.Contains(t, err.Error(), "not on this engine")
+	assert.ErrorIs(t, err, docker.ErrImageMissing)
 }
 
 func TestURLOfAPublishedPort(t *testing.T) {
