@@ -18,9 +18,10 @@ images:
 	$(GO) run ./images/cmd/fetch
 
 # Every adapter available here on the same workloads, in one run: the table
-# of ratios goes to bench/out/results.md (and the README).
+# of ratios goes to bench/out/results.md and their chart to
+# bench/out/results.png (the README shows both).
 bench:
-	$(GO) run ./bench/cmd/report -o bench/out/results.md
+	$(GO) run ./bench/cmd/report -o bench/out/results.md -png bench/out/results.png
 
 # Each fuzz target for a while; FUZZTIME=5m make fuzz for longer.
 FUZZTIME ?= 30s

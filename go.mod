@@ -4,6 +4,7 @@ go 1.26.0
 
 require (
 	github.com/spf13/afero v1.15.0
+	golang.org/x/image v0.33.0
 	mvdan.cc/sh/v3 v3.14.1
 )
 

@@ -3,7 +3,7 @@
 // adapters measured in one run (never as timed assertions).
 //
 //	go test -run '^$' -bench . ./bench/      # the raw numbers
-//	make bench                               # the table, bench/out/results.md
+//	make bench                               # the table and chart, bench/out/results.{md,png}
 package bench
 
 import (
@@ -28,11 +28,42 @@ type Adapter struct {
 	// New returns its provider, or an error saying why it is not available
 	// here.
 	New func() (sandbox.Provider, func(), error)
+	// Python are the create options of a sandbox that has python3 (an
+	// image with it, on docker); the zero value where the default sandbox
+	// has it or nothing does.
+	Python sandbox.CreateSandboxOptions
+	// Concurrent is how many sandboxes the concurrent workload makes at once
+	// here; 0 means DefaultConcurrent. Lowered only for an adapter too slow
+	// for make bench to end in time, and then the table says so.
+	Concurrent int
+	// Memory says what the concurrent workload's peak RSS covers here.
+	Memory Memory
 }
+
+// Memory says where an adapter's sandboxes and commands keep their memory,
+// and so what this process's peak RSS tells about them.
+type Memory int
+
+const (
+	// InProcess: sandboxes and commands live in this process, so its peak
+	// RSS is theirs (memory, wasm).
+	InProcess Memory = iota
+	// ChildProcesses: commands are host processes started by this one; the
+	// peak RSS reported is this process's only (local).
+	ChildProcesses
+	// Elsewhere: sandboxes are containers or remote machines; no RSS is
+	// reported, the wall time only (docker).
+	Elsewhere
+)
 
 // DockerImage is the image the docker adapter is measured with (built by
 // providers/docker/testdata/build-images.sh).
 const DockerImage = "agentenkit-test-busybox:1"
+
+// DockerPythonImage is the docker adapter's image for the workloads that
+// run python3 (build-images.sh python); without it they are not measured
+// there.
+const DockerPythonImage = "agentenkit-test-python:1"
 
 // Adapters lists the adapters, fastest to set up first.
 func Adapters() []Adapter {
@@ -46,7 +77,7 @@ func Adapters() []Adapter {
 				return nil, nil, err
 			}
 			return localsandbox.New(localsandbox.Options{Root: dir}), func() { os.RemoveAll(dir) }, nil
-		}},
+		}, Memory: ChildProcesses},
 		{Name: "wasm", New: func() (sandbox.Provider, func(), error) {
 			p := wasm.New(wasm.Options{})
 			// Compile the images first (once per process), so that no
@@ -69,18 +100,25 @@ func Adapters() []Adapter {
 				return nil, nil, fmt.Errorf("image %s missing: run providers/docker/testdata/build-images.sh", DockerImage)
 			}
 			return p, func() {}, nil
-		}},
+		}, Python: sandbox.CreateSandboxOptions{Image: DockerPythonImage}, Memory: Elsewhere},
 	}
 }
 
 // Workload is one measured operation.
+//
+// A workload is either looped (Op, timed by testing.Benchmark after an
+// optional Setup) or measured once (Once).
 type Workload struct {
 	Name string
 	// Setup runs once per adapter before the timed loop; the returned state
 	// is passed to Op.
-	Setup func(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error)
+	Setup func(ctx context.Context, a Adapter, p sandbox.Provider) (sandbox.Sandbox, error)
 	// Op is one iteration.
 	Op func(ctx context.Context, p sandbox.Provider, sb sandbox.Sandbox) error
+	// Once measures a workload too big to loop, in one go: its Result has
+	// PerOp set to the wall time, and Workload and Adapter left empty for
+	// the caller.
+	Once func(ctx context.Context, a Adapter, p sandbox.Provider) (Result, error)
 }
 
 func echoHi(ctx context.Context, sb sandbox.Sandbox) error {
@@ -94,7 +132,7 @@ func echoHi(ctx context.Context, sb sandbox.Sandbox) error {
 	return nil
 }
 
-func create(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error) {
+func create(ctx context.Context, _ Adapter, p sandbox.Provider) (sandbox.Sandbox, error) {
 	return p.Create(ctx, sandbox.CreateSandboxOptions{})
 }
 
@@ -102,9 +140,13 @@ func create(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error) {
 // workload is not measured there.
 var ErrNoPython = errors.New("no python3 in this adapter's sandboxes")
 
-// withPython makes a sandbox for the python workload, or ErrNoPython.
-func withPython(ctx context.Context, p sandbox.Provider) (sandbox.Sandbox, error) {
-	sb, err := create(ctx, p)
+// withPython makes a sandbox (with a.Python) that has python3, or fails
+// with ErrNoPython.
+func withPython(ctx context.Context, a Adapter, p sandbox.Provider) (sandbox.Sandbox, error) {
+	sb, err := p.Create(ctx, a.Python)
+	if errors.Is(err, docker.ErrImageMissing) {
+		return nil, fmt.Errorf("%w: %v", ErrNoPython, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -125,7 +167,7 @@ func Workloads() []Workload {
 		{
 			Name: "create + first `echo hi`",
 			Op: func(ctx context.Context, p sandbox.Provider, _ sandbox.Sandbox) error {
-				sb, err := create(ctx, p)
+				sb, err := create(ctx, Adapter{}, p)
 				if err != nil {
 					return err
 				}
@@ -176,6 +218,10 @@ func Workloads() []Workload {
 				}
 				return err
 			},
+		},
+		{
+			Name: ConcurrentName,
+			Once: concurrent,
 		},
 	}
 }

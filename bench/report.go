@@ -14,20 +14,41 @@ import (
 // Result is one workload on one adapter.
 type Result struct {
 	Workload, Adapter string
-	PerOp             time.Duration
-	Err               error // why it was not measured
+	// PerOp is the time per operation; for a workload measured once, its
+	// wall time.
+	PerOp time.Duration
+	Err   error // why it was not measured
+
+	// The concurrent workload's details (zero elsewhere): how many
+	// sandboxes ran at once, the command they ran ("python3" or "echo"),
+	// the process's peak RSS in bytes (0: not measured) and what it covers.
+	Sandboxes int
+	Command   string
+	PeakRSS   uint64
+	Memory    Memory
 }
 
 // Measure runs every workload on every adapter available, log getting a
 // line per measurement as it finishes.
 func Measure(ctx context.Context, log io.Writer) []Result {
+	return measureAll(ctx, log, Adapters(), Workloads())
+}
+
+func measureAll(ctx context.Context, log io.Writer, adapters []Adapter, workloads []Workload) []Result {
 	var out []Result
-	for _, a := range Adapters() {
+	for _, a := range adapters {
 		p, done, err := a.New()
-		for _, w := range Workloads() {
+		for _, w := range workloads {
 			r := Result{Workload: w.Name, Adapter: a.Name, Err: err}
-			if err == nil {
-				r.PerOp, r.Err = measure(ctx, p, w)
+			switch {
+			case err != nil:
+			case w.Once != nil:
+				if r, err = w.Once(ctx, a, p); err != nil {
+					r = Result{Err: err}
+				}
+				r.Workload, r.Adapter = w.Name, a.Name
+			default:
+				r.PerOp, r.Err = measure(ctx, a, p, w)
 			}
 			if r.Err != nil {
 				fmt.Fprintf(log, "bench: %-8s %-26s not measured: %v\n", a.Name, w.Name, r.Err)
@@ -43,11 +64,11 @@ func Measure(ctx context.Context, log io.Writer) []Result {
 	return out
 }
 
-func measure(ctx context.Context, p sandbox.Provider, w Workload) (time.Duration, error) {
+func measure(ctx context.Context, a Adapter, p sandbox.Provider, w Workload) (time.Duration, error) {
 	var sb sandbox.Sandbox
 	var err error
 	if w.Setup != nil {
-		if sb, err = w.Setup(ctx, p); err != nil {
+		if sb, err = w.Setup(ctx, a, p); err != nil {
 			return 0, err
 		}
 		defer sb.Destroy(ctx)
@@ -72,7 +93,9 @@ func measure(ctx context.Context, p sandbox.Provider, w Workload) (time.Duration
 
 // Markdown writes the results as a table: per workload a row, per adapter a
 // column with the time per op and its ratio to the fastest adapter of the
-// row.
+// row, "n/a" where it was not measured. A cell of the concurrent workload
+// says below its time the command run, the peak RSS or why there is none,
+// and how many sandboxes when not DefaultConcurrent.
 func Markdown(w io.Writer, results []Result) {
 	var adapters, workloads []string
 	seenA, seenW := map[string]bool{}, map[string]bool{}
@@ -104,10 +127,40 @@ func Markdown(w io.Writer, results []Result) {
 				fmt.Fprint(w, " n/a |")
 				continue
 			}
-			fmt.Fprintf(w, " %s (%s) |", round(r.PerOp), ratio(r.PerOp, best))
+			fmt.Fprintf(w, " %s (%s)%s |", round(r.PerOp), ratio(r.PerOp, best), details(r))
 		}
 		fmt.Fprintln(w)
 	}
+}
+
+// details is what a cell of the concurrent workload says below its time.
+func details(r Result) string {
+	if r.Sandboxes == 0 {
+		return ""
+	}
+	parts := []string{r.Command}
+	if r.Sandboxes != DefaultConcurrent {
+		parts = append(parts, fmt.Sprintf("only %d sandboxes", r.Sandboxes))
+	}
+	switch {
+	case r.Memory == Elsewhere:
+		parts = append(parts, "RSS not in-process (containers): wall time only")
+	case r.PeakRSS == 0:
+		parts = append(parts, "peak RSS not measured here")
+	case r.Memory == ChildProcesses:
+		parts = append(parts, "peak RSS "+bytesIEC(r.PeakRSS)+" + the commands' host processes")
+	default:
+		parts = append(parts, "peak RSS "+bytesIEC(r.PeakRSS))
+	}
+	return "<br>" + strings.Join(parts, ", ")
+}
+
+// bytesIEC is n in MiB, or GiB from 1 GiB.
+func bytesIEC(n uint64) string {
+	if n >= 1<<30 {
+		return fmt.Sprintf("%.1f GiB", float64(n)/(1<<30))
+	}
+	return fmt.Sprintf("%d MiB", (n+1<<19)>>20)
 }
 
 func ratio(d, best time.Duration) string {

@@ -1,13 +1,15 @@
 // Command report measures every adapter available here on the same
-// workloads, in one run, and writes the markdown table of ratios.
+// workloads, in one run, and writes the markdown table of ratios and the
+// chart of them as a PNG.
 //
-//	go run ./bench/cmd/report [-o bench/out/results.md]
+//	go run ./bench/cmd/report [-o bench/out/results.md] [-png bench/out/results.png]
 package main
 
 import (
 	"context"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"runtime"
@@ -19,21 +21,42 @@ import (
 
 func main() {
 	out := flag.String("o", "bench/out/results.md", "where to write the markdown table")
+	chart := flag.String("png", "bench/out/results.png", "where to write the PNG chart (empty: none)")
 	flag.Parse()
 	start := time.Now()
 	results := bench.Measure(context.Background(), os.Stderr)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Measured %s on %s/%s, %d cores, in one run of `make bench` (%s). Each cell: time per operation (ratio to the fastest adapter of the row).\n\n",
-		time.Now().UTC().Format("2006-01-02"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Since(start).Round(time.Second))
+	fmt.Fprintf(&b, "Measured %s on %s/%s, %d cores, in one run of `make bench` (%s). Each cell: time per operation (ratio to the fastest adapter of the row); "+
+		"for %q, the wall time from the first create until every sandbox has run its command (all alive at the end, destroyed after, untimed).\n\n",
+		start.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Since(start).Round(time.Second), bench.ConcurrentName)
 	bench.Markdown(&b, results)
-	if err := os.MkdirAll(filepath.Dir(*out), 0o755); err != nil {
-		fmt.Fprintln(os.Stderr, "report:", err)
-		os.Exit(1)
-	}
-	if err := os.WriteFile(*out, []byte(b.String()), 0o644); err != nil {
+	if err := write(*out, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
 	}
 	fmt.Print(b.String())
 	fmt.Fprintf(os.Stderr, "report: wrote %s\n", *out)
+	if *chart != "" {
+		if err := write(*chart, func(w io.Writer) error { return bench.WritePNG(w, results) }); err != nil {
+			fmt.Fprintln(os.Stderr, "report:", err)
+			os.Exit(1)
+		}
+		fmt.Fprintf(os.Stderr, "report: wrote %s\n", *chart)
+	}
+}
+
+// write makes the file (and its folder) with what fill writes.
+func write(file string, fill func(io.Writer) error) error {
+	if err := os.MkdirAll(filepath.Dir(file), 0o755); err != nil {
+		return err
+	}
+	f, err := os.Create(file)
+	if err != nil {
+		return err
+	}
+	if err := fill(f); err != nil {
+		f.Close()
+		return err
+	}
+	return f.Close()
 }
