@@ -77,12 +77,13 @@ func Chart(results []Result) *image.RGBA {
 	verticalText(img, 18, (l.plot.Min.Y+l.plot.Max.Y)/2+textWidth(yAxisLabel)/2, ink, yAxisLabel)
 
 	for _, b := range l.bars {
-		if !b.measured {
-			text(img, center(b.rect, b.label), b.rect.Max.Y-4, naGray, b.label)
-			continue
+		c := ink
+		if b.measured {
+			fill(img, b.rect, b.color)
+		} else {
+			c = naGray
 		}
-		fill(img, b.rect, b.color)
-		text(img, center(b.rect, b.label), b.rect.Min.Y-4, ink, b.label)
+		text(img, b.labelBox.Min.X, b.labelBox.Max.Y-labelDescent, c, b.label)
 	}
 
 	// The axes over the bars, then the workloads under them.
@@ -120,8 +121,15 @@ type chartBar struct {
 	rect              image.Rectangle
 	color             color.RGBA
 	label             string
+	labelBox          image.Rectangle // where the label is drawn: over the bar, clear of the others
 	measured          bool
 }
+
+// The label's height and the part of it under the baseline, in pixels.
+const (
+	labelHeight  = 13
+	labelDescent = 3
+)
 
 // chartGroup is a workload: its span on the x axis and its name in lines
 // that fit it.
@@ -200,12 +208,49 @@ func layOut(results []Result) chartLayout {
 			b.rect = image.Rect(left, l.plot.Max.Y, right, l.plot.Max.Y)
 			if ok && r.Err == nil && r.PerOp > 0 {
 				top := min(l.y(float64(r.PerOp)), l.plot.Max.Y-3) // the fastest bar stays visible
-				b.rect, b.measured, b.label = image.Rect(left, top, right, l.plot.Max.Y), true, ratio(r.PerOp, best[w])
+				b.rect, b.measured, b.label = image.Rect(left, top, right, l.plot.Max.Y), true, shortRatio(r.PerOp, best[w])
 			}
+			b.labelBox = l.placeLabel(b)
 			l.bars = append(l.bars, b)
 		}
 	}
 	return l
+}
+
+// placeLabel is where b's label goes: centred just over the bar (or on
+// the axis for "n/a"), moved up a line at a time while it would overlap a
+// label already placed.
+func (l chartLayout) placeLabel(b chartBar) image.Rectangle {
+	w := textWidth(b.label)
+	x := (b.rect.Min.X + b.rect.Max.X - w) / 2
+	bottom := b.rect.Min.Y - 1
+	if !b.measured {
+		bottom = b.rect.Max.Y - 1
+	}
+	box := image.Rect(x, bottom-labelHeight, x+w, bottom)
+	for moved := true; moved; {
+		moved = false
+		for _, o := range l.bars {
+			if o.labelBox.Overlaps(box) {
+				box = box.Sub(image.Pt(0, box.Max.Y-o.labelBox.Min.Y))
+				moved = true
+			}
+		}
+	}
+	return box
+}
+
+// shortRatio is ratio in at most 5 characters (below a million), to fit
+// over a bar: 1x, 1.4x, 520x, 1kx, 9.9kx, 10kx, 123kx.
+func shortRatio(d, best time.Duration) string {
+	x := float64(d) / float64(best)
+	switch {
+	case x < 1000:
+		return ratio(d, best)
+	case x < 9950:
+		return strings.TrimSuffix(fmt.Sprintf("%.1f", x/1000), ".0") + "kx"
+	}
+	return fmt.Sprintf("%.0fkx", x/1000)
 }
 
 // decade labels 10^k nanoseconds: 1 us, 10 us, ..., 1 s, 10 s.

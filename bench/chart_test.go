@@ -3,6 +3,7 @@ package bench
 import (
 	"bytes"
 	"errors"
+	"fmt"
 	"image"
 	"image/color"
 	"image/png"
@@ -45,7 +46,7 @@ func TestChartLayout(t *testing.T) {
 			results:  fakeResults(),
 			bars:     12,
 			measured: 10,
-			labels:   []string{"1x", "75x", "675x", "6750x", "n/a", "1x", "1.6x", "n/a", "1x", "100x", "240x", "600x"},
+			labels:   []string{"1x", "75x", "675x", "6.8kx", "n/a", "1x", "1.6x", "n/a", "1x", "100x", "240x", "600x"},
 			lo:       4, hi: 11,
 		},
 		{
@@ -61,7 +62,7 @@ func TestChartLayout(t *testing.T) {
 			results:  []Result{{Workload: "w", Adapter: "a", PerOp: time.Millisecond}, {Workload: "w", Adapter: "b", PerOp: time.Second}},
 			bars:     2,
 			measured: 2,
-			labels:   []string{"1x", "1000x"},
+			labels:   []string{"1x", "1kx"},
 			lo:       6, hi: 9,
 		},
 		{
@@ -98,6 +99,19 @@ func TestChartLayout(t *testing.T) {
 					}
 				} else if b.rect.Dy() != 0 {
 					t.Errorf("n/a bar %s/%s has a height: %v", b.workload, b.adapter, b.rect)
+				}
+			}
+			for i, a := range l.bars {
+				if !a.labelBox.In(image.Rect(0, 0, ChartWidth, ChartHeight)) || a.labelBox.Dx() != textWidth(a.label) {
+					t.Errorf("label %q of %s/%s at %v", a.label, a.workload, a.adapter, a.labelBox)
+				}
+				if a.measured && a.labelBox.Max.Y > a.rect.Min.Y {
+					t.Errorf("label %q of %s/%s at %v is not over its bar %v", a.label, a.workload, a.adapter, a.labelBox, a.rect)
+				}
+				for _, b := range l.bars[i+1:] {
+					if a.labelBox.Overlaps(b.labelBox) {
+						t.Errorf("labels of %s/%s %v and %s/%s %v overlap", a.workload, a.adapter, a.labelBox, b.workload, b.adapter, b.labelBox)
+					}
 				}
 			}
 			if measured != tc.measured {
@@ -236,6 +250,43 @@ func colours(img image.Image) map[color.RGBA]int {
 		}
 	}
 	return counts
+}
+
+// TestChartCrowdedLabels: seven adapters with ratios of five digits, all
+// close in height, still get labels clear of each other.
+func TestChartCrowdedLabels(t *testing.T) {
+	var results []Result
+	for w := range 6 {
+		for a := range 7 {
+			d := 30*time.Second + time.Duration(a)*time.Second
+			if a == 0 {
+				d = 3 * time.Millisecond
+			}
+			results = append(results, Result{Workload: fmt.Sprintf("workload %d", w), Adapter: fmt.Sprintf("adapter-%d", a), PerOp: d})
+		}
+	}
+	l := layOut(results)
+	for i, a := range l.bars {
+		if len(a.label) > 5 {
+			t.Errorf("label %q longer than 5 characters", a.label)
+		}
+		for _, b := range l.bars[i+1:] {
+			if a.labelBox.Overlaps(b.labelBox) {
+				t.Errorf("labels %q %v and %q %v overlap", a.label, a.labelBox, b.label, b.labelBox)
+			}
+		}
+	}
+}
+
+func TestShortRatio(t *testing.T) {
+	for _, tc := range []struct {
+		d    time.Duration
+		want string
+	}{{10, "1x"}, {14, "1.4x"}, {10000, "1kx"}, {5200, "520x"}, {99400, "9.9kx"}, {99600, "10kx"}, {102760, "10kx"}, {1234500, "123kx"}} {
+		if got := shortRatio(tc.d, 10); got != tc.want {
+			t.Errorf("shortRatio(%d, 10) = %q, want %q", tc.d, got, tc.want)
+		}
+	}
 }
 
 func TestDecade(t *testing.T) {
