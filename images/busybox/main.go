@@ -17,6 +17,7 @@ package main
 import (
 	"context"
 	"os"
+	"strings"
 
 	"github.com/spf13/afero"
 
@@ -27,10 +28,31 @@ import (
 var pythonNames = []string{"python", "python3", "python3.12"}
 
 func main() {
-	os.Exit(run(os.Args))
+	if os.Getenv(warmEnv) == "1" {
+		serve()
+		return
+	}
+	dir, err := os.Getwd()
+	if err != nil || dir == "" {
+		dir = "/"
+	}
+	os.Exit(run(os.Args, environ(os.Environ()), dir))
 }
 
-func run(argv []string) int {
+// environ turns K=V pairs into a map.
+func environ(kvs []string) map[string]string {
+	env := map[string]string{}
+	for _, kv := range kvs {
+		if k, v, ok := strings.Cut(kv, "="); ok {
+			env[k] = v
+		}
+	}
+	return env
+}
+
+// run runs argv as sh or bash does, with env as the whole environment, in
+// dir, and returns the exit status.
+func run(argv []string, env map[string]string, dir string) int {
 	name := "bash"
 	script := `bash "$@"` // a file or stdin: the shell's own bash builtin
 	params := argv[1:]
@@ -38,19 +60,6 @@ func run(argv []string) int {
 		script, params = argv[2], nil
 		if len(argv) > 3 {
 			name, params = argv[3], argv[4:]
-		}
-	}
-	dir, err := os.Getwd()
-	if err != nil || dir == "" {
-		dir = "/"
-	}
-	env := map[string]string{}
-	for _, kv := range os.Environ() {
-		for i := 0; i < len(kv); i++ {
-			if kv[i] == '=' {
-				env[kv[:i]] = kv[i+1:]
-				break
-			}
 		}
 	}
 	code, _ := shell.Run(context.Background(), script, shell.Options{

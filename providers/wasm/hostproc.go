@@ -61,7 +61,11 @@ type procSpec struct {
 // cmdHost is what every process of one RunCommand shares: the images, the
 // sandbox's files and the limits.
 type cmdHost struct {
-	image    func(ctx context.Context, name string) (*engine.Image, error)
+	image func(ctx context.Context, name string) (*engine.Image, error)
+	// shell and release lend a warm busybox instance of the sandbox
+	// (shells.go) for a busybox child; nil starts a new instance.
+	shell    func(ctx context.Context) (*shell, error)
+	release  func(*shell)
 	fs       experimentalsys.FS
 	memPages uint32
 	budget   *engine.MemoryBudget
@@ -219,12 +223,6 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	}
 	outW := &childWriter{ctx: ctx, p: p.stdout, proc: p}
 	errW := &childWriter{ctx: ctx, p: stderr, proc: p}
-	img, err := t.host.image(ctx, spec.Image)
-	if err != nil {
-		fmt.Fprintf(errW, "%s: %v\n", spec.Args[0], err)
-		p.code = 127
-		return
-	}
 	env := make(map[string]string, len(spec.Env))
 	for _, kv := range spec.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
@@ -235,7 +233,7 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	if dir == "" || !strings.HasPrefix(dir, "/") {
 		dir = "/"
 	}
-	code, err := img.Run(ctx, engine.RunSpec{
+	rs := engine.RunSpec{
 		Args:             spec.Args,
 		Env:              env,
 		Dir:              dir,
@@ -245,7 +243,27 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 		Stderr:           errW,
 		MemoryLimitPages: t.host.memPages,
 		Budget:           t.host.budget,
-	})
+	}
+	var code int
+	var err, startErr error
+	if spec.Image == "busybox" && t.host.shell != nil {
+		var sh *shell
+		if sh, startErr = t.host.shell(ctx); startErr == nil {
+			rs.FS = nil // the shell's own: the same files
+			code, err = sh.w.Run(ctx, rs)
+			t.host.release(sh)
+		}
+	} else {
+		var img *engine.Image
+		if img, startErr = t.host.image(ctx, spec.Image); startErr == nil {
+			code, err = img.Run(ctx, rs)
+		}
+	}
+	if startErr != nil {
+		fmt.Fprintf(errW, "%s: %v\n", spec.Args[0], startErr)
+		p.code = 127
+		return
+	}
 	var re *engine.RunError
 	switch {
 	case p.sigpipe.Load():
@@ -286,6 +304,7 @@ func defineHostModule(b wazero.HostModuleBuilder) wazero.HostModuleBuilder {
 	def := func(name string, f func(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32, params ...api.ValueType) {
 		b.NewFunctionBuilder().
 			WithGoModuleFunction(api.GoModuleFunc(func(ctx context.Context, m api.Module, stack []uint64) {
+				ctx = engine.CommandContext(ctx) // a warm shell's: the command's
 				t := tableFrom(ctx)
 				if t == nil {
 					stack[0] = api.EncodeI32(resBadHandle)

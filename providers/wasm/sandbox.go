@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"sync/atomic"
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
@@ -47,10 +46,18 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	if fi, err := st.files().Stat(dir); err != nil || !fi.IsDir() {
 		return sandbox.CommandResult{}, fmt.Errorf("wasm: cwd %s: not a folder of the sandbox", dir)
 	}
-	bb, err := s.p.image(ctx, "busybox")
+	memPages := rec.memPages()
+	sh, err := s.p.takeShell(ctx, st, memPages)
 	if err != nil {
-		return sandbox.CommandResult{}, err
+		if ctx.Err() != nil {
+			return sandbox.CommandResult{}, ctx.Err()
+		}
+		return sandbox.CommandResult{}, fmt.Errorf("wasm: start the shell: %w", err)
 	}
+	defer func() {
+		s.p.putShell(st, sh)
+		s.p.prewarm(st, memPages)
+	}()
 
 	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
 	st.mu.Lock()
@@ -63,26 +70,26 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		st.mu.Unlock()
 	}()
 
-	tracked := &trackFS{FS: st.files().WASI(), st: st}
 	host := &cmdHost{
 		image:    s.p.image,
-		fs:       tracked,
-		memPages: uint32(rec.MemoryMB) * 16,
+		shell:    func(ctx context.Context) (*shell, error) { return s.p.takeShell(ctx, st, memPages) },
+		release:  func(sh *shell) { s.p.putShell(st, sh) },
+		fs:       sh.w.FS(),
+		memPages: memPages,
 		budget:   engine.NewMemoryBudget(uint64(max(rec.CmdMemMB, rec.MemoryMB)) << 20),
 		maxProcs: int32(rec.MaxProcs),
 	}
 	table := newProcTable(host, 0)
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
+	changes := st.changes.Load()
 	start := time.Now()
-	code, runErr := bb.Run(withTable(runCtx, table), engine.RunSpec{
-		Args:             []string{"bash", "-c", command},
-		Env:              environ(rec, opts.Env),
-		Dir:              dir,
-		FS:               tracked,
-		Stdout:           stdout,
-		Stderr:           stderr,
-		MemoryLimitPages: host.memPages,
-		Budget:           host.budget,
+	code, runErr := sh.w.Run(withTable(runCtx, table), engine.RunSpec{
+		Args:   []string{"bash", "-c", command},
+		Env:    environ(rec, opts.Env),
+		Dir:    dir,
+		Stdout: stdout,
+		Stderr: stderr,
+		Budget: host.budget,
 	})
 	table.closeAll()
 	took := time.Since(start)
@@ -91,7 +98,7 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	timedOut := errors.Is(runCtx.Err(), context.DeadlineExceeded) && ctx.Err() == nil
 
 	var saveErr error
-	if tracked.dirty.Load() {
+	if st.changes.Load() != changes {
 		saveErr = s.p.save(ctx, st)
 	}
 	// A long command is a long use: push the end back once more.
@@ -263,18 +270,15 @@ func (f *files) Remove(ctx context.Context, p string) error {
 	return f.change(ctx, func(fsys sandbox.FileSystem) error { return fsys.Remove(ctx, p) })
 }
 
-// trackFS is the sandbox's WASI filesystem for one command, noting any
-// change (a file opened for writing, a folder made, a rename, ...).
+// trackFS is the sandbox's WASI filesystem as a shell and the processes it
+// starts see it, noting any change (a file opened for writing, a folder
+// made, a rename, ...) in the sandbox's change count.
 type trackFS struct {
 	experimentalsys.FS
-	st    *state
-	dirty atomic.Bool
+	st *state
 }
 
-func (t *trackFS) mark() {
-	t.dirty.Store(true)
-	t.st.changed()
-}
+func (t *trackFS) mark() { t.st.changed() }
 
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT | experimentalsys.O_TRUNC | experimentalsys.O_APPEND
 

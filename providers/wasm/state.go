@@ -37,6 +37,9 @@ type liveRecord struct {
 	raw []byte // as read from the kv, for compare-and-swap
 }
 
+// memPages is the per-instance memory cap in 64 KiB pages.
+func (rec *liveRecord) memPages() uint32 { return uint32(rec.MemoryMB) * 16 }
+
 func liveKey(id string) string   { return "wasm/" + id + "/live" }
 func prefixKey(id string) string { return "wasm/" + id + "/" }
 
@@ -128,6 +131,7 @@ type state struct {
 	rec     *liveRecord
 	cancels map[*context.CancelFunc]struct{}
 	gone    bool // destroyed or ended: nothing is saved any more
+	shells  shellPool
 
 	changes atomic.Uint64 // bumped by every change to the files
 	saveMu  sync.Mutex
@@ -151,14 +155,17 @@ func (st *state) endHint() time.Time {
 	return st.rec.EndAt
 }
 
-// end stops the state's commands; it saves nothing after.
-func (st *state) end() {
+// end stops the state's commands and closes its idle shells; it saves
+// nothing after.
+func (p *Provider) end(st *state) {
 	st.mu.Lock()
-	defer st.mu.Unlock()
 	st.gone = true
 	for c := range st.cancels {
 		(*c)()
 	}
+	idle := p.dropShellsLocked(st)
+	st.mu.Unlock()
+	closeShells(idle)
 }
 
 // open returns the sandbox's current files and record: ErrGone when it is

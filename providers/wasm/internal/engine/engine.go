@@ -88,7 +88,11 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 		cfg = cfg.WithCompilationCache(c)
 	}
 	e.rt = wazero.NewRuntimeWithConfig(ctx, cfg)
-	if err := e.instantiateWASI(ctx); err != nil {
+	err := e.instantiateWASI(ctx)
+	if err == nil {
+		err = e.instantiateWarm(ctx)
+	}
+	if err != nil {
 		e.Close(ctx)
 		return nil, err
 	}
@@ -199,7 +203,7 @@ func (e *Engine) AddHostModule(ctx context.Context, name string, define func(b w
 	if e.closed {
 		return ErrClosed
 	}
-	if e.hosts[name] || name == wasiModuleName {
+	if e.hosts[name] || name == wasiModuleName || name == warmModuleName {
 		return fmt.Errorf("%w: %q", ErrHostModuleExists, name)
 	}
 	if _, err := define(e.rt.NewHostModuleBuilder(name)).Instantiate(ctx); err != nil {

@@ -14,6 +14,7 @@ type capAllocator struct {
 	limit  uint64
 	data   *dataImage    // the initial contents, when the module was split (splitData)
 	budget *MemoryBudget // shared with other instances, or nil
+	mem    *capMemory    // the instance's memory, once allocated
 	hit    atomic.Bool
 	over   atomic.Bool // the budget, not the limit, said no
 	peak   atomic.Uint64
@@ -57,7 +58,36 @@ func (a *capAllocator) unmap(b []byte) {
 }
 
 func (a *capAllocator) Allocate(_, max uint64) experimental.LinearMemory {
-	return &capMemory{a: a, max: min(max, a.limit)}
+	m := &capMemory{a: a, max: min(max, a.limit)}
+	a.mem = m
+	return m
+}
+
+// rebudget moves the instance's memory from its budget to b (nil: none),
+// for a Warm instance's next command. It reports false, changing nothing,
+// when b cannot take it. Called only while the guest waits for a request.
+func (a *capAllocator) rebudget(b *MemoryBudget) bool {
+	if a.budget == b {
+		return true
+	}
+	var size, taken uint64 // the memory's size now, and what its budget holds
+	if a.mem != nil {
+		size, taken = uint64(len(a.mem.buf)), a.mem.size
+	}
+	if b != nil && !b.take(size) {
+		return false
+	}
+	if a.budget != nil {
+		a.budget.give(taken)
+	}
+	a.budget = b
+	if a.mem != nil {
+		a.mem.size = 0
+		if b != nil {
+			a.mem.size = size
+		}
+	}
+	return true
 }
 
 type capMemory struct {

@@ -1,0 +1,408 @@
+package engine
+
+import (
+	"context"
+	"crypto/rand"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"maps"
+	"path"
+	"runtime"
+	"slices"
+	"sync"
+	"sync/atomic"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// A Warm instance is one instance of an image that runs commands one after
+// another instead of one instance per command: instantiating a Go guest
+// (the busybox image, 30 MB) costs about 25 ms, a request to a warm one
+// well under one. The image must serve (see WarmProtocol); busybox does.
+//
+// The instance's files, memory cap and name are fixed when it starts; each
+// Run gives the command's argv, environment, folder, stdio, time limit and
+// memory budget. Nothing else carries over from one command to the next:
+// the guest starts each from scratch (busybox: a new shell). The guest
+// reports how many goroutines it has left after each command; more than it
+// had before the first means something of that command still runs, and the
+// instance is not Reusable. A command that ends by time, cancellation,
+// memory or a crash ends the instance with it.
+//
+// # WarmProtocol
+//
+// The engine runs the image with only WarmEnv=1 in its environment and
+// defines the host module "agentenkit_warm" (every result an i32):
+//
+//	next(buf, cap, goroutines)  the next request's length: written to buf when
+//	                            it fits, else the guest calls again with a
+//	                            larger buf; 0: exit. goroutines: the guest's
+//	                            count before its first request.
+//	done(code, goroutines)      the command ended with exit status code,
+//	                            goroutines still running; 0.
+//
+// A request is JSON: {"args": [...], "env": ["K=V", ...], "dir": "/abs"}.
+type Warm struct {
+	img   *Image
+	fs    experimentalsys.FS
+	alloc *capAllocator
+	base  context.Context
+	kill  context.CancelFunc
+
+	reqs    chan *warmCmd
+	pending *warmCmd // handed to next() but not yet fitted in its buffer
+	cur     atomic.Pointer[warmCmd]
+
+	ready    chan struct{} // the guest asked for its first request
+	baseline atomic.Int32
+
+	exited  chan struct{} // the instance ended; err says how
+	exitErr error
+
+	mu     sync.Mutex
+	busy   bool
+	broken bool // ended, or something of a command still runs
+}
+
+// WarmEnv is the environment variable that tells an image to serve
+// requests (WarmProtocol) instead of running its argv.
+const WarmEnv = "AGENTENKIT_WARM"
+
+// warmModuleName is the host module of WarmProtocol.
+const warmModuleName = "agentenkit_warm"
+
+// WarmSpec is what a Warm instance keeps for all its commands.
+type WarmSpec struct {
+	// FS is mounted read-write at "/" (as RunSpec.FS).
+	FS experimentalsys.FS
+	// MemoryLimitPages caps the instance's memory; zero means the Engine's.
+	MemoryLimitPages uint32
+}
+
+type warmCmd struct {
+	ctx            context.Context
+	req            []byte
+	stdin          io.Reader
+	stdout, stderr io.Writer
+	done           chan warmDone
+}
+
+type warmDone struct{ code, goroutines int32 }
+
+type warmKey struct{}
+
+// CommandContext is, inside a host function, the context of the command a
+// Warm instance runs (the one given to Warm.Run), so that per-command values
+// reach host functions; for any other instance it is ctx itself.
+func CommandContext(ctx context.Context) context.Context {
+	if w, ok := ctx.Value(warmKey{}).(*Warm); ok {
+		if c := w.cur.Load(); c != nil {
+			return c.ctx
+		}
+	}
+	return ctx
+}
+
+// NewWarm starts a Warm instance of img and waits until it asks for its
+// first request. The instance lives until Close (or a command that ends
+// it); ctx only bounds the start.
+func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
+	pages := spec.MemoryLimitPages
+	if pages == 0 {
+		pages = img.e.opts.MemoryLimitPages
+	}
+	base, kill := context.WithCancel(context.WithoutCancel(ctx))
+	w := &Warm{
+		img:    img,
+		fs:     spec.FS,
+		alloc:  &capAllocator{limit: uint64(pages) << 16, data: img.data},
+		kill:   kill,
+		reqs:   make(chan *warmCmd),
+		ready:  make(chan struct{}),
+		exited: make(chan struct{}),
+	}
+	w.base = context.WithValue(base, warmKey{}, w)
+	fsc := wazero.NewFSConfig()
+	if spec.FS != nil {
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
+	}
+	cfg := wazero.NewModuleConfig().
+		WithName("").
+		WithArgs(img.name).
+		WithEnv(WarmEnv, "1").
+		WithEnv("PWD", "/").
+		WithStdin(warmStdin{w}).
+		WithStdout(warmOut{w, 1}).
+		WithStderr(warmOut{w, 2}).
+		WithFSConfig(fsc).
+		WithRandSource(rand.Reader).
+		WithSysWalltime().
+		WithNanotime(nanotime, 1000).
+		WithNanosleep(nanosleep(w.base)).
+		WithOsyield(runtime.Gosched)
+
+	w.alloc.start()
+	go func() {
+		defer close(w.exited)
+		defer w.alloc.done()
+		defer func() { // a bug in a host function must not take the process down
+			if r := recover(); r != nil {
+				w.exitErr = fmt.Errorf("host panic: %v\nwasm stack trace:", r)
+			}
+		}()
+		mod, err := img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(w.base, w.alloc), img.compiled, cfg)
+		if mod != nil {
+			mod.Close(context.Background())
+		}
+		if err == nil {
+			err = errors.New("the instance exited")
+		}
+		w.exitErr = err
+	}()
+	select {
+	case <-w.ready:
+		return w, nil
+	case <-w.exited:
+		return nil, fmt.Errorf("engine: warm %s: %w", img.name, w.exitErr)
+	case <-ctx.Done():
+		w.Close()
+		return nil, ctx.Err()
+	}
+}
+
+// Run runs one command in the instance and waits for it to end. spec.FS
+// must be nil or the instance's; spec.MemoryLimitPages is ignored (the
+// instance's cap holds). The code and error mean what they mean for
+// Image.Run. One command at a time: a Run while another runs, or after the
+// instance ended, is an error with code -1.
+func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
+	if spec.FS != nil && spec.FS != w.fs {
+		return -1, errors.New("engine: warm run: another FS than the instance's")
+	}
+	dir := spec.Dir
+	if dir == "" {
+		dir = "/"
+	}
+	if !path.IsAbs(dir) {
+		return -1, fmt.Errorf("engine: Dir %q is not absolute", spec.Dir)
+	}
+	dir = path.Clean(dir)
+	if len(spec.Args) == 0 {
+		spec.Args = []string{w.img.name}
+	}
+	w.mu.Lock()
+	switch {
+	case w.busy:
+		w.mu.Unlock()
+		return -1, errors.New("engine: warm run: the instance is running another command")
+	case w.broken:
+		w.mu.Unlock()
+		return -1, errors.New("engine: warm run: the instance ended")
+	}
+	w.busy = true
+	w.mu.Unlock()
+	defer func() {
+		w.mu.Lock()
+		w.busy = false
+		w.mu.Unlock()
+	}()
+
+	if spec.Timeout > 0 {
+		var cancel context.CancelFunc
+		ctx, cancel = context.WithTimeout(ctx, spec.Timeout)
+		defer cancel()
+	}
+	if err := ctx.Err(); err != nil {
+		return ctxResult(err)
+	}
+	stderr := orDiscard(spec.Stderr)
+	if !w.alloc.rebudget(spec.Budget) {
+		w.markBroken()
+		fmt.Fprintf(stderr, "wasm: memory limit exceeded: the shell alone is over the command's %d MiB\n", spec.Budget.Limit()>>20)
+		return ExitTrap, &RunError{Code: ExitTrap, Kind: ErrMemoryLimit, Detail: "the shell alone is over the budget"}
+	}
+	env := make(map[string]string, len(spec.Env)+1)
+	maps.Copy(env, spec.Env)
+	env["PWD"] = dir
+	req := struct {
+		Args []string `json:"args"`
+		Env  []string `json:"env"`
+		Dir  string   `json:"dir"`
+	}{Args: spec.Args, Dir: dir}
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		req.Env = append(req.Env, k+"="+env[k])
+	}
+	raw, err := json.Marshal(req)
+	if err != nil {
+		return -1, fmt.Errorf("engine: warm run: %w", err)
+	}
+	c := &warmCmd{
+		ctx:    ctx,
+		req:    raw,
+		stdin:  stdinFor(ctx, spec.Stdin),
+		stdout: orDiscard(spec.Stdout),
+		stderr: stderr,
+		done:   make(chan warmDone, 1),
+	}
+	w.cur.Store(c)
+	defer w.cur.Store(nil)
+	stop := context.AfterFunc(ctx, w.markBrokenAndKill)
+
+	select {
+	case w.reqs <- c:
+	case <-w.exited:
+	}
+	select {
+	case d := <-c.done:
+		if !stop() {
+			// ctx ended at the very end: the instance is being closed,
+			// but the command had finished.
+			w.markBroken()
+		}
+		if d.goroutines > w.baseline.Load() || w.alloc.hit.Load() {
+			w.markBroken()
+		}
+		if d.code != 0 && w.alloc.hit.Load() {
+			return w.img.result(ctx, sys.NewExitError(uint32(d.code)), w.alloc, stderr)
+		}
+		return int(d.code), nil
+	case <-w.exited:
+		stop()
+		w.markBroken()
+		if ctx.Err() != nil {
+			return ctxResult(ctx.Err())
+		}
+		return w.img.result(ctx, w.exitErr, w.alloc, stderr)
+	}
+}
+
+// FS is the instance's filesystem, for the processes its commands start.
+func (w *Warm) FS() experimentalsys.FS { return w.fs }
+
+// Reusable reports whether the instance can run another command: it did
+// not end, and nothing of the last command still runs in it.
+func (w *Warm) Reusable() bool {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return !w.broken && !w.busy
+}
+
+// Close ends the instance and waits until it is gone. Later calls do
+// nothing.
+func (w *Warm) Close() {
+	w.markBrokenAndKill()
+	<-w.exited
+}
+
+func (w *Warm) markBroken() {
+	w.mu.Lock()
+	w.broken = true
+	w.mu.Unlock()
+}
+
+func (w *Warm) markBrokenAndKill() {
+	w.markBroken()
+	w.kill()
+}
+
+// warmStdin and warmOut are the instance's stdio: the current command's,
+// nothing between commands.
+type warmStdin struct{ w *Warm }
+
+func (s warmStdin) Read(p []byte) (int, error) {
+	c := s.w.cur.Load()
+	if c == nil || c.stdin == nil {
+		return 0, io.EOF
+	}
+	return c.stdin.Read(p)
+}
+
+type warmOut struct {
+	w  *Warm
+	fd int
+}
+
+func (o warmOut) Write(p []byte) (int, error) {
+	c := o.w.cur.Load()
+	if c == nil {
+		return len(p), nil
+	}
+	if o.fd == 1 {
+		return c.stdout.Write(p)
+	}
+	return c.stderr.Write(p)
+}
+
+// instantiateWarm defines WarmProtocol's host module.
+func (e *Engine) instantiateWarm(ctx context.Context) error {
+	i32 := api.ValueTypeI32
+	b := e.rt.NewHostModuleBuilder(warmModuleName)
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(warmNext), []api.ValueType{i32, i32, i32}, []api.ValueType{i32}).
+		WithParameterNames("buf", "cap", "goroutines").
+		Export("next")
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(warmDoneCall), []api.ValueType{i32, i32}, []api.ValueType{i32}).
+		WithParameterNames("code", "goroutines").
+		Export("done")
+	if _, err := b.Instantiate(ctx); err != nil {
+		return fmt.Errorf("engine: %s: %w", warmModuleName, err)
+	}
+	return nil
+}
+
+func warmNext(ctx context.Context, m api.Module, stack []uint64) {
+	buf, size, goroutines := api.DecodeU32(stack[0]), api.DecodeU32(stack[1]), api.DecodeI32(stack[2])
+	stack[0] = 0
+	w, ok := ctx.Value(warmKey{}).(*Warm)
+	if !ok {
+		return // not a Warm instance: exit
+	}
+	select {
+	case <-w.ready:
+	default:
+		w.baseline.Store(goroutines)
+		close(w.ready)
+	}
+	c := w.pending
+	if c == nil {
+		select {
+		case c = <-w.reqs:
+		case <-w.base.Done():
+			return
+		}
+	}
+	if uint32(len(c.req)) > size {
+		w.pending = c
+		stack[0] = api.EncodeI32(int32(len(c.req)))
+		return
+	}
+	w.pending = nil
+	if !m.Memory().Write(buf, c.req) {
+		c.done <- warmDone{code: 126, goroutines: 1 << 30}
+		return
+	}
+	stack[0] = api.EncodeI32(int32(len(c.req)))
+}
+
+func warmDoneCall(ctx context.Context, m api.Module, stack []uint64) {
+	code, goroutines := api.DecodeI32(stack[0]), api.DecodeI32(stack[1])
+	stack[0] = 0
+	w, ok := ctx.Value(warmKey{}).(*Warm)
+	if !ok {
+		return
+	}
+	if c := w.cur.Load(); c != nil {
+		select {
+		case c.done <- warmDone{code: code, goroutines: goroutines}:
+		default:
+		}
+	}
+}
