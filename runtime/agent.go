@@ -103,12 +103,8 @@ func (rt *Runtime) CreateStreamTextAgent(opts AgentOptions) (*Agent, error) {
 		if t.Handler == nil {
 			return nil, fmt.Errorf("runtime: agent %s: tool %s has no handler", opts.Name, t.Name)
 		}
-		schema := t.InputSchema
-		if len(schema) == 0 {
-			schema = json.RawMessage(`{"type":"object"}`)
-		}
 		a.tools[t.Name] = t
-		a.specs = append(a.specs, model.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: schema})
+		a.specs = append(a.specs, t.Spec())
 	}
 	for _, s := range opts.Subagents {
 		if s == nil || s.rt != rt {

@@ -91,6 +91,14 @@ func TextEditorApproval(_ context.Context, input json.RawMessage) (bool, error) 
 // sandbox's lost or restored note goes into the result, live output goes
 // out as tool.output events, and AfterSandboxCall runs after the call
 // (CallTool). The tools keep their own files in StateDir.
+//
+// bash and the editor named "str_replace_based_edit_tool" (or
+// "str_replace_editor") declare Claude's built-in types (Tool.NativeType:
+// bash_20250124, text_editor_20250728, text_editor_20250124), so that the
+// Anthropic adapter sends them as the tools Claude was trained on; to any
+// other model they are JSON-schema functions. "text_editor" and
+// "code_execution" are JSON-schema functions everywhere (Anthropic's
+// code_execution is a server tool that would not run in the sandbox).
 func (rt *Runtime) BuiltinTools(names []string, opts BuiltinToolOptions) ([]Tool, error) {
 	if len(names) == 0 {
 		names = []string{ToolBash, ToolCodeExecution, ToolTextEditor}
@@ -126,6 +134,7 @@ func (rt *Runtime) bashTool(o BashOptions, capChars int) Tool {
 		Name:        ToolBash,
 		Description: bashDescription,
 		InputSchema: json.RawMessage(bashSchema),
+		NativeType:  tools.NativeBash,
 		Approval:    policyOr(o.Approval, AskAlways),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
 			if err := rt.takeUse(ctx, ToolBash, o.MaxUses); err != nil {
@@ -176,6 +185,7 @@ func (rt *Runtime) editorTool(name string, o TextEditorOptions, capChars int) To
 		Name:        name,
 		Description: editorDescription,
 		InputSchema: json.RawMessage(editorSchema),
+		NativeType:  tools.NativeType(name),
 		Approval:    policyOr(o.Approval, TextEditorApproval),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
 			if err := rt.takeUse(ctx, name, o.MaxUses); err != nil {

@@ -3,6 +3,9 @@ package runtime_test
 import (
 	"context"
 	"encoding/json"
+	"io"
+	"net/http"
+	"net/http/httptest"
 	"strings"
 	"testing"
 	"time"
@@ -14,6 +17,8 @@ import (
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
 	"github.com/agentenkit/agentenkit/runtime/model"
+	"github.com/agentenkit/agentenkit/runtime/model/anthropic"
+	"github.com/agentenkit/agentenkit/runtime/model/openai"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 	"github.com/agentenkit/agentenkit/tools"
 )
@@ -144,4 +149,89 @@ func TestBuiltinToolsNames(t *testing.T) {
 	_, err = rt.BuiltinTools([]string{"bash", "bash"}, runtime.BuiltinToolOptions{})
 	assert.ErrorContains(t, err, "named twice")
 	assert.Equal(t, 30000, runtime.BuiltinToolResultCapChars)
+}
+
+func TestBuiltinToolsNativeTypes(t *testing.T) {
+	rt, err := runtime.New(context.Background(), runtime.Options{Kv: memkv.New(memkv.Options{})})
+	require.NoError(t, err)
+	names := []string{"bash", "code_execution", "text_editor", "str_replace_based_edit_tool", "str_replace_editor"}
+	builtins, err := rt.BuiltinTools(names, runtime.BuiltinToolOptions{})
+	require.NoError(t, err)
+	want := map[string]string{
+		"bash":                        tools.NativeBash,
+		"code_execution":              "", // Anthropic's is a server tool: it would not run in the sandbox
+		"text_editor":                 "", // no built-in type is named text_editor
+		"str_replace_based_edit_tool": tools.NativeTextEditor,
+		"str_replace_editor":          tools.NativeStrReplaceEditor,
+	}
+	for _, tool := range builtins {
+		assert.Equal(t, want[tool.Name], tool.NativeType, tool.Name)
+		assert.Equal(t, want[tool.Name], tools.NativeType(tool.Name), tool.Name)
+		spec := tool.Spec()
+		assert.Equal(t, tool.NativeType, spec.NativeType, tool.Name)
+		assert.JSONEq(t, string(tool.InputSchema), string(spec.InputSchema), "%s: the schema stays for other models", tool.Name)
+	}
+	assert.Equal(t, "bash_20250124", tools.NativeBash)
+	assert.Equal(t, "text_editor_20250728", tools.NativeTextEditor)
+	assert.Equal(t, "text_editor_20250124", tools.NativeStrReplaceEditor)
+
+	// On the wire: the Anthropic adapter sends the built-in types alone,
+	// the OpenAI-compatible one every tool as a function with its schema.
+	var specs []model.ToolSpec
+	for _, tool := range builtins {
+		specs = append(specs, tool.Spec())
+	}
+	req := model.Request{Messages: []model.Message{model.UserText("hi")}, Tools: specs}
+	for _, tc := range []struct {
+		name  string
+		model func(url string) model.Model
+		reply string
+		check func(t *testing.T, tool map[string]json.RawMessage, name string)
+	}{
+		{"anthropic", func(url string) model.Model {
+			return anthropic.New("sk-ant-test", anthropic.Options{BaseURL: url}).Model("claude-sonnet-4-5")
+		},
+			"event: message_start\ndata: {\"type\":\"message_start\",\"message\":{\"id\":\"m\",\"role\":\"assistant\",\"content\":[],\"usage\":{\"input_tokens\":1,\"output_tokens\":1}}}\n\nevent: message_delta\ndata: {\"type\":\"message_delta\",\"delta\":{\"stop_reason\":\"end_turn\"},\"usage\":{\"output_tokens\":1}}\n\nevent: message_stop\ndata: {\"type\":\"message_stop\"}\n\n",
+			func(t *testing.T, tool map[string]json.RawMessage, name string) {
+				if typ := want[name]; typ != "" {
+					b, _ := json.Marshal(tool)
+					assert.JSONEq(t, `{"type":"`+typ+`","name":"`+name+`"}`, string(b))
+					return
+				}
+				assert.NotContains(t, tool, "type")
+				assert.Contains(t, tool, "input_schema")
+				assert.Contains(t, tool, "description")
+			}},
+		{"openai", func(url string) model.Model {
+			return openai.New("sk-test", openai.Options{BaseURL: url}).Model("gpt-4o")
+		},
+			"data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"ok\"},\"finish_reason\":\"stop\"}]}\n\ndata: [DONE]\n\n",
+			func(t *testing.T, tool map[string]json.RawMessage, name string) {
+				assert.JSONEq(t, `"function"`, string(tool["type"]))
+				var fn map[string]json.RawMessage
+				require.NoError(t, json.Unmarshal(tool["function"], &fn))
+				assert.Contains(t, fn, "parameters")
+				assert.Contains(t, fn, "description")
+			}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			var body []byte
+			srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+				body, _ = io.ReadAll(r.Body)
+				w.Header().Set("Content-Type", "text/event-stream")
+				_, _ = io.WriteString(w, tc.reply)
+			}))
+			defer srv.Close()
+			_, err := model.Collect(tc.model(srv.URL).Stream(t.Context(), req), nil)
+			require.NoError(t, err)
+			var sent struct {
+				Tools []map[string]json.RawMessage `json:"tools"`
+			}
+			require.NoError(t, json.Unmarshal(body, &sent))
+			require.Len(t, sent.Tools, len(names))
+			for i, tool := range sent.Tools {
+				tc.check(t, tool, names[i])
+			}
+		})
+	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -15,6 +16,14 @@ type Tool struct {
 	Description string
 	// InputSchema is the JSON schema of the input (an object).
 	InputSchema json.RawMessage
+	// NativeType, when set, is the type of the Anthropic built-in
+	// (schema-less) tool this tool implements, such as tools.NativeBash:
+	// the Anthropic model adapter then sends {"type": NativeType, "name":
+	// Name} instead of the description and InputSchema, which other
+	// adapters keep sending. The type fixes the name Claude calls the tool
+	// by, so set it only when Name is that name (tools.NativeType gives the
+	// type of a name). The built-in tools declare theirs.
+	NativeType string
 	// Handler runs a call. Its result is sent to the model as JSON (a
 	// string as is); an error is a failed call the model sees.
 	Handler func(ctx context.Context, input json.RawMessage) (any, error)
@@ -22,6 +31,16 @@ type Tool struct {
 	// runs: AskAlways, AskNever (the default, when nil) or a policy of the
 	// call's input. A call that needs it parks its run (see Respond).
 	Approval ApprovalPolicy
+}
+
+// Spec is the tool as a model adapter is given it; an empty InputSchema is
+// an object of anything.
+func (t Tool) Spec() model.ToolSpec {
+	schema := t.InputSchema
+	if len(schema) == 0 {
+		schema = json.RawMessage(`{"type":"object"}`)
+	}
+	return model.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: schema, NativeType: t.NativeType}
 }
 
 // AgentTool returns a custom tool. Inside handler, SandboxFor(ctx) gives the
@@ -71,4 +90,3 @@ func (rt *Runtime) CallTool(ctx context.Context, tool Tool, input json.RawMessag
 	}
 	return out, err
 }
-

@@ -26,6 +26,39 @@ const (
 	StrReplaceEditor = "str_replace_editor"
 )
 
+// Anthropic's types of the built-in (schema-less) client tools these tools
+// implement, which Claude knows by the name each requires: see NativeType.
+// code_execution has none: Anthropic's code_execution_20250825 is a server
+// tool, run by Anthropic in its own container, so declaring it would take
+// the calls away from the sandbox.
+const (
+	// NativeBash is bash_20250124, named "bash".
+	NativeBash = "bash_20250124"
+	// NativeTextEditor is text_editor_20250728 (Claude 4), named
+	// StrReplaceBasedEditTool.
+	NativeTextEditor = "text_editor_20250728"
+	// NativeStrReplaceEditor is text_editor_20250124 (Claude 3.7), named
+	// StrReplaceEditor.
+	NativeStrReplaceEditor = "text_editor_20250124"
+)
+
+// NativeType returns the Anthropic built-in tool type that a tool named
+// name implements, or "" when there is none: NativeBash for "bash",
+// NativeTextEditor for StrReplaceBasedEditTool, NativeStrReplaceEditor for
+// StrReplaceEditor. TextEditorName and "code_execution" have none (a
+// built-in type fixes its tool's name, and text_editor is no built-in's).
+func NativeType(name string) string {
+	switch name {
+	case "bash":
+		return NativeBash
+	case StrReplaceBasedEditTool:
+		return NativeTextEditor
+	case StrReplaceEditor:
+		return NativeStrReplaceEditor
+	}
+	return ""
+}
+
 // The text editor's commands.
 const (
 	CmdView       = "view"

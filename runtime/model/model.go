@@ -108,6 +108,14 @@ type ToolSpec struct {
 	Description string `json:"description"`
 	// InputSchema is the JSON schema of the input, an object schema.
 	InputSchema json.RawMessage `json:"inputSchema"`
+	// NativeType, when set, is the type of the Anthropic built-in
+	// (schema-less) tool this one is, such as "bash_20250124". The
+	// Anthropic adapter then sends only {"type": NativeType, "name": Name}:
+	// the model knows the input schema and the description already. Other
+	// adapters ignore it and send InputSchema. The type fixes the name,
+	// so Name must be the one the type requires ("bash" for
+	// bash_20250124).
+	NativeType string `json:"nativeType,omitempty"`
 }
 
 // Request is one model call.

@@ -13,6 +13,11 @@
 // retried with backoff, honouring retry-after; other errors are
 // *model.APIError with the status code and the API's error type and
 // message.
+//
+// A tool whose ToolSpec has a NativeType goes out as Anthropic's built-in
+// tool definition, {"type": NativeType, "name": Name}, with no description
+// or schema (Claude knows them); the model then calls it by that name with
+// the input it was trained on. Other tools go out with their JSON schema.
 package anthropic
 
 import (
@@ -118,16 +123,19 @@ type (
 		Content   string          `json:"content,omitempty"`
 		IsError   bool            `json:"is_error,omitempty"`
 	}
+	// tool is a tool definition: a custom one (name, description,
+	// input_schema) or a built-in one (type and name only).
 	tool struct {
+		Type        string          `json:"type,omitempty"`
 		Name        string          `json:"name"`
 		Description string          `json:"description,omitempty"`
-		InputSchema json.RawMessage `json:"input_schema"`
+		InputSchema json.RawMessage `json:"input_schema,omitempty"`
 	}
 )
 
 // body translates req: tool results become a user message of tool_result
-// blocks, and consecutive messages of one role merge (the API wants roles
-// to alternate).
+// blocks, consecutive messages of one role merge (the API wants roles to
+// alternate), and a tool with a NativeType is sent as the built-in tool.
 func (m *Model) body(req model.Request) ([]byte, error) {
 	r := request{Model: m.id, MaxTokens: req.MaxTokens, System: req.System, Stream: true, Messages: []message{}}
 	if r.MaxTokens <= 0 {
@@ -166,6 +174,10 @@ func (m *Model) body(req model.Request) ([]byte, error) {
 		r.Messages = append(r.Messages, message{Role: role, Content: blocks})
 	}
 	for _, t := range req.Tools {
+		if t.NativeType != "" {
+			r.Tools = append(r.Tools, tool{Type: t.NativeType, Name: t.Name})
+			continue
+		}
 		schema := t.InputSchema
 		if len(schema) == 0 {
 			schema = json.RawMessage(`{"type":"object"}`)

@@ -347,3 +347,29 @@ func TestNetworkErrorsAreRetried(t *testing.T) {
 	assert.False(t, errors.As(err, &apiErr))
 	assert.Len(t, rec.waits, 2)
 }
+
+// builtinSpecs are tools as the runtime's built-ins describe themselves:
+// two with an Anthropic built-in type, one without.
+var builtinSpecs = []model.ToolSpec{
+	{Name: "bash", Description: "Run a command.", InputSchema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}}}`), NativeType: "bash_20250124"},
+	{Name: "str_replace_based_edit_tool", Description: "Edit files.", InputSchema: json.RawMessage(`{"type":"object"}`), NativeType: "text_editor_20250728"},
+	{Name: "code_execution", Description: "Run code.", InputSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}}}`)},
+}
+
+func TestNativeToolTypesOnTheWire(t *testing.T) {
+	srv := wiretest.New(t, wiretest.Reply{Body: textStream})
+	m := anthropic.New("sk-ant-test", anthropic.Options{BaseURL: srv.URL}).Model("claude-sonnet-4-5")
+	_, err := model.Collect(m.Stream(t.Context(), model.Request{Messages: []model.Message{model.UserText("List the files.")}, Tools: builtinSpecs}), nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{
+		"model": "claude-sonnet-4-5",
+		"max_tokens": 8192,
+		"stream": true,
+		"messages": [{"role": "user", "content": [{"type": "text", "text": "List the files."}]}],
+		"tools": [
+			{"type": "bash_20250124", "name": "bash"},
+			{"type": "text_editor_20250728", "name": "str_replace_based_edit_tool"},
+			{"name": "code_execution", "description": "Run code.", "input_schema": {"type":"object","properties":{"code":{"type":"string"}}}}
+		]
+	}`, string(srv.Requests()[0].Raw), "a built-in type goes out alone, with no description or schema")
+}

@@ -15,6 +15,9 @@
 // reply, in index order. 429 and 5xx are retried with backoff, honouring
 // retry-after(-ms); other errors are *model.APIError with the status code
 // and the API's error type (or code) and message.
+//
+// Every tool is sent as a function with its JSON schema; a ToolSpec's
+// NativeType (an Anthropic built-in type) is ignored.
 package openai
 
 import (

@@ -303,3 +303,29 @@ func TestContextEndsTheStream(t *testing.T) {
 	}
 	assert.ErrorIs(t, err, context.Canceled)
 }
+
+// builtinSpecs are tools as the runtime's built-ins describe themselves:
+// two with an Anthropic built-in type, one without.
+var builtinSpecs = []model.ToolSpec{
+	{Name: "bash", Description: "Run a command.", InputSchema: json.RawMessage(`{"type":"object","properties":{"command":{"type":"string"}}}`), NativeType: "bash_20250124"},
+	{Name: "str_replace_based_edit_tool", Description: "Edit files.", InputSchema: json.RawMessage(`{"type":"object"}`), NativeType: "text_editor_20250728"},
+	{Name: "code_execution", Description: "Run code.", InputSchema: json.RawMessage(`{"type":"object","properties":{"code":{"type":"string"}}}`)},
+}
+
+func TestNativeToolTypesAreIgnored(t *testing.T) {
+	srv := wiretest.New(t, wiretest.Reply{Body: textStream})
+	m := openai.New("sk-test", openai.Options{BaseURL: srv.URL + "/v1"}).Model("gpt-4o")
+	_, err := model.Collect(m.Stream(t.Context(), model.Request{Messages: []model.Message{model.UserText("List the files.")}, Tools: builtinSpecs}), nil)
+	require.NoError(t, err)
+	assert.JSONEq(t, `{
+		"model": "gpt-4o",
+		"stream": true,
+		"stream_options": {"include_usage": true},
+		"messages": [{"role": "user", "content": "List the files."}],
+		"tools": [
+			{"type": "function", "function": {"name": "bash", "description": "Run a command.", "parameters": {"type":"object","properties":{"command":{"type":"string"}}}}},
+			{"type": "function", "function": {"name": "str_replace_based_edit_tool", "description": "Edit files.", "parameters": {"type":"object"}}},
+			{"type": "function", "function": {"name": "code_execution", "description": "Run code.", "parameters": {"type":"object","properties":{"code":{"type":"string"}}}}}
+		]
+	}`, string(srv.Requests()[0].Raw), "every tool is a function with its schema")
+}
