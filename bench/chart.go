@@ -218,8 +218,8 @@ func layOut(results []Result) chartLayout {
 }
 
 // placeLabel is where b's label goes: centred just over the bar (or on
-// the axis for "n/a"), moved up a line at a time while it would overlap a
-// label already placed.
+// the axis for "n/a"), moved up a line at a time while it would come
+// closer than labelGap to a label already placed.
 func (l chartLayout) placeLabel(b chartBar) image.Rectangle {
 	w := textWidth(b.label)
 	x := (b.rect.Min.X + b.rect.Max.X - w) / 2
@@ -231,13 +231,24 @@ func (l chartLayout) placeLabel(b chartBar) image.Rectangle {
 	for moved := true; moved; {
 		moved = false
 		for _, o := range l.bars {
-			if o.labelBox.Overlaps(box) {
+			if spaced(o.labelBox).Overlaps(box) {
 				box = box.Sub(image.Pt(0, box.Max.Y-o.labelBox.Min.Y))
 				moved = true
 			}
 		}
 	}
 	return box
+}
+
+// labelGap is the least room between two labels side by side, in pixels.
+const labelGap = 4
+
+// spaced is r with labelGap more on its left and right.
+func spaced(r image.Rectangle) image.Rectangle {
+	if r.Empty() {
+		return r
+	}
+	return image.Rect(r.Min.X-labelGap, r.Min.Y, r.Max.X+labelGap, r.Max.Y)
 }
 
 // shortRatio is ratio in at most 5 characters (below a million), to fit

@@ -109,7 +109,7 @@ func TestChartLayout(t *testing.T) {
 					t.Errorf("label %q of %s/%s at %v is not over its bar %v", a.label, a.workload, a.adapter, a.labelBox, a.rect)
 				}
 				for _, b := range l.bars[i+1:] {
-					if a.labelBox.Overlaps(b.labelBox) {
+					if spaced(a.labelBox).Overlaps(b.labelBox) {
 						t.Errorf("labels of %s/%s %v and %s/%s %v overlap", a.workload, a.adapter, a.labelBox, b.workload, b.adapter, b.labelBox)
 					}
 				}
@@ -271,7 +271,7 @@ func TestChartCrowdedLabels(t *testing.T) {
 			t.Errorf("label %q longer than 5 characters", a.label)
 		}
 		for _, b := range l.bars[i+1:] {
-			if a.labelBox.Overlaps(b.labelBox) {
+			if spaced(a.labelBox).Overlaps(b.labelBox) {
 				t.Errorf("labels %q %v and %q %v overlap", a.label, a.labelBox, b.label, b.labelBox)
 			}
 		}
