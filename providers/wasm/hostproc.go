@@ -64,13 +64,18 @@ type cmdHost struct {
 	image func(ctx context.Context, name string) (*engine.Image, error)
 	// shell and release lend a warm busybox instance of the sandbox
 	// (shells.go) for a busybox child; nil starts a new instance.
-	shell    func(ctx context.Context) (*shell, error)
-	release  func(*shell)
-	fs       experimentalsys.FS
-	memPages uint32
-	budget   *engine.MemoryBudget
-	maxProcs int32
-	live     atomic.Int32 // processes started and not yet ended
+	shell   func(ctx context.Context) (*shell, error)
+	release func(*shell)
+	// python lends a prestarted Python that serves args with env, or nil;
+	// pythonRan is told of every python command (and how long it took in
+	// a new CPython, else 0), to prestart the next.
+	python    func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell
+	pythonRan func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration)
+	fs        experimentalsys.FS
+	memPages  uint32
+	budget    *engine.MemoryBudget
+	maxProcs  int32
+	live      atomic.Int32 // processes started and not yet ended
 }
 
 // procTable is one instance's children.
@@ -256,7 +261,24 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	} else {
 		var img *engine.Image
 		if img, startErr = t.host.image(ctx, spec.Image); startErr == nil {
-			code, err = img.Run(ctx, rs)
+			var pre *shell
+			if spec.Image == "python" && t.host.python != nil {
+				pre = t.host.python(ctx, img, spec.Args, env)
+			}
+			if pre != nil {
+				rs.FS = nil // its own: the same files
+				code, err = pre.w.Run(ctx, rs)
+				pre.w.Close()
+			} else {
+				began := time.Now()
+				code, err = img.Run(ctx, rs)
+				if spec.Image == "python" && t.host.pythonRan != nil {
+					t.host.pythonRan(img, spec.Args[0], env, time.Since(began))
+				}
+			}
+			if pre != nil && t.host.pythonRan != nil {
+				t.host.pythonRan(img, spec.Args[0], env, 0)
+			}
 		}
 	}
 	if startErr != nil {

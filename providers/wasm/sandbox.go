@@ -71,9 +71,18 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	}()
 
 	host := &cmdHost{
-		image:    s.p.image,
-		shell:    func(ctx context.Context) (*shell, error) { return s.p.takeShell(ctx, st, memPages) },
-		release:  func(sh *shell) { s.p.putShell(st, sh) },
+		image:   s.p.image,
+		shell:   func(ctx context.Context) (*shell, error) { return s.p.takeShell(ctx, st, memPages) },
+		release: func(sh *shell) { s.p.putShell(st, sh) },
+		python: func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell {
+			return s.p.takePython(ctx, st, img, args, env)
+		},
+		pythonRan: func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration) {
+			if cold > 0 {
+				s.p.pyTimes.note(&s.p.pyTimes.run, cold)
+			}
+			s.p.prestartPython(st, img, memPages, argv0, env)
+		},
 		fs:       sh.w.FS(),
 		memPages: memPages,
 		budget:   engine.NewMemoryBudget(uint64(max(rec.CmdMemMB, rec.MemoryMB)) << 20),

@@ -2,6 +2,8 @@ package wasm
 
 import (
 	"context"
+	"sync"
+	"time"
 
 	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
 	"github.com/agentenkit/agentenkit/vfs"
@@ -31,6 +33,7 @@ type shell struct {
 type shellPool struct {
 	idle    []*shell
 	warming chan struct{} // closed when the background start ends
+	python  *pyWarm       // a prestarted Python, started or starting
 }
 
 // takeShell returns an idle shell on the sandbox's current files, waiting
@@ -137,11 +140,150 @@ func (p *Provider) dropShellsLocked(st *state) []*shell {
 	idle := st.shells.idle
 	st.shells.idle = nil
 	p.idleShells.Add(-int64(len(idle)))
+	if pw := st.shells.python; pw != nil {
+		st.shells.python = nil
+		p.idlePythons.Add(-1)
+		go pw.close()
+	}
 	return idle
 }
 
 func closeShells(shells []*shell) {
 	for _, sh := range shells {
 		go sh.w.Close()
+	}
+}
+
+// Prestarted Pythons: after a python3 command a sandbox gets, in the
+// background, a CPython already through its start (engine.Prestart: about
+// 100 ms of every `python3 -c ...`), started with that command's program
+// name and environment; the next python3 command it serves exactly as a new
+// CPython would runs in it, once. One per sandbox, Options.WarmPythons in
+// all, and one starting at a time in the provider, so that a burst of
+// sandboxes running python is not slowed by starts for later.
+
+// pyWarm is a prestarted Python being started or idle.
+type pyWarm struct {
+	argv0   string
+	env     map[string]string
+	started time.Time
+	done    chan struct{} // closed when started (or failed)
+	sh      *shell        // nil until started, or when it failed
+}
+
+// pyTimes are a provider's running estimates of how long a prestart and a
+// new CPython's command take, so that a command waits for a Python still
+// starting only when that is sooner than starting its own.
+type pyTimes struct {
+	mu            sync.Mutex
+	prestart, run time.Duration
+}
+
+func (pt *pyTimes) note(d *time.Duration, took time.Duration) {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	if *d == 0 {
+		*d = took
+	} else {
+		*d = (*d*3 + took) / 4
+	}
+}
+
+// worthWaiting reports whether a prestart begun at started likely ends
+// before a new CPython would have run the command.
+func (pt *pyTimes) worthWaiting(started time.Time) bool {
+	pt.mu.Lock()
+	defer pt.mu.Unlock()
+	return pt.prestart-time.Since(started) < pt.run
+}
+
+// takePython returns the sandbox's prestarted Python when it serves args
+// with env, waiting for one being started, or nil.
+func (p *Provider) takePython(ctx context.Context, st *state, img *engine.Image, args []string, env map[string]string) *shell {
+	st.mu.Lock()
+	pw := st.shells.python
+	if pw == nil || !img.PrestartServes(pw.argv0, pw.env, args, env) {
+		st.mu.Unlock()
+		return nil
+	}
+	st.mu.Unlock()
+	select {
+	case <-pw.done:
+	default:
+		if !p.pyTimes.worthWaiting(pw.started) {
+			return nil
+		}
+		select {
+		case <-pw.done:
+		case <-ctx.Done():
+			return nil
+		}
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.shells.python != pw || pw.sh == nil || pw.sh.fsys != st.fsys || !pw.sh.w.Serves(args, env) {
+		return nil
+	}
+	st.shells.python = nil
+	p.idlePythons.Add(-1)
+	p.pythonsUsed.Add(1)
+	return pw.sh
+}
+
+// prestartPython starts a prestarted Python for st in the background as
+// argv0 with env, unless it has one that serves the same, the provider has
+// no room, or another is being started.
+func (p *Provider) prestartPython(st *state, img *engine.Image, memPages uint32, argv0 string, env map[string]string) {
+	st.mu.Lock()
+	if old := st.shells.python; old != nil && img.PrestartServes(old.argv0, old.env, append([]string{argv0}, "-c", ""), env) {
+		st.mu.Unlock()
+		return
+	}
+	if st.gone || st.fsys == nil || p.idlePythons.Load() >= int64(p.opts.WarmPythons) {
+		st.mu.Unlock()
+		return
+	}
+	select {
+	case p.prestarting <- struct{}{}:
+	default:
+		st.mu.Unlock()
+		return
+	}
+	pw := &pyWarm{argv0: argv0, env: env, started: time.Now(), done: make(chan struct{})}
+	old := st.shells.python
+	st.shells.python = pw
+	p.idlePythons.Add(1)
+	fsys := st.fsys
+	st.mu.Unlock()
+	if old != nil {
+		p.idlePythons.Add(-1)
+		go old.close()
+	}
+	go func() {
+		defer func() { <-p.prestarting }()
+		w, err := img.Prestart(context.Background(), engine.WarmSpec{FS: &trackFS{FS: fsys.WASI(), st: st}, MemoryLimitPages: memPages}, argv0, env)
+		if err == nil {
+			pw.sh = &shell{w: w, fsys: fsys}
+			p.pyTimes.note(&p.pyTimes.prestart, time.Since(pw.started))
+		}
+		close(pw.done)
+		st.mu.Lock()
+		keep := st.shells.python == pw && pw.sh != nil && !st.gone
+		if !keep && st.shells.python == pw {
+			st.shells.python = nil
+			p.idlePythons.Add(-1)
+		}
+		st.mu.Unlock()
+		if !keep && pw.sh != nil {
+			pw.sh.w.Close() // a second Close (old.close) does nothing
+		}
+	}()
+}
+
+// close closes the Python once it is started.
+func (pw *pyWarm) close() {
+	<-pw.done
+	if pw.sh != nil {
+		pw.sh.w.Close()
 	}
 }

@@ -104,3 +104,75 @@ func TestWarmShellsOff(t *testing.T) {
 	assert.Zero(t, p.idleShells.Load())
 	assert.EqualValues(t, 3, p.shellsStarted.Load(), "one per instance: the command's and its two stages")
 }
+
+// readyPython waits until sandbox id has a started prestarted Python.
+func (p *Provider) readyPython(t *testing.T, id string) {
+	t.Helper()
+	deadline := time.Now().Add(30 * time.Second)
+	for time.Now().Before(deadline) {
+		p.mu.Lock()
+		st := p.cache[id]
+		p.mu.Unlock()
+		st.mu.Lock()
+		pw := st.shells.python
+		st.mu.Unlock()
+		if pw != nil {
+			select {
+			case <-pw.done:
+				if pw.sh != nil {
+					return
+				}
+			default:
+			}
+		}
+		time.Sleep(10 * time.Millisecond)
+	}
+	t.Fatal("no prestarted Python after 30 s")
+}
+
+// TestPrestartedPython: after python3 ran, the next python3 command the
+// prestarted one serves runs in it with the command's folder, environment,
+// stdin and files; one it does not serve runs in a new CPython.
+func TestPrestartedPython(t *testing.T) {
+	p := New(Options{})
+	ctx := context.Background()
+	if err := p.Warm(ctx); errors.Is(err, images.ErrMissing) {
+		testenv.Missing(t, "wasm-images", "the wasm images are not fetched and built: run `make images`")
+	}
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	runIt := func(cmd string) sandbox.CommandResult {
+		t.Helper()
+		r, err := sb.RunCommand(ctx, cmd, sandbox.RunCommandOptions{Timeout: time.Minute})
+		require.NoError(t, err, cmd)
+		return r
+	}
+	runIt("python3 -c pass")
+	for _, c := range []struct {
+		name, cmd, out string
+		code           int
+		prestarted     bool
+	}{
+		{"-c with folder, env and stdin", "mkdir -p d && cd d && echo in | X=1 python3 -c 'import os, sys; print(os.getcwd(), os.environ[\"X\"], sys.stdin.read().strip(), sys.argv)' a",
+			"/home/user/d 1 in ['-c', 'a']\n", 0, true},
+		{"a script that writes a file", "printf 'open(\"out.txt\", \"w\").write(\"w\")\\nimport sys; sys.exit(4)\\n' > s.py; python3 s.py; echo $?; cat out.txt",
+			"4\nw", 0, true},
+		{"another PYTHONHASHSEED starts a new CPython", "PYTHONHASHSEED=0 python3 -c 'import sys; print(sys.flags.hash_randomization)'", "0\n", 0, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			p.readyPython(t, sb.ID())
+			used := p.pythonsUsed.Load()
+			r := runIt(c.cmd)
+			assert.Equal(t, c.out, r.Stdout, "stderr %q", r.Stderr)
+			assert.Equal(t, c.code, r.ExitCode)
+			assert.Equal(t, c.prestarted, p.pythonsUsed.Load() > used, "ran in the prestarted Python")
+		})
+	}
+	t.Run("destroy closes it", func(t *testing.T) {
+		p.readyPython(t, sb.ID())
+		require.EqualValues(t, 1, p.idlePythons.Load())
+		require.NoError(t, sb.Destroy(ctx))
+		assert.Zero(t, p.idlePythons.Load())
+	})
+}

@@ -58,6 +58,11 @@ type Warm struct {
 
 	reqs    chan *warmCmd
 	pending *warmCmd // handed to next() but not yet fitted in its buffer
+
+	// A prestarted Python (Prestart): one command, read from stdin.
+	python  *prestart
+	taken   *warmCmd // the request the guest's stdin took
+	request []byte   // what of it the guest has not read yet
 	cur     atomic.Pointer[warmCmd]
 
 	ready    chan struct{} // the guest asked for its first request
@@ -114,6 +119,15 @@ func CommandContext(ctx context.Context) context.Context {
 // first request. The instance lives until Close (or a command that ends
 // it); ctx only bounds the start.
 func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
+	w := img.newWarm(ctx, spec)
+	fsc := wazero.NewFSConfig()
+	if spec.FS != nil {
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
+	}
+	return w.start(ctx, w.config(fsc).WithArgs(img.name).WithEnv(WarmEnv, "1").WithEnv("PWD", "/"))
+}
+
+func (img *Image) newWarm(ctx context.Context, spec WarmSpec) *Warm {
 	pages := spec.MemoryLimitPages
 	if pages == 0 {
 		pages = img.e.opts.MemoryLimitPages
@@ -129,15 +143,14 @@ func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
 		exited: make(chan struct{}),
 	}
 	w.base = context.WithValue(base, warmKey{}, w)
-	fsc := wazero.NewFSConfig()
-	if spec.FS != nil {
-		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
-	}
-	cfg := wazero.NewModuleConfig().
+	return w
+}
+
+// config is the module config of every warm instance: switched stdio,
+// real clocks, crypto random, sleeps that end with the instance.
+func (w *Warm) config(fsc wazero.FSConfig) wazero.ModuleConfig {
+	return wazero.NewModuleConfig().
 		WithName("").
-		WithArgs(img.name).
-		WithEnv(WarmEnv, "1").
-		WithEnv("PWD", "/").
 		WithStdin(warmStdin{w}).
 		WithStdout(warmOut{w, 1}).
 		WithStderr(warmOut{w, 2}).
@@ -147,7 +160,11 @@ func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
 		WithNanotime(nanotime, 1000).
 		WithNanosleep(nanosleep(w.base)).
 		WithOsyield(runtime.Gosched)
+}
 
+// start runs the instance on its own goroutine and waits until it is ready
+// for a request.
+func (w *Warm) start(ctx context.Context, cfg wazero.ModuleConfig) (*Warm, error) {
 	w.alloc.start()
 	go func() {
 		defer close(w.exited)
@@ -157,12 +174,9 @@ func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
 				w.exitErr = fmt.Errorf("host panic: %v\nwasm stack trace:", r)
 			}
 		}()
-		mod, err := img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(w.base, w.alloc), img.compiled, cfg)
+		mod, err := w.img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(w.base, w.alloc), w.img.compiled, cfg)
 		if mod != nil {
 			mod.Close(context.Background())
-		}
-		if err == nil {
-			err = errors.New("the instance exited")
 		}
 		w.exitErr = err
 	}()
@@ -170,7 +184,11 @@ func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
 	case <-w.ready:
 		return w, nil
 	case <-w.exited:
-		return nil, fmt.Errorf("engine: warm %s: %w", img.name, w.exitErr)
+		err := w.exitErr
+		if err == nil {
+			err = errors.New("it exited before its first request")
+		}
+		return nil, fmt.Errorf("engine: warm %s: %w", w.img.name, err)
 	case <-ctx.Done():
 		w.Close()
 		return nil, ctx.Err()
@@ -231,6 +249,13 @@ func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 	env := make(map[string]string, len(spec.Env)+1)
 	maps.Copy(env, spec.Env)
 	env["PWD"] = dir
+	if w.python != nil {
+		raw, ok := w.python.request(spec.Args, env, dir)
+		if !ok {
+			return -1, errors.New("engine: prestarted python: a command it does not serve (Serves)")
+		}
+		return w.run(ctx, raw, spec, stderr)
+	}
 	req := struct {
 		Args []string `json:"args"`
 		Env  []string `json:"env"`
@@ -243,6 +268,11 @@ func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 	if err != nil {
 		return -1, fmt.Errorf("engine: warm run: %w", err)
 	}
+	return w.run(ctx, raw, spec, stderr)
+}
+
+// run hands the request raw to the guest and waits for its end.
+func (w *Warm) run(ctx context.Context, raw []byte, spec RunSpec, stderr io.Writer) (int, error) {
 	c := &warmCmd{
 		ctx:    ctx,
 		req:    raw,
@@ -258,6 +288,15 @@ func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 	select {
 	case w.reqs <- c:
 	case <-w.exited:
+	}
+	if w.python != nil { // its end is the command's
+		<-w.exited
+		stop()
+		w.markBroken()
+		if ctx.Err() != nil {
+			return ctxResult(ctx.Err())
+		}
+		return w.img.result(ctx, w.exitErr, w.alloc, stderr)
 	}
 	select {
 	case d := <-c.done:
@@ -278,6 +317,9 @@ func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 		w.markBroken()
 		if ctx.Err() != nil {
 			return ctxResult(ctx.Err())
+		}
+		if w.exitErr == nil {
+			return -1, errors.New("engine: warm run: the instance exited")
 		}
 		return w.img.result(ctx, w.exitErr, w.alloc, stderr)
 	}
@@ -317,7 +359,28 @@ func (w *Warm) markBrokenAndKill() {
 type warmStdin struct{ w *Warm }
 
 func (s warmStdin) Read(p []byte) (int, error) {
-	c := s.w.cur.Load()
+	w := s.w
+	if w.python != nil {
+		if w.taken == nil { // CPython is up and asks for its request
+			select {
+			case <-w.ready:
+			default:
+				close(w.ready)
+			}
+			select {
+			case w.taken = <-w.reqs:
+				w.request = w.taken.req
+			case <-w.base.Done():
+				return 0, io.EOF
+			}
+		}
+		if len(w.request) > 0 {
+			n := copy(p, w.request)
+			w.request = w.request[n:]
+			return n, nil
+		}
+	}
+	c := w.cur.Load()
 	if c == nil || c.stdin == nil {
 		return 0, io.EOF
 	}

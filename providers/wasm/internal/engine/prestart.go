@@ -1,0 +1,158 @@
+package engine
+
+import (
+	"context"
+	_ "embed"
+	"encoding/binary"
+	"errors"
+	"maps"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
+)
+
+// A prestarted Python is a Warm instance of the python image started
+// before its command is known: CPython initialises (about 100 ms of a
+// `python3 -c 'print(1)'`) while the sandbox is idle, then waits on stdin
+// for one request and runs it in the same interpreter, once
+// (python/prestart.py). It serves only what it can run exactly as a new
+// CPython would (Serves): `python3 -c CODE ARGS`, `python3 -m MODULE ARGS`
+// and `python3 SCRIPT ARGS` with no other option, under the program name it
+// was started with and with the same environment where CPython reads it at
+// start (PYTHON*, HOME, LANG, LANGUAGE, LC_*, TZ); the rest of the
+// environment, the folder and argv are set before the command runs.
+
+//go:embed python/prestart.py
+var prestartProgram string
+
+// ErrNotPython: Prestart on an image that is not Python.
+var ErrNotPython = errors.New("engine: not a python image")
+
+type prestart struct {
+	argv0  string
+	env    map[string]string // with Python's defaults, as started
+	stdlib bool              // the host's stdlib is mounted
+}
+
+// Prestart starts a prestarted Python of img on spec's files, as argv0
+// (python3 when empty) with env, and waits until CPython is ready for its
+// request. Run it with Warm.Run, once, after Serves said yes.
+func (img *Image) Prestart(ctx context.Context, spec WarmSpec, argv0 string, env map[string]string) (*Warm, error) {
+	if !img.python {
+		return nil, ErrNotPython
+	}
+	w := img.newWarm(ctx, spec)
+	w.python = img.prestartFor(argv0, env)
+	start := w.python.env
+	fsc := wazero.NewFSConfig()
+	if spec.FS != nil {
+		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
+	}
+	fsc = fsc.WithFSMount(img.site, PythonSiteDir)
+	if img.stdlib != nil {
+		fsc = fsc.WithFSMount(img.stdlib, PythonStdlibDir)
+	}
+	cfg := w.config(fsc).WithArgs(argv0, "-c", prestartProgram)
+	for _, k := range slices.Sorted(maps.Keys(start)) {
+		cfg = cfg.WithEnv(k, start[k])
+	}
+	return w.start(ctx, cfg.WithEnv("PWD", "/"))
+}
+
+func (img *Image) prestartFor(argv0 string, env map[string]string) *prestart {
+	if argv0 == "" {
+		argv0 = "python3"
+	}
+	start := maps.Clone(env)
+	if start == nil {
+		start = map[string]string{}
+	}
+	delete(start, "PWD")
+	pythonEnv(start, img.stdlib != nil)
+	return &prestart{argv0: argv0, env: start, stdlib: img.stdlib != nil}
+}
+
+// PrestartServes reports whether a prestarted Python that Prestart would
+// start as argv0 with startEnv would serve args with env (see Serves),
+// before there is one.
+func (img *Image) PrestartServes(argv0 string, startEnv map[string]string, args []string, env map[string]string) bool {
+	if !img.python {
+		return false
+	}
+	_, ok := img.prestartFor(argv0, startEnv).request(args, env, "/")
+	return ok
+}
+
+// Serves reports whether w, a prestarted Python not yet used, runs args
+// with env exactly as a new CPython would.
+func (w *Warm) Serves(args []string, env map[string]string) bool {
+	if w.python == nil || !w.Reusable() {
+		return false
+	}
+	_, ok := w.python.request(args, env, "/")
+	return ok
+}
+
+// startupKey reports whether CPython reads the variable k when it starts.
+func startupKey(k string) bool {
+	switch k {
+	case "HOME", "LANG", "LANGUAGE", "TZ":
+		return true
+	}
+	return strings.HasPrefix(k, "PYTHON") || strings.HasPrefix(k, "LC_")
+}
+
+// request is the prestart program's request for args (argv[0] first) with
+// env in dir, or false when it would not run them as a new CPython would.
+func (ps *prestart) request(args []string, env map[string]string, dir string) ([]byte, bool) {
+	if len(args) < 2 || args[0] != ps.argv0 {
+		return nil, false
+	}
+	env = maps.Clone(env)
+	if env == nil {
+		env = map[string]string{}
+	}
+	pythonEnv(env, ps.stdlib)
+	for k := range env {
+		if startupKey(k) && env[k] != ps.env[k] {
+			return nil, false
+		}
+	}
+	for k := range ps.env {
+		if _, ok := env[k]; startupKey(k) && !ok {
+			return nil, false
+		}
+	}
+	var kind, target string
+	var argv []string
+	switch a := args[1]; {
+	case a == "-c" && len(args) >= 3:
+		kind, target, argv = "c", args[2], append([]string{"-c"}, args[3:]...)
+	case a == "-m" && len(args) >= 3:
+		kind, target, argv = "m", args[2], append([]string{"-m"}, args[3:]...)
+	case a != "" && a != "-" && !strings.HasPrefix(a, "-"):
+		target = a
+		if !path.IsAbs(target) {
+			target = path.Join(dir, target)
+		}
+		kind, argv = "f", args[1:]
+	default:
+		return nil, false
+	}
+	fields := []string{kind, args[0], dir, target, strconv.Itoa(len(argv))}
+	fields = append(fields, argv...)
+	fields = append(fields, strings.Join(args, "\x01"))
+	for _, k := range slices.Sorted(maps.Keys(env)) {
+		fields = append(fields, k+"="+env[k])
+	}
+	payload := strings.Join(fields, "\x00")
+	if strings.Count(payload, "\x00") != len(fields)-1 || strings.Count(strings.Join(args, ""), "\x01") > 0 {
+		return nil, false // a NUL or \x01 of its own: not for this framing
+	}
+	raw := binary.LittleEndian.AppendUint64(nil, uint64(len(payload)))
+	return append(raw, payload...), true
+}

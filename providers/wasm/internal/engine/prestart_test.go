@@ -1,0 +1,164 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"path"
+	"strings"
+	"testing"
+	"time"
+)
+
+// TestPrestartLikeCold: a prestarted Python prints, exits and fails exactly
+// as a new CPython does for what it serves.
+func TestPrestartLikeCold(t *testing.T) {
+	_, py := python(t)
+	fsys, files := testFS(t)
+	for name, body := range map[string]string{
+		"/work/pkg/__init__.py": "",
+		"/work/pkg/helper.py":   "import sys\nprint('helper', __name__, sys.argv[1:])\n",
+		"/work/s.py":            "import os, sys\nprint(__name__, __file__, os.getcwd(), sys.argv[1:], sys.path[0])\n",
+		"/work/boom.py":         "def f():\n    raise ValueError('boom')\nf()\n",
+		"/work/in.py":           "import sys\nprint(sys.stdin.read().upper(), end='')\n",
+	} {
+		if err := files.MkdirAll(path.Dir(name), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := files.WriteFile(name, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	env := map[string]string{"HOME": "/work", "LANG": "C.UTF-8"}
+	for _, c := range []struct {
+		name  string
+		args  []string
+		stdin string
+		env   map[string]string
+	}{
+		{name: "print", args: pyc("print(6*7)")},
+		{name: "argv", args: []string{"python3", "-c", "import sys; print(sys.argv)", "a", "b c"}},
+		{name: "globals", args: pyc("print(sorted(globals()), __name__, __spec__, __loader__)")},
+		{name: "path and folder", args: pyc("import sys, os; print(sys.path[0] == '', os.getcwd())")},
+		{name: "exit code", args: pyc("import sys; sys.exit(3)")},
+		{name: "exit message", args: pyc("raise SystemExit('bye')")},
+		{name: "traceback", args: pyc("def f():\n    1/0\nf()")},
+		{name: "syntax error", args: pyc("print(")},
+		{name: "stdin", args: pyc("import sys; print(sys.stdin.read()[::-1])"), stdin: "olleh"},
+		{name: "input", args: pyc("print(input() + '!')"), stdin: "hi\n"},
+		{name: "env set for the command", args: pyc("import os; print(os.environ['FOO'], 'BAR' in os.environ)"), env: map[string]string{"FOO": "x"}},
+		{name: "script", args: []string{"python3", "s.py", "1", "2"}},
+		{name: "script traceback", args: []string{"python3", "boom.py"}},
+		{name: "script stdin", args: []string{"python3", "in.py"}, stdin: "shout\n"},
+		{name: "missing script", args: []string{"python3", "nope.py"}},
+		{name: "module", args: []string{"python3", "-m", "pkg.helper", "x"}},
+		{name: "stderr", args: pyc("import sys; print('out'); print('err', file=sys.stderr)")},
+		{name: "atexit", args: pyc("import atexit; atexit.register(print, 'at exit'); print('main')")},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			e := map[string]string{}
+			for k, v := range env {
+				e[k] = v
+			}
+			for k, v := range c.env {
+				e[k] = v
+			}
+			spec := func(out, errb *bytes.Buffer) RunSpec {
+				return RunSpec{Args: c.args, Env: e, Dir: "/work", FS: fsys, Stdin: strings.NewReader(c.stdin), Stdout: out, Stderr: errb, Timeout: time.Minute}
+			}
+			var coldOut, coldErr, preOut, preErr bytes.Buffer
+			coldCode, coldRunErr := py.Run(context.Background(), spec(&coldOut, &coldErr))
+
+			w, err := py.Prestart(context.Background(), WarmSpec{FS: fsys}, "python3", env)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			if !w.Serves(c.args, e) {
+				t.Fatalf("does not serve %q", c.args)
+			}
+			preCode, preRunErr := w.Run(context.Background(), spec(&preOut, &preErr))
+			if preCode != coldCode || (preRunErr == nil) != (coldRunErr == nil) {
+				t.Errorf("exit %d (%v), a new CPython %d (%v)", preCode, preRunErr, coldCode, coldRunErr)
+			}
+			cold, pre := coldOut.String(), preOut.String()
+			if c.name == "script" { // the cold path passes the script's absolute path as argv[0]
+				cold = strings.ReplaceAll(cold, "/work/s.py", "s.py")
+				pre = strings.ReplaceAll(pre, "/work/s.py", "s.py")
+			}
+			if pre != cold {
+				t.Errorf("stdout %q, a new CPython %q", pre, cold)
+			}
+			if preErr.String() != coldErr.String() {
+				t.Errorf("stderr %q, a new CPython %q", preErr.String(), coldErr.String())
+			}
+			if w.Reusable() {
+				t.Error("a prestarted Python is reusable after its command")
+			}
+		})
+	}
+}
+
+// TestPrestartServes: what a prestarted Python refuses, so that a new
+// CPython runs it.
+func TestPrestartServes(t *testing.T) {
+	ps := &prestart{argv0: "python3", env: map[string]string{"HOME": "/h"}}
+	pythonEnv(ps.env, true)
+	ps.stdlib = true
+	for _, c := range []struct {
+		name string
+		args []string
+		env  map[string]string
+		ok   bool
+	}{
+		{"-c", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "OTHER": "1"}, true},
+		{"script", []string{"python3", "x.py", "-c"}, map[string]string{"HOME": "/h"}, true},
+		{"-m", []string{"python3", "-m", "json.tool"}, map[string]string{"HOME": "/h"}, true},
+		{"another name", []string{"python", "-c", "pass"}, map[string]string{"HOME": "/h"}, false},
+		{"an option", []string{"python3", "-u", "-c", "pass"}, map[string]string{"HOME": "/h"}, false},
+		{"program on stdin", []string{"python3"}, map[string]string{"HOME": "/h"}, false},
+		{"stdin as script", []string{"python3", "-"}, map[string]string{"HOME": "/h"}, false},
+		{"another HOME", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/x"}, false},
+		{"no HOME", []string{"python3", "-c", "pass"}, map[string]string{}, false},
+		{"a PYTHON variable", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "PYTHONHASHSEED": "0"}, false},
+		{"a PYTHONPATH", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "PYTHONPATH": "/lib"}, false},
+		{"a locale", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "LC_ALL": "C"}, false},
+		{"a NUL", []string{"python3", "-c", "print('\x00')"}, map[string]string{"HOME": "/h"}, false},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			if _, ok := ps.request(c.args, c.env, "/w"); ok != c.ok {
+				t.Errorf("serves %q with %v: %v, want %v", c.args, c.env, ok, c.ok)
+			}
+		})
+	}
+}
+
+// TestPrestartLimits: the time limit and the memory cap hold as for a new
+// CPython.
+func TestPrestartLimits(t *testing.T) {
+	_, py := python(t)
+	for _, c := range []struct {
+		name  string
+		code  string
+		pages uint32
+		exit  int
+		kind  error
+	}{
+		{"time", "while True: pass", 0, ExitTimeout, ErrTimeout},
+		{"memory", "x = bytearray(200 << 20)", 1600, 1, ErrMemoryLimit},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			fsys, _ := testFS(t)
+			w, err := py.Prestart(context.Background(), WarmSpec{FS: fsys, MemoryLimitPages: c.pages}, "", nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			defer w.Close()
+			var errb bytes.Buffer
+			code, err := w.Run(context.Background(), RunSpec{Args: pyc(c.code), Stderr: &errb, Timeout: 2 * time.Second})
+			if code != c.exit || !errors.Is(err, c.kind) {
+				t.Fatalf("exit %d err %v stderr %q; want %d %v", code, err, errb.String(), c.exit, c.kind)
+			}
+		})
+	}
+}
