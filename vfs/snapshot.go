@@ -9,6 +9,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"hash/fnv"
 	"io"
 	"io/fs"
 	"path"
@@ -98,7 +99,7 @@ func NewSnapshotter(store SnapshotStore, prefix string) *Snapshotter {
 }
 
 func (s *Snapshotter) objKey(h string) string { return s.prefix + "obj/" + h }
-func (s *Snapshotter) manifestKey() string   { return s.prefix + "manifest" }
+func (s *Snapshotter) manifestKey() string    { return s.prefix + "manifest" }
 
 // Generation returns the generation of the last snapshot this Snapshotter
 // saved or loaded (0 before any).
@@ -207,7 +208,60 @@ func (w *saver) folder(p string) (string, error) {
 		}
 		entries = append(entries, e)
 	}
-	raw, _ := json.Marshal(entries)
+	return w.putEntries(entries)
+}
+
+// A big folder is stored in chunks, so that a change to one entry writes
+// one chunk and the list of chunks, not the whole listing: with entries
+// sorted by name, a chunk ends after an entry whose name hashes to a
+// multiple of chunkEvery (about chunkEvery entries a chunk, boundaries set
+// by names, so an entry added or removed changes one chunk), or at
+// chunkMax entries. Up to chunkMax entries are one object, the listing
+// itself (a JSON array); more are a chunkedFolder object (a JSON object).
+const (
+	chunkEvery = 128
+	chunkMax   = 512
+)
+
+// chunkedFolder is a big folder's object: its chunks' hashes, in order,
+// each the object of a JSON array of entries.
+type chunkedFolder struct {
+	Chunks []string `json:"chunks"`
+}
+
+// nameHash spreads names evenly over 64 bits: FNV-1a, then a finaliser
+// (FNV's low bits alone follow names like f1.txt, f2.txt too closely).
+func nameHash(name string) uint64 {
+	h := fnv.New64a()
+	h.Write([]byte(name))
+	x := h.Sum64()
+	x ^= x >> 33
+	x *= 0xff51afd7ed558ccd
+	x ^= x >> 33
+	return x
+}
+
+// putEntries stores a folder's entries (sorted by name) and returns the
+// folder's hash.
+func (w *saver) putEntries(entries []entry) (string, error) {
+	if len(entries) <= chunkMax {
+		raw, _ := json.Marshal(entries)
+		return w.put(raw)
+	}
+	var cf chunkedFolder
+	start := 0
+	for i, e := range entries {
+		if i == len(entries)-1 || nameHash(e.Name)%chunkEvery == 0 || i+1-start == chunkMax {
+			raw, _ := json.Marshal(entries[start : i+1])
+			ch, err := w.put(raw)
+			if err != nil {
+				return "", err
+			}
+			cf.Chunks = append(cf.Chunks, ch)
+			start = i + 1
+		}
+	}
+	raw, _ := json.Marshal(cf)
 	return w.put(raw)
 }
 
@@ -304,14 +358,39 @@ func (l *loader) get(h string) ([]byte, error) {
 	return data, nil
 }
 
-func (l *loader) folder(p, h string) error {
+// entries reads a folder's entries from its object (a listing, or a
+// chunked one).
+func (l *loader) entries(p, h string) ([]entry, error) {
 	raw, err := l.get(h)
 	if err != nil {
-		return err
+		return nil, err
+	}
+	if len(raw) > 0 && raw[0] == '{' {
+		var cf chunkedFolder
+		if err := json.Unmarshal(raw, &cf); err != nil {
+			return nil, fmt.Errorf("vfs: snapshot folder %s is damaged: %w", p, err)
+		}
+		var all []entry
+		for _, ch := range cf.Chunks {
+			part, err := l.entries(p, ch)
+			if err != nil {
+				return nil, err
+			}
+			all = append(all, part...)
+		}
+		return all, nil
 	}
 	var entries []entry
 	if err := json.Unmarshal(raw, &entries); err != nil {
-		return fmt.Errorf("vfs: snapshot folder %s is damaged: %w", p, err)
+		return nil, fmt.Errorf("vfs: snapshot folder %s is damaged: %w", p, err)
+	}
+	return entries, nil
+}
+
+func (l *loader) folder(p, h string) error {
+	entries, err := l.entries(p, h)
+	if err != nil {
+		return err
 	}
 	for _, e := range entries {
 		child := path.Join(p, e.Name)

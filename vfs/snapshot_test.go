@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"strings"
 	"sync/atomic"
 	"testing"
@@ -178,4 +179,61 @@ func TestDamagedObjectIsAnError(t *testing.T) {
 	}
 	_, _, err = NewSnapshotter(store, "sb/").Load(ctx, Options{})
 	assert.ErrorContains(t, err, "damaged")
+}
+
+// TestSnapshotBigFolderIsIncremental: a folder of 10 000 files is stored in
+// chunks, so editing, adding or removing one file writes kilobytes; every
+// version loads back whole.
+func TestSnapshotBigFolderIsIncremental(t *testing.T) {
+	ctx := context.Background()
+	store := memkv.New(memkv.Options{})
+	fsys := New(Options{})
+	require.NoError(t, fsys.MkdirAll("/t", 0o755))
+	for i := range 10_000 {
+		require.NoError(t, afero.WriteFile(fsys, fmt.Sprintf("/t/f%d.txt", i), []byte(fmt.Sprintf("line %d\n", i)), 0o644))
+	}
+	s := NewSnapshotter(store, "sb/")
+	first, err := s.Save(ctx, fsys, time.Hour)
+	require.NoError(t, err)
+	t.Logf("first snapshot of 10 000 files in one folder: %d objects, %d bytes", first.ObjectsWritten, first.BytesWritten)
+	for _, c := range []struct {
+		name   string
+		change func() error
+		check  func(got *FS)
+	}{
+		{"edit", func() error { return afero.WriteFile(fsys, "/t/f5000.txt", []byte("line 5000\nedited\n"), 0o644) },
+			func(got *FS) {
+				b, err := afero.ReadFile(got, "/t/f5000.txt")
+				require.NoError(t, err)
+				assert.Equal(t, "line 5000\nedited\n", string(b))
+			}},
+		{"add", func() error { return afero.WriteFile(fsys, "/t/new.txt", []byte("new\n"), 0o644) },
+			func(got *FS) {
+				b, err := afero.ReadFile(got, "/t/new.txt")
+				require.NoError(t, err)
+				assert.Equal(t, "new\n", string(b))
+			}},
+		{"remove", func() error { return fsys.Remove("/t/f42.txt") },
+			func(got *FS) {
+				_, err := got.Stat("/t/f42.txt")
+				assert.ErrorIs(t, err, fs.ErrNotExist)
+			}},
+	} {
+		t.Run(c.name, func(t *testing.T) {
+			require.NoError(t, c.change())
+			st, err := s.Save(ctx, fsys, time.Hour)
+			require.NoError(t, err)
+			t.Logf("%s: %d objects, %d bytes written", c.name, st.ObjectsWritten, st.BytesWritten)
+			assert.LessOrEqual(t, st.ObjectsWritten, 5, "the file, at most two chunks (an edge moved), the chunk list, the root")
+			assert.Less(t, st.BytesWritten, int64(16<<10), "kilobytes, not the 10 000-entry listing (840 KB)")
+			got, _, err := NewSnapshotter(store, "sb/").Load(ctx, Options{})
+			require.NoError(t, err)
+			infos, err := afero.ReadDir(got, "/t")
+			require.NoError(t, err)
+			want, err := afero.ReadDir(fsys, "/t")
+			require.NoError(t, err)
+			assert.Equal(t, len(want), len(infos))
+			c.check(got)
+		})
+	}
 }
