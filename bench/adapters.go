@@ -19,6 +19,7 @@ import (
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/providers/wasm"
+	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -38,6 +39,9 @@ type Adapter struct {
 	Concurrent int
 	// Memory says what the concurrent workload's peak RSS covers here.
 	Memory Memory
+	// KvWritten, where the adapter keeps its sandboxes in a kv, is how many
+	// bytes it has written to it so far (the snapshot workload reports it).
+	KvWritten func() uint64
 }
 
 // Memory says where an adapter's sandboxes and commands keep their memory,
@@ -65,6 +69,9 @@ const DockerImage = "agentenkit-test-busybox:1"
 // there.
 const DockerPythonImage = "agentenkit-test-python:1"
 
+// wasmKv is the wasm adapter's kv, counting what it writes.
+var wasmKv = &countingKv{Store: memkv.New(memkv.Options{})}
+
 // Adapters lists the adapters, fastest to set up first.
 func Adapters() []Adapter {
 	return []Adapter{
@@ -79,7 +86,7 @@ func Adapters() []Adapter {
 			return localsandbox.New(localsandbox.Options{Root: dir}), func() { os.RemoveAll(dir) }, nil
 		}, Memory: ChildProcesses},
 		{Name: "wasm", New: func() (sandbox.Provider, func(), error) {
-			p := wasm.New(wasm.Options{})
+			p := wasm.New(wasm.Options{Kv: wasmKv})
 			// Compile the images first (once per process), so that no
 			// workload measures it.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -88,7 +95,7 @@ func Adapters() []Adapter {
 				return nil, nil, err
 			}
 			return p, func() {}, nil
-		}},
+		}, KvWritten: wasmKv.written.Load},
 		{Name: "docker", New: func() (sandbox.Provider, func(), error) {
 			p := docker.New(docker.Options{Image: DockerImage})
 			ctx, cancel := context.WithTimeout(context.Background(), 3*time.Second)
@@ -205,6 +212,10 @@ func Workloads() []Workload {
 			},
 		},
 		{
+			Name: IdlePythonName,
+			Once: idlePython,
+		},
+		{
 			Name:  "1 MB file write + read",
 			Setup: create,
 			Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error {
@@ -218,6 +229,10 @@ func Workloads() []Workload {
 				}
 				return err
 			},
+		},
+		{
+			Name: SnapshotName,
+			Once: snapshotEdit,
 		},
 		{
 			Name: ConcurrentName,

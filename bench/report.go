@@ -26,6 +26,9 @@ type Result struct {
 	Command   string
 	PeakRSS   uint64
 	Memory    Memory
+
+	// Note is a line the cell shows below the time (any workload).
+	Note string
 }
 
 // Measure runs every workload on every adapter available, log getting a
@@ -133,9 +136,13 @@ func Markdown(w io.Writer, results []Result) {
 	}
 }
 
-// details is what a cell of the concurrent workload says below its time.
+// details is what a cell says below its time: its Note, and for the
+// concurrent workload what ran and the peak RSS.
 func details(r Result) string {
 	if r.Sandboxes == 0 {
+		if r.Note != "" {
+			return "<br>" + r.Note
+		}
 		return ""
 	}
 	parts := []string{r.Command}

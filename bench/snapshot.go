@@ -1,0 +1,89 @@
+package bench
+
+import (
+	"context"
+	"fmt"
+	"sync/atomic"
+	"time"
+
+	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// SnapshotName is the snapshot workload's name in the table and chart.
+const SnapshotName = "1-line edit in a 10k-file tree"
+
+// snapshotFiles is how many files the snapshot workload's tree has.
+const snapshotFiles = 10_000
+
+// snapshotEdit makes a tree of snapshotFiles small files (untimed), then
+// times one command that appends a line to one of them. Where the adapter
+// keeps its sandboxes in a kv (a.KvWritten), the cell also says how many
+// bytes that command wrote to it: the incremental snapshot's size, which
+// must follow the change, not the tree.
+func snapshotEdit(ctx context.Context, a Adapter, p sandbox.Provider) (Result, error) {
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	if err != nil {
+		return Result{}, err
+	}
+	defer sb.Destroy(context.WithoutCancel(ctx))
+	tree := fmt.Sprintf("mkdir -p t && cd t && i=0; while [ $i -lt %d ]; do echo \"line $i\" > f$i.txt; i=$((i+1)); done; ls | wc -l", snapshotFiles)
+	res, err := sb.RunCommand(ctx, tree, sandbox.RunCommandOptions{Timeout: 5 * time.Minute})
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("making the tree: exit %d: %s", res.ExitCode, res.Stderr)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	var before uint64
+	if a.KvWritten != nil {
+		before = a.KvWritten()
+	}
+	start := time.Now()
+	res, err = sb.RunCommand(ctx, "echo edited >> t/f5000.txt", sandbox.RunCommandOptions{})
+	took := time.Since(start)
+	if err == nil && res.ExitCode != 0 {
+		err = fmt.Errorf("the edit: exit %d: %s", res.ExitCode, res.Stderr)
+	}
+	if err != nil {
+		return Result{}, err
+	}
+	r := Result{PerOp: took}
+	if a.KvWritten != nil {
+		r.Note = bytesSI(a.KvWritten()-before) + " written to the kv"
+	}
+	return r, nil
+}
+
+// bytesSI is n in B, KB or MB.
+func bytesSI(n uint64) string {
+	switch {
+	case n >= 1_000_000:
+		return fmt.Sprintf("%.1f MB", float64(n)/1e6)
+	case n >= 1_000:
+		return fmt.Sprintf("%.1f KB", float64(n)/1e3)
+	}
+	return fmt.Sprintf("%d B", n)
+}
+
+// countingKv counts the bytes written to a kv.Store (values of Set,
+// SetIfAbsent and CompareAndSwap).
+type countingKv struct {
+	kv.Store
+	written atomic.Uint64
+}
+
+func (c *countingKv) Set(ctx context.Context, key string, value []byte, ttl time.Duration) error {
+	c.written.Add(uint64(len(value)))
+	return c.Store.Set(ctx, key, value, ttl)
+}
+
+func (c *countingKv) SetIfAbsent(ctx context.Context, key string, value []byte, ttl time.Duration) (bool, error) {
+	c.written.Add(uint64(len(value)))
+	return c.Store.SetIfAbsent(ctx, key, value, ttl)
+}
+
+func (c *countingKv) CompareAndSwap(ctx context.Context, key string, old, new []byte, ttl time.Duration) (bool, error) {
+	c.written.Add(uint64(len(new)))
+	return c.Store.CompareAndSwap(ctx, key, old, new, ttl)
+}
