@@ -40,12 +40,13 @@ func Measure(ctx context.Context, log io.Writer) []Result {
 func measureAll(ctx context.Context, log io.Writer, adapters []Adapter, workloads []Workload) []Result {
 	var out []Result
 	for _, a := range adapters {
-		p, done, err := a.New()
+		p, done, newErr := a.New()
 		for _, w := range workloads {
-			r := Result{Workload: w.Name, Adapter: a.Name, Err: err}
+			r := Result{Workload: w.Name, Adapter: a.Name, Err: newErr}
 			switch {
-			case err != nil:
+			case newErr != nil:
 			case w.Once != nil:
+				var err error
 				if r, err = w.Once(ctx, a, p); err != nil {
 					r = Result{Err: err}
 				}

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -156,5 +157,31 @@ func TestMeasureOnce(t *testing.T) {
 	}
 	if !strings.Contains(log.String(), "not installed") {
 		t.Errorf("log %q", log.String())
+	}
+}
+
+// TestOneWorkloadsErrorIsItsOwn: a workload that cannot run on an adapter
+// leaves the next ones measured.
+func TestOneWorkloadsErrorIsItsOwn(t *testing.T) {
+	adapters := []Adapter{{Name: "memory", New: func() (sandbox.Provider, func(), error) {
+		return memory.New(memory.Options{}), func() {}, nil
+	}}}
+	failing := func(context.Context, Adapter, sandbox.Provider) (Result, error) { return Result{}, ErrNoPython }
+	fine := func(context.Context, Adapter, sandbox.Provider) (Result, error) {
+		return Result{PerOp: time.Millisecond, Note: "fine"}, nil
+	}
+	var log strings.Builder
+	results := measureAll(context.Background(), &log, adapters, []Workload{{Name: "a", Once: failing}, {Name: "b", Once: fine}, {Name: "c", Setup: create, Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error { return echoHi(ctx, sb) }}})
+	if len(results) != 3 {
+		t.Fatalf("%d results", len(results))
+	}
+	if !errors.Is(results[0].Err, ErrNoPython) {
+		t.Errorf("a: %+v", results[0])
+	}
+	if r := results[1]; r.Err != nil || r.PerOp != time.Millisecond || r.Note != "fine" || r.Workload != "b" {
+		t.Errorf("b: %+v", r)
+	}
+	if r := results[2]; r.Err != nil || r.PerOp == 0 {
+		t.Errorf("c: %+v", r)
 	}
 }
