@@ -28,18 +28,27 @@ func (p *Provider) idle(id string) int {
 	return len(st.shells.idle)
 }
 
-// TestWarmShells: a warm shell runs the next command with nothing of the
-// last one but the files; one where something of a command still runs, or
-// that a time limit ended, is dropped and the next command gets a new one.
-func TestWarmShells(t *testing.T) {
-	p := New(Options{})
+// newWarmSandbox makes a provider with opts and a sandbox destroyed at the
+// end of the test.
+func newWarmSandbox(t *testing.T, opts Options) (*Provider, sandbox.Sandbox) {
+	t.Helper()
+	p := New(opts)
 	ctx := context.Background()
 	if err := p.Warm(ctx); errors.Is(err, images.ErrMissing) {
 		testenv.Missing(t, "wasm-images", "the wasm images are not fetched and built: run `make images`")
 	}
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	t.Cleanup(func() { _ = sb.Destroy(context.Background()) })
+	return p, sb
+}
+
+// TestWarmShells: a warm shell runs the next command with nothing of the
+// last one but the files; one where something of a command still runs, or
+// that a time limit ended, is dropped and the next command gets a new one.
+func TestWarmShells(t *testing.T) {
+	p, sb := newWarmSandbox(t, Options{})
+	ctx := context.Background()
 	id := sb.ID()
 	runIt := func(cmd string, timeout time.Duration) sandbox.CommandResult {
 		t.Helper()
@@ -89,14 +98,8 @@ func TestWarmShells(t *testing.T) {
 
 // TestWarmShellsOff: with WarmShells negative nothing is kept.
 func TestWarmShellsOff(t *testing.T) {
-	p := New(Options{WarmShells: -1})
+	p, sb := newWarmSandbox(t, Options{WarmShells: -1})
 	ctx := context.Background()
-	if err := p.Warm(ctx); errors.Is(err, images.ErrMissing) {
-		testenv.Missing(t, "wasm-images", "the wasm images are not fetched and built: run `make images`")
-	}
-	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
 	r, err := sb.RunCommand(ctx, "echo a | tr a b", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "b\n", strings.TrimSpace(r.Stdout)+"\n")
@@ -134,14 +137,8 @@ func (p *Provider) readyPython(t *testing.T, id string) {
 // prestarted one serves runs in it with the command's folder, environment,
 // stdin and files; one it does not serve runs in a new CPython.
 func TestPrestartedPython(t *testing.T) {
-	p := New(Options{})
+	p, sb := newWarmSandbox(t, Options{})
 	ctx := context.Background()
-	if err := p.Warm(ctx); errors.Is(err, images.ErrMissing) {
-		testenv.Missing(t, "wasm-images", "the wasm images are not fetched and built: run `make images`")
-	}
-	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
 	runIt := func(cmd string) sandbox.CommandResult {
 		t.Helper()
 		r, err := sb.RunCommand(ctx, cmd, sandbox.RunCommandOptions{Timeout: time.Minute})

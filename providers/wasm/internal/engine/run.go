@@ -116,14 +116,10 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 	if len(spec.Args) == 0 {
 		spec.Args = []string{img.name}
 	}
-	dir := spec.Dir
-	if dir == "" {
-		dir = "/"
+	dir, err := runDir(spec.Dir)
+	if err != nil {
+		return -1, err
 	}
-	if !path.IsAbs(dir) {
-		return -1, fmt.Errorf("engine: Dir %q is not absolute", spec.Dir)
-	}
-	dir = path.Clean(dir)
 	stdout, stderr := orDiscard(spec.Stdout), orDiscard(spec.Stderr)
 
 	if spec.Timeout > 0 {
@@ -237,6 +233,18 @@ func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, st
 		fmt.Fprintf(stderr, "wasm: %s crashed: %s\n", img.name, detail)
 		return ExitTrap, &RunError{Code: ExitTrap, Kind: ErrTrap, Detail: detail}
 	}
+}
+
+// runDir is RunSpec.Dir checked and cleaned: "/" when empty, an error
+// when not absolute.
+func runDir(dir string) (string, error) {
+	if dir == "" {
+		return "/", nil
+	}
+	if !path.IsAbs(dir) {
+		return "", fmt.Errorf("engine: Dir %q is not absolute", dir)
+	}
+	return path.Clean(dir), nil
 }
 
 func ctxResult(err error) (int, error) {

@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"maps"
-	"path"
 	"runtime"
 	"slices"
 	"sync"
@@ -204,14 +203,10 @@ func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 	if spec.FS != nil && spec.FS != w.fs {
 		return -1, errors.New("engine: warm run: another FS than the instance's")
 	}
-	dir := spec.Dir
-	if dir == "" {
-		dir = "/"
+	dir, err := runDir(spec.Dir)
+	if err != nil {
+		return -1, err
 	}
-	if !path.IsAbs(dir) {
-		return -1, fmt.Errorf("engine: Dir %q is not absolute", spec.Dir)
-	}
-	dir = path.Clean(dir)
 	if len(spec.Args) == 0 {
 		spec.Args = []string{w.img.name}
 	}
