@@ -172,6 +172,10 @@ func withPython(ctx context.Context, a Adapter, p sandbox.Provider) (sandbox.San
 func Workloads() []Workload {
 	return []Workload{
 		{
+			Name: CreateName,
+			Once: createOnly,
+		},
+		{
 			Name: "create + first `echo hi`",
 			Op: func(ctx context.Context, p sandbox.Provider, _ sandbox.Sandbox) error {
 				sb, err := create(ctx, Adapter{}, p)
