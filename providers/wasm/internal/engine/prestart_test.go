@@ -47,6 +47,7 @@ func TestPrestartLikeCold(t *testing.T) {
 		{name: "stdin", args: pyc("import sys; print(sys.stdin.read()[::-1])"), stdin: "olleh"},
 		{name: "input", args: pyc("print(input() + '!')"), stdin: "hi\n"},
 		{name: "env set for the command", args: pyc("import os; print(os.environ['FOO'], 'BAR' in os.environ)"), env: map[string]string{"FOO": "x"}},
+		{name: "nothing of the start's environment", args: pyc("import os, posix; print(sorted(os.environ), sorted(posix.environ), os.getenv('OLD'))")},
 		{name: "script", args: []string{"python3", "s.py", "1", "2"}},
 		{name: "script traceback", args: []string{"python3", "boom.py"}},
 		{name: "script stdin", args: []string{"python3", "in.py"}, stdin: "shout\n"},
@@ -69,7 +70,11 @@ func TestPrestartLikeCold(t *testing.T) {
 			var coldOut, coldErr, preOut, preErr bytes.Buffer
 			coldCode, coldRunErr := py.Run(context.Background(), spec(&coldOut, &coldErr))
 
-			w, err := py.Prestart(context.Background(), WarmSpec{FS: fsys}, "python3", env)
+			start := map[string]string{"OLD": "from the command before"}
+			for k, v := range env {
+				start[k] = v
+			}
+			w, err := py.Prestart(context.Background(), WarmSpec{FS: fsys}, "python3", start)
 			if err != nil {
 				t.Fatal(err)
 			}

@@ -39,6 +39,12 @@ def _agentenkit_prestarted():
     for k, v in want.items():
         if os.environ.get(k) != v:
             os.environ[k] = v
+    # posix.environ is the environment as it was at start, which
+    # os.environ was copied from: it must not show the one CPython was
+    # started with either.
+    import posix
+    posix.environ.clear()
+    posix.environ.update((os.fsencode(k), os.fsencode(v)) for k, v in want.items())
     g = sys.modules["__main__"].__dict__
     del g["_agentenkit_prestarted"]
     sys.argv = argv
