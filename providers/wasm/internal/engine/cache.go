@@ -1,8 +1,13 @@
 package engine
 
 import (
+	"io/fs"
+	"os"
 	"path/filepath"
 	"runtime/debug"
+	"slices"
+	"strings"
+	"time"
 )
 
 // wazeroModule is the wazero version this package is built and tested with.
@@ -27,4 +32,52 @@ func cacheDir(dir string) string {
 		}
 	}
 	return filepath.Join(dir, "wazero-"+v)
+}
+
+// CacheLimit is how big the compilation cache may grow: compiled code is
+// about four times its module (busybox: 118 MB), and every new build of an
+// image adds its own, so New trims the cache to this size, oldest files
+// first.
+const CacheLimit = 1 << 30
+
+// pruneCache trims the compilation cache under root for this process,
+// whose folder is current (cacheDir): other folders of root (other wazero
+// versions) go, and the files under current, oldest first (by modification
+// time, as wazero writes each once), until what is left is under limit. It
+// is best effort: what cannot be read or removed stays. A process still
+// using a removed file keeps it open; one that asks for it again compiles
+// anew.
+func pruneCache(root, current string, limit int64) {
+	entries, err := os.ReadDir(root)
+	if err != nil {
+		return
+	}
+	for _, e := range entries {
+		if p := filepath.Join(root, e.Name()); e.IsDir() && p != current && strings.HasPrefix(e.Name(), "wazero-") {
+			_ = os.RemoveAll(p)
+		}
+	}
+	type file struct {
+		path  string
+		size  int64
+		mtime time.Time
+	}
+	var files []file
+	_ = filepath.WalkDir(current, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || d.IsDir() {
+			return nil
+		}
+		if fi, err := d.Info(); err == nil {
+			files = append(files, file{p, fi.Size(), fi.ModTime()})
+		}
+		return nil
+	})
+	slices.SortFunc(files, func(a, b file) int { return b.mtime.Compare(a.mtime) }) // newest first
+	var total int64
+	for _, f := range files {
+		total += f.size
+		if total > limit {
+			_ = os.Remove(f.path)
+		}
+	}
 }

@@ -20,7 +20,8 @@ const DefaultMemoryLimitPages = 8192
 // Options for New.
 type Options struct {
 	// CacheDir holds wazero's compilation cache, in a subfolder per wazero
-	// version (made when missing; old ones are not pruned). A warm cache
+	// version (made when missing). New removes the other versions' folders
+	// and trims this one to CacheLimit, oldest files first. A warm cache
 	// cuts python.wasm's compile from seconds to about 0.15 s. Empty means
 	// compile in memory only, every process.
 	CacheDir string
@@ -77,6 +78,7 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	e := &Engine{opts: opts, images: map[string]*loading{}, hosts: map[string]bool{}}
 	if opts.CacheDir != "" {
 		dir := cacheDir(opts.CacheDir)
+		pruneCache(opts.CacheDir, dir, CacheLimit)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("engine: compilation cache: %w", err)
 		}

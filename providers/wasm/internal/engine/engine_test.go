@@ -9,6 +9,7 @@ import (
 	"io"
 	"os"
 	"path"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -547,5 +548,52 @@ func TestPythonStdlib(t *testing.T) {
 				t.Fatalf("code %d err %v stdout %q want %q stderr %q", r.code, r.err, r.stdout, tc.want, r.stderr)
 			}
 		})
+	}
+}
+
+// TestPruneCache: other versions' folders go, and the oldest files until
+// the rest fits the limit.
+func TestPruneCache(t *testing.T) {
+	root := t.TempDir()
+	current := filepath.Join(root, "wazero-v9")
+	old := filepath.Join(root, "wazero-v8")
+	other := filepath.Join(root, "not-ours")
+	for _, d := range []string{filepath.Join(current, "a"), filepath.Join(current, "b"), old, other} {
+		if err := os.MkdirAll(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	now := time.Now()
+	files := []struct {
+		path string
+		age  time.Duration
+	}{
+		{filepath.Join(current, "a", "newest"), 0},
+		{filepath.Join(current, "b", "newer"), time.Hour},
+		{filepath.Join(current, "a", "old"), 2 * time.Hour},
+		{filepath.Join(current, "b", "oldest"), 3 * time.Hour},
+		{filepath.Join(old, "x"), 0},
+		{filepath.Join(other, "y"), 5 * time.Hour},
+	}
+	for _, f := range files {
+		if err := os.WriteFile(f.path, make([]byte, 100), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(f.path, now.Add(-f.age), now.Add(-f.age)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	pruneCache(root, current, 250)
+	for _, c := range []struct {
+		path string
+		kept bool
+	}{
+		{files[0].path, true}, {files[1].path, true}, {files[2].path, false}, {files[3].path, false},
+		{old, false}, {files[5].path, true},
+	} {
+		_, err := os.Stat(c.path)
+		if kept := err == nil; kept != c.kept {
+			t.Errorf("%s kept %v, want %v", c.path, kept, c.kept)
+		}
 	}
 }
