@@ -68,7 +68,9 @@ func (s *Sandbox) GetInfo(ctx context.Context) (sandbox.SandboxInfo, error) {
 		return sandbox.SandboxInfo{}, err
 	}
 	end := s.hardEnd
-	if out, err := s.script(ctx, `cat "$1/deadline"`, stateDir); err == nil {
+	// The watchdog writes the deadline once it runs: right after Create
+	// there may be none yet, which is no deadline before the hard end.
+	if out, err := s.script(ctx, `cat "$1/deadline" 2>/dev/null || true`, stateDir); err == nil {
 		if sec, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64); err == nil && time.Unix(sec, 0).Before(end) {
 			end = time.Unix(sec, 0)
 		}
