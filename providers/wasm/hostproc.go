@@ -68,7 +68,7 @@ type cmdHost struct {
 	release func(*shell)
 	// python lends a prestarted Python that serves args with env, or nil;
 	// pythonRan is told of every python command (and how long it took in
-	// a new CPython, else 0), to prestart the next.
+	// a new CPython, else 0), to prestart the next. Both or neither.
 	python    func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell
 	pythonRan func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration)
 	fs        experimentalsys.FS
@@ -208,6 +208,28 @@ func (t *procTable) start(ctx context.Context, spec procSpec) int32 {
 	return h
 }
 
+// runImage runs a child of img; a python3 child in a prestarted CPython
+// when the sandbox has one that serves it (and then prestarts the next).
+func (h *cmdHost) runImage(ctx context.Context, img *engine.Image, spec procSpec, env map[string]string, rs engine.RunSpec) (int, error) {
+	if spec.Image != "python" || h.python == nil {
+		return img.Run(ctx, rs)
+	}
+	var code int
+	var err error
+	var cold time.Duration
+	if pre := h.python(ctx, img, spec.Args, env); pre != nil {
+		rs.FS = nil // its own: the same files
+		code, err = pre.w.Run(ctx, rs)
+		pre.w.Close()
+	} else {
+		began := time.Now()
+		code, err = img.Run(ctx, rs)
+		cold = time.Since(began)
+	}
+	h.pythonRan(img, spec.Args[0], env, cold)
+	return code, err
+}
+
 // run runs one child to its end.
 func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec procSpec) {
 	defer func() {
@@ -261,24 +283,7 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	} else {
 		var img *engine.Image
 		if img, startErr = t.host.image(ctx, spec.Image); startErr == nil {
-			var pre *shell
-			if spec.Image == "python" && t.host.python != nil {
-				pre = t.host.python(ctx, img, spec.Args, env)
-			}
-			if pre != nil {
-				rs.FS = nil // its own: the same files
-				code, err = pre.w.Run(ctx, rs)
-				pre.w.Close()
-			} else {
-				began := time.Now()
-				code, err = img.Run(ctx, rs)
-				if spec.Image == "python" && t.host.pythonRan != nil {
-					t.host.pythonRan(img, spec.Args[0], env, time.Since(began))
-				}
-			}
-			if pre != nil && t.host.pythonRan != nil {
-				t.host.pythonRan(img, spec.Args[0], env, 0)
-			}
+			code, err = t.host.runImage(ctx, img, spec, env, rs)
 		}
 	}
 	if startErr != nil {

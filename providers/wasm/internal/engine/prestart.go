@@ -10,9 +10,6 @@ import (
 	"slices"
 	"strconv"
 	"strings"
-
-	"github.com/tetratelabs/wazero"
-	"github.com/tetratelabs/wazero/experimental/sysfs"
 )
 
 // A prestarted Python is a Warm instance of the python image started
@@ -47,20 +44,9 @@ func (img *Image) Prestart(ctx context.Context, spec WarmSpec, argv0 string, env
 	}
 	w := img.newWarm(ctx, spec)
 	w.python = img.prestartFor(argv0, env)
-	start := w.python.env
-	fsc := wazero.NewFSConfig()
-	if spec.FS != nil {
-		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
-	}
-	fsc = fsc.WithFSMount(img.site, PythonSiteDir)
-	if img.stdlib != nil {
-		fsc = fsc.WithFSMount(img.stdlib, PythonStdlibDir)
-	}
-	cfg := w.config(fsc).WithArgs(argv0, "-c", prestartProgram)
-	for _, k := range slices.Sorted(maps.Keys(start)) {
-		cfg = cfg.WithEnv(k, start[k])
-	}
-	return w.start(ctx, cfg.WithEnv("PWD", "/"))
+	start := maps.Clone(w.python.env)
+	start["PWD"] = "/"
+	return w.start(ctx, w.config([]string{w.python.argv0, "-c", prestartProgram}, start, img.mounts(spec.FS, img.site, img.stdlib)))
 }
 
 func (img *Image) prestartFor(argv0 string, env map[string]string) *prestart {

@@ -2,22 +2,18 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
 	"maps"
 	"path"
-	"runtime"
-	"slices"
 	"strings"
 	"time"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/experimental"
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
-	"github.com/tetratelabs/wazero/experimental/sysfs"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -131,46 +127,16 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 		return ctxResult(err)
 	}
 
-	pages := spec.MemoryLimitPages
-	if pages == 0 {
-		pages = img.e.opts.MemoryLimitPages
-	}
-	alloc := &capAllocator{limit: uint64(pages) << 16, data: img.data, budget: spec.Budget}
-
+	alloc := img.allocator(spec.MemoryLimitPages, spec.Budget)
 	env := make(map[string]string, len(spec.Env)+4)
-	for k, v := range spec.Env {
-		env[k] = v
-	}
+	maps.Copy(env, spec.Env)
 	env["PWD"] = dir
 	args := spec.Args
-	fsc := wazero.NewFSConfig()
-	if spec.FS != nil {
-		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
-	}
 	if img.python {
 		pythonEnv(env, stdlib != nil)
 		args = pythonArgs(args, dir)
-		fsc = fsc.WithFSMount(site, PythonSiteDir)
-		if stdlib != nil {
-			fsc = fsc.WithFSMount(stdlib, PythonStdlibDir)
-		}
 	}
-
-	cfg := wazero.NewModuleConfig().
-		WithName("").
-		WithArgs(args...).
-		WithStdin(stdinFor(ctx, spec.Stdin)).
-		WithStdout(stdout).
-		WithStderr(stderr).
-		WithFSConfig(fsc).
-		WithRandSource(rand.Reader).
-		WithSysWalltime().
-		WithNanotime(nanotime, 1000).
-		WithNanosleep(nanosleep(ctx)).
-		WithOsyield(runtime.Gosched)
-	for _, k := range slices.Sorted(maps.Keys(env)) {
-		cfg = cfg.WithEnv(k, env[k])
-	}
+	cfg := moduleConfig(args, env, stdinFor(ctx, spec.Stdin), stdout, stderr, img.mounts(spec.FS, site, stdlib), ctx)
 
 	defer func() { // a bug in a host function must not take the process down
 		if r := recover(); r != nil {

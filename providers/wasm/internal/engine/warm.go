@@ -2,13 +2,11 @@ package engine
 
 import (
 	"context"
-	"crypto/rand"
 	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
 	"maps"
-	"runtime"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -17,7 +15,6 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
-	"github.com/tetratelabs/wazero/experimental/sysfs"
 	"github.com/tetratelabs/wazero/sys"
 )
 
@@ -119,23 +116,16 @@ func CommandContext(ctx context.Context) context.Context {
 // it); ctx only bounds the start.
 func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
 	w := img.newWarm(ctx, spec)
-	fsc := wazero.NewFSConfig()
-	if spec.FS != nil {
-		fsc = fsc.(sysfs.FSConfig).WithSysFSMount(spec.FS, "/")
-	}
-	return w.start(ctx, w.config(fsc).WithArgs(img.name).WithEnv(WarmEnv, "1").WithEnv("PWD", "/"))
+	env := map[string]string{WarmEnv: "1", "PWD": "/"}
+	return w.start(ctx, w.config([]string{img.name}, env, img.mounts(spec.FS, nil, nil)))
 }
 
 func (img *Image) newWarm(ctx context.Context, spec WarmSpec) *Warm {
-	pages := spec.MemoryLimitPages
-	if pages == 0 {
-		pages = img.e.opts.MemoryLimitPages
-	}
 	base, kill := context.WithCancel(context.WithoutCancel(ctx))
 	w := &Warm{
 		img:    img,
 		fs:     spec.FS,
-		alloc:  &capAllocator{limit: uint64(pages) << 16, data: img.data},
+		alloc:  img.allocator(spec.MemoryLimitPages, nil),
 		kill:   kill,
 		reqs:   make(chan *warmCmd),
 		ready:  make(chan struct{}),
@@ -145,20 +135,10 @@ func (img *Image) newWarm(ctx context.Context, spec WarmSpec) *Warm {
 	return w
 }
 
-// config is the module config of every warm instance: switched stdio,
-// real clocks, crypto random, sleeps that end with the instance.
-func (w *Warm) config(fsc wazero.FSConfig) wazero.ModuleConfig {
-	return wazero.NewModuleConfig().
-		WithName("").
-		WithStdin(warmStdin{w}).
-		WithStdout(warmOut{w, 1}).
-		WithStderr(warmOut{w, 2}).
-		WithFSConfig(fsc).
-		WithRandSource(rand.Reader).
-		WithSysWalltime().
-		WithNanotime(nanotime, 1000).
-		WithNanosleep(nanosleep(w.base)).
-		WithOsyield(runtime.Gosched)
+// config is a warm instance's module config: stdio switched to the current
+// command's, sleeps that end with the instance.
+func (w *Warm) config(args []string, env map[string]string, mounts wazero.FSConfig) wazero.ModuleConfig {
+	return moduleConfig(args, env, warmStdin{w}, warmOut{w, 1}, warmOut{w, 2}, mounts, w.base)
 }
 
 // start runs the instance on its own goroutine and waits until it is ready
@@ -338,6 +318,23 @@ func (w *Warm) Close() {
 	<-w.exited
 }
 
+// isReady and signalReady: whether the guest has asked for its first
+// request, and saying it has. Called on the guest's goroutine only.
+func (w *Warm) isReady() bool {
+	select {
+	case <-w.ready:
+		return true
+	default:
+		return false
+	}
+}
+
+func (w *Warm) signalReady() {
+	if !w.isReady() {
+		close(w.ready)
+	}
+}
+
 func (w *Warm) markBroken() {
 	w.mu.Lock()
 	w.broken = true
@@ -357,11 +354,7 @@ func (s warmStdin) Read(p []byte) (int, error) {
 	w := s.w
 	if w.python != nil {
 		if w.taken == nil { // CPython is up and asks for its request
-			select {
-			case <-w.ready:
-			default:
-				close(w.ready)
-			}
+			w.signalReady()
 			select {
 			case w.taken = <-w.reqs:
 				w.request = w.taken.req
@@ -423,11 +416,9 @@ func warmNext(ctx context.Context, m api.Module, stack []uint64) {
 	if !ok {
 		return // not a Warm instance: exit
 	}
-	select {
-	case <-w.ready:
-	default:
+	if !w.isReady() {
 		w.baseline.Store(goroutines)
-		close(w.ready)
+		w.signalReady()
 	}
 	c := w.pending
 	if c == nil {
