@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"fmt"
-	"slices"
 	"time"
 
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -48,6 +47,5 @@ func idlePython(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 		}
 		took = append(took, d)
 	}
-	slices.Sort(took)
-	return Result{PerOp: took[len(took)/2], Note: fmt.Sprintf("median of %d", idleRounds)}, nil
+	return medianOf(took), nil
 }

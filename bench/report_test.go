@@ -3,6 +3,7 @@ package bench
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"sync"
 	"testing"
@@ -183,5 +184,21 @@ func TestOneWorkloadsErrorIsItsOwn(t *testing.T) {
 	}
 	if r := results[2]; r.Err != nil || r.PerOp == 0 {
 		t.Errorf("c: %+v", r)
+	}
+}
+
+func TestMedianOf(t *testing.T) {
+	for _, c := range []struct {
+		took []time.Duration
+		want time.Duration
+	}{
+		{[]time.Duration{3, 1, 2}, 2},
+		{[]time.Duration{5}, 5},
+		{[]time.Duration{9, 1, 7, 3, 5}, 5},
+	} {
+		r := medianOf(c.took)
+		if r.PerOp != c.want || r.Note != fmt.Sprintf("median of %d", len(c.took)) {
+			t.Errorf("medianOf(%v) = %v %q, want %v", c.took, r.PerOp, r.Note, c.want)
+		}
 	}
 }
