@@ -13,12 +13,13 @@ func init() { register(fsPOSIXBuiltin(fsCat), "cat") }
 // non-printing), -A (-vET), -e (-vE), -t (-vT), -u (ignored). "-" and no
 // operand read stdin.
 func fsCat(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := fsParse(fsFlags{short: "AbeEnstTuv", long: map[string]string{
+	opts, files, err := textParse(textFlags{short: "AbeEnstTuv", long: map[string]string{
 		"show-all": "A", "number-nonblank": "b", "show-ends": "E", "number": "n",
 		"squeeze-blank": "s", "show-tabs": "T", "show-nonprinting": "v",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "cat", err, 1)
+		return textUsage(c, "cat", 1, err)
 	}
 	var o fsCatOpts
 	for _, op := range opts {

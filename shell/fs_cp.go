@@ -54,13 +54,14 @@ type fsCpOpts struct {
 // (preserve mode and times), -f, -n (no clobber), -u (only newer), -v,
 // -L/-P (follow links or not), -T, -t DIR; -i is ignored (no terminal).
 func fsCp(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "aRrfnpvuLPdiHTt:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "aRrfnpvuLPdiHTt:", long: map[string]string{
 		"archive": "a", "recursive": "R", "force": "f", "no-clobber": "n", "preserve": "p",
 		"verbose": "v", "update": "u", "dereference": "L", "no-dereference": "P",
 		"interactive": "i", "no-target-directory": "T", "target-directory": "t:",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "cp", err, 1)
+		return textUsage(c, "cp", 1, err)
 	}
 	var o fsCpOpts
 	o.deref = true
@@ -129,15 +130,15 @@ func fsTargets(c *Call, name string, ops []string, targetDir string, noTargetDir
 			return nil, "", false, Exit(1)
 		}
 		if len(ops) == 0 {
-			return nil, "", false, fsUsage(c, name, fsUsagef("missing file operand"), 1)
+			return nil, "", false, textUsage(c, name, 1, textUsagef("missing file operand"))
 		}
 		return ops, targetDir, true, nil
 	}
 	switch len(ops) {
 	case 0:
-		return nil, "", false, fsUsage(c, name, fsUsagef("missing file operand"), 1)
+		return nil, "", false, textUsage(c, name, 1, textUsagef("missing file operand"))
 	case 1:
-		return nil, "", false, fsUsage(c, name, fsUsagef("missing destination file operand after %s", fsQuote(ops[0])), 1)
+		return nil, "", false, textUsage(c, name, 1, textUsagef("missing destination file operand after %s", fsQuote(ops[0])))
 	}
 	dst = ops[len(ops)-1]
 	fi, serr := c.FS.Stat(c.Abs(dst))
@@ -293,12 +294,13 @@ func fsSameFile(fsys afero.Fs, a, b string) bool {
 // fsMv is mv: -f, -n (no clobber), -u (only newer), -v, -T, -t DIR; -i is
 // ignored (no terminal).
 func fsMv(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "fnuvibTt:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "fnuvibTt:", long: map[string]string{
 		"force": "f", "no-clobber": "n", "update": "u", "verbose": "v", "interactive": "i",
 		"no-target-directory": "T", "target-directory": "t:", "backup": "b",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "mv", err, 1)
+		return textUsage(c, "mv", 1, err)
 	}
 	var noClobber, update, verbose, noTargetDir bool
 	targetDir := ""

@@ -37,7 +37,7 @@ func fsEnv(ctx context.Context, c *Call, args []string) error {
 			nul = true
 		case a == "-u" || a == "--unset":
 			if len(rest) < 2 {
-				return fsUsage(c, "env", fsUsagef("option requires an argument -- 'u'"), 125)
+				return textUsage(c, "env", 125, textUsagef("option requires an argument -- 'u'"))
 			}
 			delete(env, rest[1])
 			rest = rest[1:]
@@ -47,13 +47,13 @@ func fsEnv(ctx context.Context, c *Call, args []string) error {
 			delete(env, strings.TrimPrefix(a, "--unset="))
 		case a == "-C" || a == "--chdir":
 			if len(rest) < 2 {
-				return fsUsage(c, "env", fsUsagef("option requires an argument -- 'C'"), 125)
+				return textUsage(c, "env", 125, textUsagef("option requires an argument -- 'C'"))
 			}
 			dir = rest[1]
 			rest = rest[1:]
 		case a == "-S" || a == "--split-string":
 			if len(rest) < 2 {
-				return fsUsage(c, "env", fsUsagef("option requires an argument -- 'S'"), 125)
+				return textUsage(c, "env", 125, textUsagef("option requires an argument -- 'S'"))
 			}
 			rest = append(strings.Fields(rest[1]), rest[2:]...)
 			continue
@@ -64,7 +64,7 @@ func fsEnv(ctx context.Context, c *Call, args []string) error {
 			rest = rest[1:]
 			goto assignments
 		case strings.HasPrefix(a, "-") && len(a) > 1:
-			return fsUsage(c, "env", fsUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")[:1]), 125)
+			return textUsage(c, "env", 125, textUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")[:1]))
 		default:
 			goto assignments
 		}
@@ -118,9 +118,9 @@ assignments:
 // fsPrintenv is printenv: the whole environment, or the values of the
 // named variables (status 1 if one is missing); -0.
 func fsPrintenv(ctx context.Context, c *Call, args []string) error {
-	opts, names, err := fsParse(fsFlags{short: "0", long: map[string]string{"null": "0"}}, args[1:])
+	opts, names, err := textParse(textFlags{short: "0", long: map[string]string{"null": "0"}}, args[1:])
 	if err != nil {
-		return fsUsage(c, "printenv", err, 2)
+		return textUsage(c, "printenv", 2, err)
 	}
 	end := "\n"
 	if len(opts) > 0 {
@@ -192,7 +192,7 @@ func fsPwd(ctx context.Context, c *Call, args []string) error {
 		case "-L", "--logical":
 			physical = false
 		default:
-			return fsUsage(c, "pwd", fsUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")), 1)
+			return textUsage(c, "pwd", 1, textUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")))
 		}
 	}
 	dir := c.Dir

@@ -30,13 +30,14 @@ type fsGzipOpts struct {
 // accepted.
 func fsGzip(ctx context.Context, c *Call, args []string) error {
 	me := args[0]
-	opts, ops, err := fsParse(fsFlags{short: "cdkfvqtlnNr123456789S:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "cdkfvqtlnNr123456789S:", long: map[string]string{
 		"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "keep": "k",
 		"force": "f", "verbose": "v", "quiet": "q", "test": "t", "list": "l", "no-name": "n",
 		"name": "N", "recursive": "r", "suffix": "S:", "fast": "1", "best": "9",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, me, err, 1)
+		return textUsage(c, me, 1, err)
 	}
 	o := fsGzipOpts{level: gzip.DefaultCompression, suffix: ".gz"}
 	switch me {

@@ -26,7 +26,7 @@ const (
 // fsWhoami is whoami (and logname): the sandbox's user.
 func fsWhoami(ctx context.Context, c *Call, args []string) error {
 	if len(args) > 1 {
-		return fsUsage(c, args[0], fsUsagef("extra operand %s", fsQuote(args[1])), 1)
+		return textUsage(c, args[0], 1, textUsagef("extra operand %s", fsQuote(args[1])))
 	}
 	fmt.Fprintln(c.Stdout, fsOwner)
 	return nil
@@ -35,11 +35,12 @@ func fsWhoami(ctx context.Context, c *Call, args []string) error {
 // fsID is id: uid=1000(user) gid=1000(user) groups=1000(user); -u, -g,
 // -G with -n (names) and -r (accepted). Other users do not exist.
 func fsID(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "ugGnrz", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "ugGnrz", long: map[string]string{
 		"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "id", err, 1)
+		return textUsage(c, "id", 1, err)
 	}
 	for _, u := range ops {
 		if u != fsOwner && u != fmt.Sprint(fsUID) {
@@ -81,16 +82,17 @@ func fsGroups(ctx context.Context, c *Call, args []string) error {
 // fsUname is uname with the sandbox's fixed answers: -s (default), -n,
 // -r, -v, -m, -p, -i, -o, -a.
 func fsUname(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "asnrvmpio", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "asnrvmpio", long: map[string]string{
 		"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
 		"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
 		"operating-system": "o",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "uname", err, 1)
+		return textUsage(c, "uname", 1, err)
 	}
 	if len(ops) > 0 {
-		return fsUsage(c, "uname", fsUsagef("extra operand %s", fsQuote(ops[0])), 1)
+		return textUsage(c, "uname", 1, textUsagef("extra operand %s", fsQuote(ops[0])))
 	}
 	want := map[string]bool{}
 	for _, o := range opts {

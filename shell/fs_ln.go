@@ -103,12 +103,13 @@ func fsRealpath(fsys afero.Fs, abs string, all bool) (string, error) {
 // (relative link). Without -s, where the filesystem has no hard links, the
 // file is copied.
 func fsLn(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "sfnhTvrbit:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "sfnhTvrbit:", long: map[string]string{
 		"symbolic": "s", "force": "f", "no-dereference": "n", "no-target-directory": "T",
 		"verbose": "v", "relative": "r", "target-directory": "t:", "interactive": "i", "backup": "b",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "ln", err, 1)
+		return textUsage(c, "ln", 1, err)
 	}
 	var symbolic, force, noDeref, noTargetDir, verbose, relative bool
 	targetDir := ""
@@ -131,7 +132,7 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "ln", fsUsagef("missing file operand"), 1)
+		return textUsage(c, "ln", 1, textUsagef("missing file operand"))
 	}
 	type pair struct{ target, link string }
 	var pairs []pair
@@ -251,12 +252,13 @@ func fsRelPath(dir, target string) string {
 // fsReadlinkCmd is readlink: a link's target; -f, -e, -m canonicalize
 // (see fsResolve); -n no newline; -z NUL; -q, -s, -v quiet or not.
 func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "femnqsvz", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "femnqsvz", long: map[string]string{
 		"canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
 		"no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "readlink", err, 1)
+		return textUsage(c, "readlink", 1, err)
 	}
 	var mode fsResolveMode
 	noNL, verbose, zero := false, false, false
@@ -275,7 +277,7 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "readlink", fsUsagef("missing operand"), 1)
+		return textUsage(c, "readlink", 1, textUsagef("missing operand"))
 	}
 	end := "\n"
 	switch {
@@ -310,13 +312,14 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 // fsRealpathCmd is realpath: -e (all must exist), -m (none must), -s (no
 // link resolution), -q, -z, --relative-to=DIR, --relative-base=DIR.
 func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "emsqzLP", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "emsqzLP", long: map[string]string{
 		"canonicalize-existing": "e", "canonicalize-missing": "m", "strip": "s", "no-symlinks": "s",
 		"quiet": "q", "zero": "z", "relative-to": "relative-to:", "relative-base": "relative-base:",
 		"logical": "L", "physical": "P",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "realpath", err, 1)
+		return textUsage(c, "realpath", 1, err)
 	}
 	mode := fsResolveMode('f')
 	strip, quiet, zero := false, false, false
@@ -338,7 +341,7 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "realpath", fsUsagef("missing operand"), 1)
+		return textUsage(c, "realpath", 1, textUsagef("missing operand"))
 	}
 	resolve := func(p string) (string, error) {
 		if strip {

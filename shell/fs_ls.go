@@ -42,15 +42,16 @@ type fsLsEntry struct {
 // -m, --full-time, --time-style, --group-directories-first; -C, -x and
 // --color are accepted.
 func fsLs(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "laA1RhtSrUdFpngoGLCxfiBmsvc", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "laA1RhtSrUdFpngoGLCxfiBmsvc", long: map[string]string{
 		"all": "a", "almost-all": "A", "recursive": "R", "human-readable": "h", "reverse": "r",
 		"directory": "d", "classify": "F", "numeric-uid-gid": "n", "dereference": "L",
 		"color": "color::", "full-time": "full-time", "time-style": "time-style:",
 		"group-directories-first": "dirs-first", "inode": "i", "no-group": "G",
 		"indicator-style": "indicator-style:", "sort": "sort:", "format": "format:",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "ls", err, 2)
+		return textUsage(c, "ls", 2, err)
 	}
 	var o fsLsOpts
 	for _, op := range opts {

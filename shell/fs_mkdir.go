@@ -20,11 +20,12 @@ func init() {
 
 // fsMkdir is mkdir: -p (parents, no error if existing), -v, -m MODE.
 func fsMkdir(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "pvm:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "pvm:", long: map[string]string{
 		"parents": "p", "verbose": "v", "mode": "m:",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "mkdir", err, 1)
+		return textUsage(c, "mkdir", 1, err)
 	}
 	var parents, verbose bool
 	mode := ""
@@ -45,7 +46,7 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "mkdir", fsUsagef("missing operand"), 1)
+		return textUsage(c, "mkdir", 1, textUsagef("missing operand"))
 	}
 	status := 0
 	made := func(name, abs string) {
@@ -104,11 +105,12 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 // fsTouch is touch: make missing files empty, set times to now or to -d
 // DATE, -t STAMP, -r FILE; -c (make none), -a, -m, -h accepted.
 func fsTouch(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "acmhfd:t:r:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "acmhfd:t:r:", long: map[string]string{
 		"no-create": "c", "date": "d:", "reference": "r:", "no-dereference": "h", "time": "time:",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "touch", err, 1)
+		return textUsage(c, "touch", 1, err)
 	}
 	noCreate := false
 	when := time.Now()
@@ -141,7 +143,7 @@ func fsTouch(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "touch", fsUsagef("missing file operand"), 1)
+		return textUsage(c, "touch", 1, textUsagef("missing file operand"))
 	}
 	status := 0
 	for _, name := range ops {
@@ -215,11 +217,12 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		}
 		rest = append(rest, a)
 	}
-	opts, ops, err := fsParse(fsFlags{short: "Rvcf", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "Rvcf", long: map[string]string{
 		"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference": "reference:",
 	}}, rest)
+
 	if err != nil {
-		return fsUsage(c, "chmod", err, 1)
+		return textUsage(c, "chmod", 1, err)
 	}
 	var recursive, verbose, changes, quiet bool
 	ref := ""
@@ -247,15 +250,15 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 	}
 	if mode == "" {
 		if len(ops) == 0 {
-			return fsUsage(c, "chmod", fsUsagef("missing operand"), 1)
+			return textUsage(c, "chmod", 1, textUsagef("missing operand"))
 		}
 		mode, ops = ops[0], ops[1:]
 	}
 	if _, ok := fsApplyMode(mode, 0, false); !ok {
-		return fsUsage(c, "chmod", fsUsagef("invalid mode: %s", fsQuote(mode)), 1)
+		return textUsage(c, "chmod", 1, textUsagef("invalid mode: %s", fsQuote(mode)))
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "chmod", fsUsagef("missing operand after %s", fsQuote(mode)), 1)
+		return textUsage(c, "chmod", 1, textUsagef("missing operand after %s", fsQuote(mode)))
 	}
 	status := 0
 	var apply func(name, abs string, top bool)

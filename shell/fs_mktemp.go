@@ -19,11 +19,12 @@ func init() { register(fsPOSIXBuiltin(fsMktemp), "mktemp") }
 // given, and print its name. -u only prints a name, -q is quiet. /tmp is
 // made when missing.
 func fsMktemp(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "dqtup:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "dqtup:", long: map[string]string{
 		"directory": "d", "quiet": "q", "dry-run": "u", "tmpdir": "p:", "suffix": "suffix:",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "mktemp", err, 1)
+		return textUsage(c, "mktemp", 1, err)
 	}
 	var dir, quiet, dry, useTmp bool
 	tmpdir, suffix := "", ""
@@ -44,7 +45,7 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) > 1 {
-		return fsUsage(c, "mktemp", fsUsagef("too many templates"), 1)
+		return textUsage(c, "mktemp", 1, textUsagef("too many templates"))
 	}
 	template := "tmp.XXXXXXXXXX"
 	if len(ops) == 1 {

@@ -18,12 +18,13 @@ func init() {
 // missing file, no prompt), -d (empty folders), -v; -i and -I are ignored
 // (no terminal). It refuses "/", "." and "..".
 func fsRm(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "rRfdviI", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "rRfdviI", long: map[string]string{
 		"recursive": "r", "force": "f", "dir": "d", "verbose": "v", "interactive": "i",
 		"preserve-root": "preserve-root", "no-preserve-root": "no-preserve-root", "one-file-system": "x",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "rm", err, 1)
+		return textUsage(c, "rm", 1, err)
 	}
 	var recursive, force, dirs, verbose bool
 	for _, o := range opts {
@@ -42,7 +43,7 @@ func fsRm(ctx context.Context, c *Call, args []string) error {
 		if force {
 			return nil
 		}
-		return fsUsage(c, "rm", fsUsagef("missing operand"), 1)
+		return textUsage(c, "rm", 1, textUsagef("missing operand"))
 	}
 	status := 0
 	for _, name := range ops {
@@ -130,11 +131,12 @@ func fsRmTree(ctx context.Context, c *Call, name, abs string, recurse, verbose b
 
 // fsRmdir is rmdir: -p (the parents too), -v, --ignore-fail-on-non-empty.
 func fsRmdir(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "pv", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "pv", long: map[string]string{
 		"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ignore",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "rmdir", err, 1)
+		return textUsage(c, "rmdir", 1, err)
 	}
 	var parents, verbose, ignore bool
 	for _, o := range opts {
@@ -148,7 +150,7 @@ func fsRmdir(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "rmdir", fsUsagef("missing operand"), 1)
+		return textUsage(c, "rmdir", 1, textUsagef("missing operand"))
 	}
 	status := 0
 	remove := func(name string) bool {

@@ -23,11 +23,12 @@ const fsStatDefault = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %
 // (terse). Directives: %n %N %s %b %B %o %F %f %a %A %h %i %d %D %u %U %g
 // %G %x %X %y %Y %z %Z %w %W %m %t %T %%.
 func fsStat(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "Lc:tf", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "Lc:tf", long: map[string]string{
 		"dereference": "L", "format": "c:", "printf": "printf:", "terse": "t", "file-system": "f",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "stat", err, 1)
+		return textUsage(c, "stat", 1, err)
 	}
 	deref := false
 	format, terse := "", false
@@ -44,7 +45,7 @@ func fsStat(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return fsUsage(c, "stat", fsUsagef("missing operand"), 1)
+		return textUsage(c, "stat", 1, textUsagef("missing operand"))
 	}
 	w := bufio.NewWriter(c.Stdout)
 	defer w.Flush()
@@ -306,12 +307,13 @@ type fsDuOpts struct {
 // their content; -s, -a, -h, -b (bytes, apparent), -k, -m, -c, -d N /
 // --max-depth=N, --apparent-size, -x (accepted).
 func fsDu(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "sahbkmcd:xLlS", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "sahbkmcd:xLlS", long: map[string]string{
 		"summarize": "s", "all": "a", "human-readable": "h", "bytes": "b", "total": "c",
 		"max-depth": "d:", "apparent-size": "apparent", "one-file-system": "x", "dereference": "L",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "du", err, 1)
+		return textUsage(c, "du", 1, err)
 	}
 	o := fsDuOpts{unit: 1024, maxDepth: -1}
 	for _, op := range opts {

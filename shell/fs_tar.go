@@ -42,7 +42,7 @@ type fsTarOpts struct {
 // old bundled form ("czf out.tgz").
 func fsTar(ctx context.Context, c *Call, args []string) error {
 	args = fsTarBundle(args[1:])
-	opts, ops, err := fsParse(fsFlags{short: "cxtzvf:C:OkpPmohjJaU", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "cxtzvf:C:OkpPmohjJaU", long: map[string]string{
 		"create": "c", "extract": "x", "get": "x", "list": "t", "gzip": "z", "gunzip": "z",
 		"ungzip": "z", "verbose": "v", "file": "f:", "directory": "C:", "to-stdout": "O",
 		"keep-old-files": "k", "preserve-permissions": "p", "same-permissions": "p",
@@ -51,8 +51,9 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 		"touch": "m", "dereference": "h", "bzip2": "j", "xz": "J", "auto-compress": "a",
 		"unlink-first": "U", "wildcards": "wildcards", "no-recursion": "norec",
 	}}, args)
+
 	if err != nil {
-		return fsUsage(c, "tar", err, 2)
+		return textUsage(c, "tar", 2, err)
 	}
 	o := fsTarOpts{}
 	for _, op := range opts {
@@ -60,7 +61,7 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 		case "c", "x", "t":
 			if o.mode != 0 && o.mode != op.key[0] {
 				fsWarn(c, "tar", "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option")
-				return fsUsage(c, "tar", fsUsagef("conflicting options"), 2)
+				return textUsage(c, "tar", 2, textUsagef("conflicting options"))
 			}
 			o.mode = op.key[0]
 		case "z":

@@ -76,12 +76,13 @@ func fsLocation(c *Call) *time.Location {
 // (strftime's conversions with GNU's flags), -u, -I[FMT], -R,
 // --rfc-3339=FMT. Setting the clock (-s) is not permitted.
 func fsDate(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := fsParse(fsFlags{short: "ud:r:RIs:", long: map[string]string{
+	opts, ops, err := textParse(textFlags{short: "ud:r:RIs:", long: map[string]string{
 		"utc": "u", "universal": "u", "date": "d:", "reference": "r:", "rfc-email": "R",
 		"rfc-2822": "R", "iso-8601": "iso:", "rfc-3339": "rfc3339:", "set": "s:",
 	}}, fsDateIsoArgs(args[1:]))
+
 	if err != nil {
-		return fsUsage(c, "date", err, 1)
+		return textUsage(c, "date", 1, err)
 	}
 	loc := fsLocation(c)
 	now := time.Now()
@@ -612,7 +613,7 @@ func fsDuration(s string) (time.Duration, bool) {
 // early by ctx.
 func fsSleep(ctx context.Context, c *Call, args []string) error {
 	if len(args) < 2 {
-		return fsUsage(c, "sleep", fsUsagef("missing operand"), 1)
+		return textUsage(c, "sleep", 1, textUsagef("missing operand"))
 	}
 	var total time.Duration
 	forever := false
@@ -622,7 +623,7 @@ func fsSleep(ctx context.Context, c *Call, args []string) error {
 		}
 		d, ok := fsDuration(a)
 		if !ok {
-			return fsUsage(c, "sleep", fsUsagef("invalid time interval %s", fsQuote(a)), 1)
+			return textUsage(c, "sleep", 1, textUsagef("invalid time interval %s", fsQuote(a)))
 		}
 		if d < 0 {
 			forever = true
@@ -652,11 +653,12 @@ func fsSleep(ctx context.Context, c *Call, args []string) error {
 // -k, --foreground and -v are accepted. Status 125 for timeout's own
 // errors, 126 and 127 when the command cannot run.
 func fsTimeout(ctx context.Context, c *Call, args []string) error {
-	opts, rest, err := fsParse(fsFlags{short: "s:k:v", stopAtOperand: true, long: map[string]string{
+	opts, rest, err := textParse(textFlags{short: "s:k:v", stopAtOperand: true, long: map[string]string{
 		"signal": "s:", "kill-after": "k:", "preserve-status": "preserve", "foreground": "fg", "verbose": "v",
 	}}, args[1:])
+
 	if err != nil {
-		return fsUsage(c, "timeout", err, 125)
+		return textUsage(c, "timeout", 125, err)
 	}
 	sig, preserve, verbose := "TERM", false, false
 	for _, o := range opts {
@@ -669,19 +671,19 @@ func fsTimeout(ctx context.Context, c *Call, args []string) error {
 			verbose = true
 		case "k":
 			if _, ok := fsDuration(o.val); !ok {
-				return fsUsage(c, "timeout", fsUsagef("invalid time interval %s", fsQuote(o.val)), 125)
+				return textUsage(c, "timeout", 125, textUsagef("invalid time interval %s", fsQuote(o.val)))
 			}
 		}
 	}
 	if len(rest) < 2 {
 		if len(rest) == 0 {
-			return fsUsage(c, "timeout", fsUsagef("missing operand"), 125)
+			return textUsage(c, "timeout", 125, textUsagef("missing operand"))
 		}
-		return fsUsage(c, "timeout", fsUsagef("missing operand after %s", fsQuote(rest[0])), 125)
+		return textUsage(c, "timeout", 125, textUsagef("missing operand after %s", fsQuote(rest[0])))
 	}
 	d, ok := fsDuration(rest[0])
 	if !ok {
-		return fsUsage(c, "timeout", fsUsagef("invalid time interval %s", fsQuote(rest[0])), 125)
+		return textUsage(c, "timeout", 125, textUsagef("invalid time interval %s", fsQuote(rest[0])))
 	}
 	cctx := ctx
 	if d > 0 {

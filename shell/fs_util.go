@@ -18,94 +18,6 @@ import (
 	"github.com/spf13/afero"
 )
 
-// fsOpt is one parsed option: key is the short letter or the long name's
-// key, val its argument ("" when it takes none).
-type fsOpt struct {
-	key string
-	val string
-}
-
-// fsFlags describes a command's options for fsParse. short is getopt's
-// string: letters, each followed by ':' when it takes an argument. long
-// maps a long name to its key; a key ending in ':' takes an argument. When
-// stopAtOperand is set, the first operand ends the options (POSIX order,
-// for commands that take a command line: xargs, env, timeout).
-type fsFlags struct {
-	short         string
-	long          map[string]string
-	stopAtOperand bool
-}
-
-// fsUsageError is a bad command line, printed as "NAME: msg" and
-// "Try 'NAME --help' for more information.".
-type fsUsageError struct{ msg string }
-
-func (e *fsUsageError) Error() string { return e.msg }
-
-func fsUsagef(format string, a ...any) error { return &fsUsageError{fmt.Sprintf(format, a...)} }
-
-// fsParse parses args (without the command's name) GNU-style: short options
-// cluster ("-la"), an option's argument may be attached ("-n5") or the next
-// word, long options may be abbreviated and take "=value" or the next
-// word, "--" ends the options and "-" is an operand.
-func fsParse(f fsFlags, args []string) (opts []fsOpt, operands []string, err error) {
-	for i := 0; i < len(args); i++ {
-		a := args[i]
-		switch {
-		case a == "--":
-			return opts, append(operands, args[i+1:]...), nil
-		case strings.HasPrefix(a, "--"):
-			name, val, hasVal := strings.Cut(a[2:], "=")
-			full, key, err := fsLongLookup(f.long, name)
-			if err != nil {
-				return nil, nil, err
-			}
-			if k, ok := strings.CutSuffix(key, ":"); ok {
-				if !hasVal {
-					if i+1 >= len(args) {
-						return nil, nil, fsUsagef("option '--%s' requires an argument", full)
-					}
-					i++
-					val = args[i]
-				}
-				opts = append(opts, fsOpt{k, val})
-				continue
-			}
-			if hasVal {
-				return nil, nil, fsUsagef("option '--%s' doesn't allow an argument", full)
-			}
-			opts = append(opts, fsOpt{key, ""})
-		case len(a) > 1 && a[0] == '-':
-			for j := 1; j < len(a); j++ {
-				ch := a[j]
-				k := strings.IndexByte(f.short, ch)
-				if k < 0 || ch == ':' {
-					return nil, nil, fsUsagef("invalid option -- '%c'", ch)
-				}
-				if k+1 < len(f.short) && f.short[k+1] == ':' {
-					val := a[j+1:]
-					if val == "" {
-						if i+1 >= len(args) {
-							return nil, nil, fsUsagef("option requires an argument -- '%c'", ch)
-						}
-						i++
-						val = args[i]
-					}
-					opts = append(opts, fsOpt{string(ch), val})
-					break
-				}
-				opts = append(opts, fsOpt{string(ch), ""})
-			}
-		default:
-			if f.stopAtOperand {
-				return opts, append(operands, args[i:]...), nil
-			}
-			operands = append(operands, a)
-		}
-	}
-	return opts, operands, nil
-}
-
 func fsAllDigits(s string) bool {
 	if s == "" {
 		return false
@@ -116,43 +28,6 @@ func fsAllDigits(s string) bool {
 		}
 	}
 	return true
-}
-
-// fsLongLookup finds a long option by its name or an unambiguous prefix.
-func fsLongLookup(long map[string]string, name string) (full, key string, err error) {
-	if k, ok := long[name]; ok {
-		return name, k, nil
-	}
-	var matches []string
-	for n := range long {
-		if strings.HasPrefix(n, name) {
-			matches = append(matches, n)
-		}
-	}
-	switch len(matches) {
-	case 0:
-		return "", "", fsUsagef("unrecognized option '--%s'", name)
-	case 1:
-		return matches[0], long[matches[0]], nil
-	}
-	sort.Strings(matches)
-	// Abbreviations of names sharing one key are not ambiguous.
-	same := true
-	for _, m := range matches[1:] {
-		if long[m] != long[matches[0]] {
-			same = false
-		}
-	}
-	if same {
-		return matches[0], long[matches[0]], nil
-	}
-	return "", "", fsUsagef("option '--%s' is ambiguous", name)
-}
-
-// fsUsage prints a usage error the way coreutils do and returns status.
-func fsUsage(c *Call, name string, err error, status int) error {
-	fmt.Fprintf(c.Stderr, "%s: %s\nTry '%s --help' for more information.\n", name, err.Error(), name)
-	return Exit(status)
 }
 
 // fsErrText is strerror's text for an error from the filesystem, as GNU

@@ -33,13 +33,14 @@ type fsXargsOpts struct {
 // or 127 if one could not run.
 func fsXargs(ctx context.Context, c *Call, args []string) error {
 	pre := fsXargsPrescan(args[1:])
-	opts, cmd, err := fsParse(fsFlags{short: "0d:n:L:l:I:rtP:s:xa:E:op", stopAtOperand: true, long: map[string]string{
+	opts, cmd, err := textParse(textFlags{short: "0d:n:L:l:I:rtP:s:xa:E:op", stopAtOperand: true, long: map[string]string{
 		"null": "0", "delimiter": "d:", "max-args": "n:", "max-lines": "L:", "replace": "I:",
 		"no-run-if-empty": "r", "verbose": "t", "max-procs": "P:", "max-chars": "s:", "exit": "x",
 		"arg-file": "a:", "eof": "E:", "open-tty": "o", "interactive": "p",
 	}}, pre)
+
 	if err != nil {
-		return fsUsage(c, "xargs", err, 1)
+		return textUsage(c, "xargs", 1, err)
 	}
 	o := fsXargsOpts{delim: -1, maxChars: 128 << 10}
 	for _, op := range opts {

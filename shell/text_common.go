@@ -34,10 +34,13 @@ type textOpt struct {
 // short is getopt's string: letters, each followed by ':' when it takes an
 // argument, '::' when it takes an optional one (attached only). long maps a long name to its key; a key ending in ':' takes an
 // argument, '::' an optional one (only as --name=value); the colons are
-// stripped from the parsed key.
+// stripped from the parsed key. When stopAtOperand is set, the first
+// operand ends the options (POSIX order, for commands that take a command
+// line: xargs, env, timeout).
 type textFlags struct {
-	short string
-	long  map[string]string
+	short         string
+	long          map[string]string
+	stopAtOperand bool
 }
 
 // textUsageError is a bad command line; the message is printed as
@@ -51,8 +54,10 @@ func textUsagef(format string, a ...any) error {
 }
 
 // textParse parses args (without the command's name) GNU-style: options
-// and operands may be mixed, "--" ends the options, "-" is an operand,
-// short options may be clustered and long options abbreviated.
+// and operands may be mixed (unless stopAtOperand), "--" ends the options,
+// "-" is an operand, short options may be clustered ("-la"), an option's
+// argument may be attached ("-n5") or the next word, long options may be
+// abbreviated and take "=value" or the next word.
 func textParse(f textFlags, args []string) (opts []textOpt, operands []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
@@ -110,6 +115,9 @@ func textParse(f textFlags, args []string) (opts []textOpt, operands []string, e
 				opts = append(opts, textOpt{string(ch), ""})
 			}
 		default:
+			if f.stopAtOperand {
+				return opts, append(operands, args[i:]...), nil
+			}
 			operands = append(operands, a)
 		}
 	}
