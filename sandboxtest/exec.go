@@ -197,6 +197,15 @@ echo piped | cat > out.txt; cat < out.txt
 		},
 	},
 	{
+		Name: "run/fresh-shell",
+		Rule: "Each command runs in a new shell: its variables, exports, functions and folder do not reach the next command; its files do.",
+		Check: func(e *Env) {
+			e.Run(`echo kept > fresh.txt; x=1; export SBX_Y=2; f() { :; }; mkdir -p sub && cd sub`, sandbox.RunCommandOptions{})
+			res := e.Run(`echo "[$x][$SBX_Y]"; type f >/dev/null 2>&1 && echo f || echo no-f; pwd; cat fresh.txt`, sandbox.RunCommandOptions{})
+			assert.Equal(e.T, "[][]\nno-f\n"+e.Workdir+"\nkept\n", res.Stdout, "stderr %q", res.Stderr)
+		},
+	},
+	{
 		Name: "run/no-host-env",
 		Rule: "No variable of the app's environment reaches a command.",
 		Check: func(e *Env) {
