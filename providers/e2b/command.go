@@ -24,6 +24,9 @@ const (
 	// killGrace is how long past its limit a command may run before the
 	// adapter kills it itself (envd should have ended it at the limit).
 	killGrace = 2 * time.Second
+	// startWait is how long a kill waits for the start event of a command
+	// envd may have started already, to signal it by pid.
+	startWait = 2 * time.Second
 	// keepaliveSeconds asks envd for a keepalive event after this much
 	// silence, as the SDKs do.
 	keepaliveSeconds = 50
@@ -130,6 +133,9 @@ func readStream(r io.Reader, onStart func(pid uint32), stdout, stderr io.Writer)
 		switch {
 		case ev.Keepalive != nil:
 		case ev.Start != nil:
+			if se.started {
+				return se, fmt.Errorf("e2b: the command stream began twice")
+			}
 			se.started, se.pid = true, ev.Start.Pid
 			if onStart != nil {
 				onStart(se.pid)
@@ -227,19 +233,21 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	reqCtx, cancelReq := context.WithCancel(context.WithoutCancel(ctx))
 	defer cancelReq()
 	var pid atomic.Uint32
+	started, ended := make(chan struct{}), make(chan struct{})
 	type outcome struct {
 		se  streamEnd
 		err error
 	}
 	done := make(chan outcome, 1)
 	go func() {
+		defer close(ended)
 		resp, err := s.startStream(reqCtx, req, limit)
 		if err != nil {
 			done <- outcome{err: err}
 			return
 		}
 		defer resp.Body.Close()
-		se, err := readStream(resp.Body, func(p uint32) { pid.Store(p) }, stdout, stderr)
+		se, err := readStream(resp.Body, func(p uint32) { pid.Store(p); close(started) }, stdout, stderr)
 		done <- outcome{se, err}
 	}()
 	timer := time.NewTimer(limit + killGrace)
@@ -249,12 +257,12 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	select {
 	case o = <-done:
 	case <-timer.C:
-		s.kill(pid.Load(), token)
+		s.kill(startedPid(&pid, started, ended), token)
 		cancelReq()
 		<-done
 		return sandbox.NewResult(stdout, stderr, 0, true, time.Since(start)), nil
 	case <-ctx.Done():
-		s.kill(pid.Load(), token)
+		s.kill(startedPid(&pid, started, ended), token)
 		cancelReq()
 		<-done
 		return sandbox.NewResult(stdout, stderr, -1, false, time.Since(start)), ctx.Err()
@@ -289,6 +297,24 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		return sandbox.CommandResult{}, fmt.Errorf("e2b: command: the stream ended without the command's end event")
 	}
 	return sandbox.NewResult(stdout, stderr, o.se.end.exitCode(), false, took), nil
+}
+
+// startedPid is the command's pid once envd has told it: a caller that
+// cancels between envd starting the command and its start event arriving
+// would otherwise leave it to the marker sweep alone. It waits for the start
+// event a short while, and not at all once the stream has ended.
+func startedPid(pid *atomic.Uint32, started, ended <-chan struct{}) uint32 {
+	if p := pid.Load(); p != 0 {
+		return p
+	}
+	t := time.NewTimer(startWait)
+	defer t.Stop()
+	select {
+	case <-started:
+	case <-ended:
+	case <-t.C:
+	}
+	return pid.Load()
 }
 
 // streamError is the *APIError of an error that ended a Start stream.

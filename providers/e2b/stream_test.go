@@ -6,8 +6,10 @@ import (
 	"errors"
 	"io"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"testing/iotest"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -112,6 +114,14 @@ func TestReadStreamRefusesDataBeforeStart(t *testing.T) {
 	assert.Contains(t, err.Error(), "start event")
 }
 
+func TestReadStreamRefusesASecondStart(t *testing.T) {
+	start := `{"event":{"start":{"pid":7}}}`
+	_, _, _, pids, err := read(t, bytes.NewReader(frames(`{}`, start, start)))
+	require.Error(t, err)
+	assert.Contains(t, err.Error(), "began twice")
+	assert.Equal(t, []uint32{7}, pids, "the pid is told once")
+}
+
 func TestReadStreamRefusesCompressedAndHuge(t *testing.T) {
 	b := connectrpc.AppendEnvelope(nil, connectrpc.FlagCompressed, []byte(`{}`))
 	_, _, _, _, err := read(t, bytes.NewReader(b))
@@ -157,4 +167,25 @@ func FuzzReadStream(f *testing.F) {
 			t.Fatal("empty error message")
 		}
 	})
+}
+
+// A kill that comes between envd starting a command and its start event
+// arriving waits for the pid, so that it can signal the command by it; a
+// stream that ended without one ends the wait.
+func TestStartedPid(t *testing.T) {
+	var pid atomic.Uint32
+	started, ended := make(chan struct{}), make(chan struct{})
+	go func() {
+		time.Sleep(20 * time.Millisecond)
+		pid.Store(42)
+		close(started)
+	}()
+	assert.Equal(t, uint32(42), startedPid(&pid, started, ended))
+	assert.Equal(t, uint32(42), startedPid(&pid, make(chan struct{}), ended), "known already")
+
+	var none atomic.Uint32
+	close(ended)
+	begin := time.Now()
+	assert.Zero(t, startedPid(&none, make(chan struct{}), ended))
+	assert.Less(t, time.Since(begin), startWait, "an ended stream is not waited for")
 }
