@@ -3,13 +3,13 @@ package main
 import (
 	"bytes"
 	"context"
+	"crypto/rand"
 	"encoding/binary"
 	"fmt"
 	"os"
 	"strings"
 	"sync"
 	"time"
-	"crypto/rand"
 
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
@@ -248,7 +248,10 @@ func main() {
 
 type tw struct{ t time.Time }
 
-func (w tw) Write(p []byte) (int, error) { fmt.Printf("[%v] %s", time.Since(w.t), p); return len(p), nil }
+func (w tw) Write(p []byte) (int, error) {
+	fmt.Printf("[%v] %s", time.Since(w.t), p)
+	return len(p), nil
+}
 
 type randR struct{}
 
