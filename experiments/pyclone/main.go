@@ -141,7 +141,8 @@ def _serve():
     t=time.perf_counter()
     os.write(1, b"raw\n")
     t2=time.perf_counter()
-    print("hello from clone", sys.argv, 6*7, t2-t)
+    import json
+    print("hello from clone", sys.argv, 6*7, t2-t, json.dumps({"a": [1]}), open("/x.txt").read(), os.listdir("/"))
     sys.stdout.flush()
     os._exit(7)
 _code = compile("_serve()", "<clone>", "exec")
@@ -203,7 +204,7 @@ func main() {
 	_ = cold
 	fmt.Println("cold print(1)", time.Since(t0))
 	t0 = time.Now()
-	cfg := wazero.NewModuleConfig().WithName("").WithArgs("python3", "-c", prog).WithStdout(os.Stdout).WithStderr(se).WithWalltime(wall, 1).WithStartFunctions().WithRandSource(randR{}).WithSysNanotime()
+	cfg := wazero.NewModuleConfig().WithName("").WithArgs("python3", "-c", prog).WithStdout(os.Stdout).WithFSConfig(wazero.NewFSConfig().WithDirMount(os.TempDir(), "/")).WithStderr(se).WithWalltime(wall, 1).WithStartFunctions().WithRandSource(randR{}).WithSysNanotime()
 	mod, err = rt.InstantiateModule(ctx, cm, cfg)
 	if err != nil {
 		panic(err)
@@ -213,7 +214,7 @@ func main() {
 	mod.Close(ctx)
 	for i := 0; i < 5; i++ {
 		t0 = time.Now()
-		c, err := rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName("").WithArgs("python3", "clone").WithStdout(tw{t0}).WithStderr(os.Stderr).WithStartFunctions().WithRandSource(randR{}).WithSysWalltime().WithSysNanotime())
+		c, err := rt.InstantiateModule(ctx, cm, wazero.NewModuleConfig().WithName("").WithArgs("python3", "clone").WithStdout(tw{t0}).WithFSConfig(wazero.NewFSConfig().WithDirMount(cloneDir(i), "/")).WithStderr(os.Stderr).WithStartFunctions().WithRandSource(randR{}).WithSysWalltime().WithSysNanotime())
 		if err != nil {
 			panic(err)
 		}
@@ -244,6 +245,16 @@ func main() {
 		fmt.Println("clone", i, "inst", t1, "copy", t2-t1, "total", time.Since(t0), "code", code, err, string(name), flags)
 		_ = binary.LittleEndian
 	}
+}
+
+// cloneDir is a folder of its own for clone i, with x.txt saying i.
+func cloneDir(i int) string {
+	d, err := os.MkdirTemp("", "pyclone")
+	if err != nil {
+		panic(err)
+	}
+	os.WriteFile(d+"/x.txt", []byte(fmt.Sprint("clone ", i)), 0o644)
+	return d
 }
 
 type tw struct{ t time.Time }
