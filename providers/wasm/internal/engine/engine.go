@@ -174,6 +174,11 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 		return nil, fmt.Errorf("engine: image %q: %w", name, err)
 	}
 	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
+	if IsPython(name) {
+		if with, err := addEntry(b); err == nil {
+			b = with // the exports a snapshot clone needs (clone_test.go)
+		}
+	}
 	var data *dataImage
 	if canMapData {
 		if stripped, image, ok := splitData(b); ok {
