@@ -104,6 +104,10 @@ func TestCloneSketch(t *testing.T) {
 	snap := takeSnapshot(t, py)
 	t.Logf("template: %v, %d MiB, sp %d", time.Since(begin), len(snap.mem)>>20, snap.sp)
 	ctx := context.Background()
+	image, err := newDataImage(snap.mem)
+	if err != nil {
+		t.Fatal(err)
+	}
 	for i := range 5 {
 		fsys, files := testFS(t)
 		if err := files.WriteFile("/x.txt", []byte(fmt.Sprint("sandbox ", i)), 0o644); err != nil {
@@ -115,6 +119,7 @@ func TestCloneSketch(t *testing.T) {
 		pythonEnv(env, py.stdlib != nil)
 		cfg := moduleConfig([]string{"python3", "-c", "clone"}, env, strings.NewReader(""), &out, &errb, py.mounts(fsys, py.site, py.stdlib), ctx).WithStartFunctions()
 		alloc := py.allocator(0, nil)
+		alloc.snap = image
 		alloc.start()
 		mod, err := py.e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, alloc), py.compiled, cfg)
 		if err != nil {
@@ -127,7 +132,6 @@ func TestCloneSketch(t *testing.T) {
 				t.Fatal("grow")
 			}
 		}
-		mem.Write(0, snap.mem)
 		sp := snap.sp - 256
 		args := sp + 64
 		mem.WriteUint32Le(args, snap.ids[2])
@@ -153,6 +157,6 @@ func TestCloneSketch(t *testing.T) {
 		if out.String() != want {
 			t.Errorf("clone %d printed %q, want %q (stderr %q)", i, out.String(), want, errb.String())
 		}
-		t.Logf("clone %d: instantiate %v, snapshot copy %v, all %v", i, inst, copied, time.Since(begin))
+		t.Logf("clone %d: instantiate %v, snapshot mapped %v, all %v", i, inst, copied, time.Since(begin))
 	}
 }
