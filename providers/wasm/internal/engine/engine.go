@@ -31,6 +31,9 @@ type Options struct {
 	// CompileWorkers is how many goroutines compile one module. Zero means
 	// the number of CPUs.
 	CompileWorkers int
+	// Clones makes prestarted Pythons clones of a template's memory
+	// (clone.go; branch work, off by default).
+	Clones bool
 }
 
 // ErrClosed: the Engine was closed.
