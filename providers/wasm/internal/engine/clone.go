@@ -6,6 +6,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"maps"
 	"slices"
 	"strings"
@@ -16,7 +17,9 @@ import (
 	"github.com/tetratelabs/wazero"
 	"github.com/tetratelabs/wazero/api"
 	"github.com/tetratelabs/wazero/experimental"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/experimental/sysfs"
+	"github.com/tetratelabs/wazero/sys"
 )
 
 // A clone is a prestarted Python made from a template's memory instead of
@@ -29,13 +32,16 @@ import (
 // stack pointer a little below the template's, and builtins.exec's C
 // function called through agentenkit_call (addEntry) to run the code.
 // From there it is a prestarted Python like any: it reads its request from
-// stdin. Branch work: the files the template's start looked at are not yet
-// checked against the sandbox's.
+// stdin. The paths the template's start looked up in its (empty) "/" must
+// be missing from the sandbox's files too (serves); else Prestart starts
+// CPython as before.
 type pyTemplate struct {
 	image *dataImage
 	sp    uint32
 	ids   [4]uint32 // builtins, exec, the code, __main__'s dict
 	meth  uint32    // exec's C function: its table entry
+
+	looked []string // the paths of "/" its start looked up, none there
 }
 
 const snapshotMarker = "\x00agentenkit-snapshot "
@@ -123,7 +129,7 @@ func (img *Image) makeTemplate(ctx context.Context, ps *prestart) (*pyTemplate, 
 	}
 	env := maps.Clone(ps.env)
 	env["PWD"] = "/"
-	empty := &sysfs.AdaptFS{FS: fstest.MapFS{}} // the template's files: none
+	empty := newLookupFS()
 	cfg := moduleConfig([]string{ps.argv0, "-c", prestartProgram, "agentenkit-template"}, env, strings.NewReader(""), io.Discard, se, img.mounts(empty, img.site, img.stdlib), ctx).
 		WithWalltime(wall, 1).WithStartFunctions()
 	alloc := img.allocator(0, nil)
@@ -143,7 +149,7 @@ func (img *Image) makeTemplate(ctx context.Context, ps *prestart) (*pyTemplate, 
 	if !captured {
 		return nil, fmt.Errorf("engine: clone: no snapshot (%v): %s", err, se.buf.String())
 	}
-	t := &pyTemplate{sp: sp, ids: se.ids}
+	t := &pyTemplate{sp: sp, ids: se.ids, looked: empty.looked()}
 	// exec's PyCFunctionObject: m_ml at +8; its PyMethodDef: ml_meth at +4,
 	// ml_flags at +8, which must be METH_FASTCALL|METH_KEYWORDS.
 	u32 := func(at uint32) uint32 {
@@ -187,4 +193,72 @@ func (w *Warm) startClone(ctx context.Context, cfg wazero.ModuleConfig, t *pyTem
 		}
 		return err
 	})
+}
+
+// lookupFS is the template's "/": no files, and a record of every path
+// CPython's start looked up in it. A clone serves a sandbox only where each
+// of them is missing too (templateServes), so that its start would have
+// gone the same way there.
+type lookupFS struct {
+	experimentalsys.FS
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func newLookupFS() *lookupFS {
+	return &lookupFS{FS: &sysfs.AdaptFS{FS: fstest.MapFS{}}, paths: map[string]bool{}}
+}
+
+func (l *lookupFS) saw(p string) {
+	l.mu.Lock()
+	l.paths[p] = true
+	l.mu.Unlock()
+}
+
+func (l *lookupFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.OpenFile(p, flag, perm)
+}
+
+func (l *lookupFS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.Lstat(p)
+}
+
+func (l *lookupFS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.Stat(p)
+}
+
+func (l *lookupFS) Readlink(p string) (string, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.Readlink(p)
+}
+
+// looked is what the start looked up, the root left out.
+func (l *lookupFS) looked() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for p := range l.paths {
+		if p != "" && p != "." && p != "/" {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// templateServes reports whether fsys lacks every path t's start looked
+// up, as the template's files did.
+func (t *pyTemplate) serves(fsys experimentalsys.FS) bool {
+	if fsys == nil {
+		return true
+	}
+	for _, p := range t.looked {
+		if _, errno := fsys.Lstat(p); errno != experimentalsys.ENOENT {
+			return false
+		}
+	}
+	return true
 }

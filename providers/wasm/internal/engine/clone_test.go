@@ -160,3 +160,33 @@ func TestCloneSketch(t *testing.T) {
 		t.Logf("clone %d: instantiate %v, snapshot mapped %v, all %v", i, inst, copied, time.Since(begin))
 	}
 }
+
+// A clone serves only files where every path CPython's start looked up is
+// missing, as in the template's.
+func TestCloneLookups(t *testing.T) {
+	_, py := python(t)
+	tm, err := py.template(context.Background(), py.prestartFor("python3", map[string]string{"HOME": "/home/user"}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Logf("the start looked up: %q", tm.looked)
+	if len(tm.looked) == 0 {
+		t.Fatal("the start looked up nothing in /: the record is not working")
+	}
+	fsys, files := testFS(t)
+	if !tm.serves(fsys) {
+		t.Error("an empty FS is not served")
+	}
+	if err := files.MkdirAll("/work", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if !tm.serves(fsys) {
+		t.Error("a folder the start never looks at stops clones")
+	}
+	if err := files.MkdirAll(tm.looked[len(tm.looked)-1], 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if tm.serves(fsys) {
+		t.Errorf("%s exists, and the start looked it up: still served", tm.looked[len(tm.looked)-1])
+	}
+}
