@@ -31,6 +31,9 @@ type Options struct {
 	// CompileWorkers is how many goroutines compile one module. Zero means
 	// the number of CPUs.
 	CompileWorkers int
+	// Clones makes prestarted Pythons clones of a template's memory
+	// (clone.go; branch work, off by default).
+	Clones bool
 }
 
 // ErrClosed: the Engine was closed.
@@ -174,6 +177,11 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 		return nil, fmt.Errorf("engine: image %q: %w", name, err)
 	}
 	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
+	if IsPython(name) {
+		if with, err := addEntry(b); err == nil {
+			b = with // the exports a snapshot clone needs (clone_test.go)
+		}
+	}
 	var data *dataImage
 	if canMapData {
 		if stripped, image, ok := splitData(b); ok {

@@ -13,6 +13,7 @@ import (
 type capAllocator struct {
 	limit  uint64
 	data   *dataImage    // the initial contents, when the module was split (splitData)
+	snap   *dataImage    // a snapshot laid over the memory once it is as large (clone_test.go)
 	budget *MemoryBudget // shared with other instances, or nil
 	mem    *capMemory    // the instance's memory, once allocated
 	hit    atomic.Bool
@@ -91,12 +92,13 @@ func (a *capAllocator) rebudget(b *MemoryBudget) bool {
 }
 
 type capMemory struct {
-	a      *capAllocator
-	max    uint64
-	size   uint64 // bytes taken from the budget
-	buf    []byte
-	mapped []byte // the whole reservation, when the memory is mapped (mapMemory)
-	tried  bool
+	a       *capAllocator
+	max     uint64
+	size    uint64 // bytes taken from the budget
+	buf     []byte
+	mapped  []byte // the whole reservation, when the memory is mapped (mapMemory)
+	tried   bool
+	snapped bool // a.snap is laid in
 }
 
 // Reallocate grows the memory to size bytes, or returns nil (memory.grow
@@ -144,6 +146,14 @@ func (m *capMemory) Reallocate(size uint64) []byte {
 				return m.buf
 			}
 		}
+	}
+	if s := m.a.snap; s != nil && !m.snapped && size >= uint64(s.size) {
+		m.snapped = true
+		if m.mapped != nil && s.mapInto(m.mapped) {
+			m.buf = m.mapped[:size]
+			return m.buf
+		}
+		defer func() { copy(m.buf, s.bytes) }()
 	}
 	if m.mapped != nil {
 		m.buf = m.mapped[:size]

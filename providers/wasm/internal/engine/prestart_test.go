@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"os"
 	"path"
 	"strings"
 	"testing"
@@ -13,7 +14,21 @@ import (
 // TestPrestartLikeCold: a prestarted Python prints, exits and fails exactly
 // as a new CPython does for what it serves.
 func TestPrestartLikeCold(t *testing.T) {
-	_, py := python(t)
+	eng, py := python(t)
+	if os.Getenv("AGENTENKIT_CLONES") == "1" { // branch work: clone.go
+		eng.opts.Clones = true
+		defer func() {
+			eng.opts.Clones = false
+			for k, s := range py.tmpl.m {
+				if s.err != nil || s.t == nil {
+					t.Errorf("template %q: %v", k, s.err)
+				}
+			}
+			if len(py.tmpl.m) == 0 {
+				t.Error("no template was made")
+			}
+		}()
+	}
 	fsys, files := testFS(t)
 	for name, body := range map[string]string{
 		"/work/pkg/__init__.py": "",

@@ -94,6 +94,7 @@ type Image struct {
 	site       fs.FS      // Python: mounted at PythonSiteDir
 	stdlib     fs.FS      // Python: mounted at PythonStdlibDir when not nil
 	data       *dataImage // the data segments, when taken out of the module (dataimage.go)
+	tmpl       templates  // Python: clone templates by start (clone.go)
 }
 
 // Name is the name the image was loaded under.

@@ -144,6 +144,12 @@ func (w *Warm) config(args []string, env map[string]string, mounts wazero.FSConf
 // start runs the instance on its own goroutine and waits until it is ready
 // for a request.
 func (w *Warm) start(ctx context.Context, cfg wazero.ModuleConfig) (*Warm, error) {
+	return w.run0(ctx, cfg, nil)
+}
+
+// run0 is start, with entry (when not nil) run on the instance instead of
+// its start functions, which cfg must then leave out.
+func (w *Warm) run0(ctx context.Context, cfg wazero.ModuleConfig, entry func(api.Module) error) (*Warm, error) {
 	w.alloc.start()
 	go func() {
 		defer close(w.exited)
@@ -154,6 +160,9 @@ func (w *Warm) start(ctx context.Context, cfg wazero.ModuleConfig) (*Warm, error
 			}
 		}()
 		mod, err := w.img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(w.base, w.alloc), w.img.compiled, cfg)
+		if err == nil && entry != nil {
+			err = entry(mod)
+		}
 		if mod != nil {
 			mod.Close(context.Background())
 		}

@@ -9,15 +9,6 @@ def _agentenkit_prestarted():
     import os
     import sys
 
-    def readn(n):
-        b = b""
-        while len(b) < n:
-            c = os.read(0, n - len(b))
-            if not c:
-                raise SystemExit(0)
-            b += c
-        return b
-
     # Paid here, before the request: the first compile() of a process
     # costs about 45 ms in wasm, and the collector would otherwise walk every
     # object of the start again at each full collection and at exit.
@@ -25,62 +16,119 @@ def _agentenkit_prestarted():
     compile("pass", "<string>", "exec")
     gc.collect()
     gc.freeze()
-    f = [os.fsdecode(x) for x in readn(int.from_bytes(readn(8), "little")).split(b"\0")]
-    kind, prog, cwd, target, argc = f[0], f[1], f[2], f[3], int(f[4])
-    argv, orig, env = f[5:5 + argc], f[5 + argc], f[6 + argc:]
-    try:
-        os.chdir(cwd)
-    except OSError:
-        pass  # as sitecustomize: the folder is where CPython started
-    want = dict(e.split("=", 1) for e in env if "=" in e)
-    for k in list(os.environ):
-        if k not in want:
-            del os.environ[k]
-    for k, v in want.items():
-        if os.environ.get(k) != v:
-            os.environ[k] = v
-    # posix.environ is the environment as it was at start, which
-    # os.environ was copied from: it must not show the one CPython was
-    # started with either.
-    import posix
-    posix.environ.clear()
-    posix.environ.update((os.fsencode(k), os.fsencode(v)) for k, v in want.items())
+    def run():
+        def readn(n):
+            b = b""
+            while len(b) < n:
+                c = os.read(0, n - len(b))
+                if not c:
+                    raise SystemExit(0)
+                b += c
+            return b
+
+        f = [os.fsdecode(x) for x in readn(int.from_bytes(readn(8), "little")).split(b"\0")]
+        kind, prog, cwd, target, argc = f[0], f[1], f[2], f[3], int(f[4])
+        argv, orig, env = f[5:5 + argc], f[5 + argc], f[6 + argc:]
+        try:
+            os.chdir(cwd)
+        except OSError:
+            pass  # as sitecustomize: the folder is where CPython started
+        want = dict(e.split("=", 1) for e in env if "=" in e)
+        for k in list(os.environ):
+            if k not in want:
+                del os.environ[k]
+        for k, v in want.items():
+            if os.environ.get(k) != v:
+                os.environ[k] = v
+        # posix.environ is the environment as it was at start, which
+        # os.environ was copied from: it must not show the one CPython was
+        # started with either.
+        import posix
+        posix.environ.clear()
+        posix.environ.update((os.fsencode(k), os.fsencode(v)) for k, v in want.items())
+        g = sys.modules["__main__"].__dict__
+        del g["_agentenkit_prestarted"]
+        sys.argv = argv
+        sys.orig_argv = orig.split("\x01")
+        me = sys._getframe().f_code
+        del f, env, want, argc, argv, orig, readn
+        try:
+            if kind == "c":
+                sys.path[0] = ""
+                exec(compile(target, "<string>", "exec"), g)
+            elif kind == "f":
+                sys.path[0] = os.path.dirname(target)
+                try:
+                    with open(target, "rb") as fh:
+                        src = fh.read()
+                except OSError as e:
+                    sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (prog, target, e.errno, e.strerror))
+                    raise SystemExit(2)
+                g["__file__"] = target
+                g["__cached__"] = None
+                g["__loader__"] = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", target)
+                exec(compile(src, target, "exec"), g)
+            else:
+                sys.path[0] = os.getcwd()
+                import runpy
+                runpy._run_module_as_main(target)
+        except SystemExit:
+            raise
+        except BaseException as e:
+            tb = e.__traceback__
+            while tb is not None and tb.tb_frame.f_code is me:
+                tb = tb.tb_next
+            e.__traceback__ = tb  # the hook prints the exception's own
+            sys.excepthook(type(e), e, tb)
+            del e, tb
+            raise SystemExit(1)
+
+    if sys.argv[1:] != ["agentenkit-template"]:
+        run()
+        return
+    # A template (engine/clone.go): the engine copies this memory here and
+    # clones it for each command, which runs _agentenkit_serve() in it. A
+    # clone ends the process itself, as CPython's main would at this point.
+    import builtins
+    import time
     g = sys.modules["__main__"].__dict__
-    del g["_agentenkit_prestarted"]
-    sys.argv = argv
-    sys.orig_argv = orig.split("\x01")
-    me = sys._getframe().f_code
-    del f, env, want, argc, argv, orig, readn
-    try:
-        if kind == "c":
-            sys.path[0] = ""
-            exec(compile(target, "<string>", "exec"), g)
-        elif kind == "f":
-            sys.path[0] = os.path.dirname(target)
+
+    def serve():
+        del g["_agentenkit_serve"], g["_agentenkit_code"]
+        try:
+            run()
+            code = 0
+        except SystemExit as e:
+            code = e.code
+            if code is None:
+                code = 0
+            elif not isinstance(code, int):
+                try:
+                    sys.stderr.write(str(code) + "\n")
+                except Exception:
+                    pass
+                code = 1
+        if "threading" in sys.modules:
             try:
-                with open(target, "rb") as fh:
-                    src = fh.read()
-            except OSError as e:
-                sys.stderr.write("%s: can't open file %r: [Errno %d] %s\n" % (prog, target, e.errno, e.strerror))
-                raise SystemExit(2)
-            g["__file__"] = target
-            g["__cached__"] = None
-            g["__loader__"] = sys.modules["_frozen_importlib_external"].SourceFileLoader("__main__", target)
-            exec(compile(src, target, "exec"), g)
-        else:
-            sys.path[0] = os.getcwd()
-            import runpy
-            runpy._run_module_as_main(target)
-    except SystemExit:
-        raise
-    except BaseException as e:
-        tb = e.__traceback__
-        while tb is not None and tb.tb_frame.f_code is me:
-            tb = tb.tb_next
-        e.__traceback__ = tb  # the hook prints the exception's own
-        sys.excepthook(type(e), e, tb)
-        del e, tb
-        raise SystemExit(1)
+                sys.modules["threading"]._shutdown()
+            except Exception:
+                pass
+        import atexit
+        atexit._run_exitfuncs()
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except Exception:
+                code = 120
+        os._exit(code)
+
+    g["_agentenkit_serve"] = serve
+    g["_agentenkit_code"] = compile("_agentenkit_serve()", "<agentenkit>", "exec")
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os.write(2, b"\0agentenkit-snapshot %d %d %d %d\n" % (id(builtins), id(exec), id(g["_agentenkit_code"]), id(g)))
+    time.time()  # the engine takes its copy in this call: the GIL is held
+    os._exit(0)
 
 
 _agentenkit_prestarted()

@@ -1,0 +1,264 @@
+package engine
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strings"
+	"sync"
+	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
+	"time"
+
+	"github.com/tetratelabs/wazero"
+	"github.com/tetratelabs/wazero/api"
+	"github.com/tetratelabs/wazero/experimental"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	"github.com/tetratelabs/wazero/experimental/sysfs"
+	"github.com/tetratelabs/wazero/sys"
+)
+
+// A clone is a prestarted Python made from a template's memory instead of
+// CPython's start (see experiments/pyclone): the template runs
+// python/prestart.py to the point where it waits for its request, prints
+// where builtins, builtins.exec, the code "_agentenkit_serve()" and
+// __main__'s dict are, and calls time.time(); in that call (the GIL held)
+// the engine copies its memory and stack pointer. A clone is a new instance
+// with no start function, that memory mapped copy-on-write (capMemory), the
+// stack pointer a little below the template's, and builtins.exec's C
+// function called through agentenkit_call (addEntry) to run the code.
+// From there it is a prestarted Python like any: it reads its request from
+// stdin. The paths the template's start looked up in its (empty) "/" must
+// be missing from the sandbox's files too (serves); else Prestart starts
+// CPython as before.
+type pyTemplate struct {
+	image *dataImage
+	sp    uint32
+	ids   [4]uint32 // builtins, exec, the code, __main__'s dict
+	meth  uint32    // exec's C function: its table entry
+
+	looked []string // the paths of "/" its start looked up, none there
+}
+
+const snapshotMarker = "\x00agentenkit-snapshot "
+
+type templates struct {
+	mu sync.Mutex
+	m  map[string]*templateSlot
+}
+
+type templateSlot struct {
+	once sync.Once
+	t    *pyTemplate
+	err  error
+}
+
+func (ps *prestart) key() string {
+	var b strings.Builder
+	b.WriteString(ps.argv0)
+	for _, k := range slices.Sorted(maps.Keys(ps.env)) {
+		b.WriteString("\x00" + k + "=" + ps.env[k])
+	}
+	return b.String()
+}
+
+// template is the template for ps, made at the first call.
+func (img *Image) template(ctx context.Context, ps *prestart) (*pyTemplate, error) {
+	img.tmpl.mu.Lock()
+	if img.tmpl.m == nil {
+		img.tmpl.m = map[string]*templateSlot{}
+	}
+	s, ok := img.tmpl.m[ps.key()]
+	if !ok {
+		s = &templateSlot{}
+		img.tmpl.m[ps.key()] = s
+	}
+	img.tmpl.mu.Unlock()
+	s.once.Do(func() { s.t, s.err = img.makeTemplate(context.WithoutCancel(ctx), ps) })
+	return s.t, s.err
+}
+
+// snapStderr arms the walltime hook when the template prints its marker.
+type snapStderr struct {
+	mu    sync.Mutex
+	armed bool
+	ids   [4]uint32
+	buf   bytes.Buffer
+}
+
+func (w *snapStderr) Write(p []byte) (int, error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.buf.Write(p)
+	s := w.buf.String()
+	if i := strings.Index(s, snapshotMarker); i >= 0 && strings.Contains(s[i:], "\n") {
+		if n, _ := fmt.Sscanf(s[i+len(snapshotMarker):], "%d %d %d %d", &w.ids[0], &w.ids[1], &w.ids[2], &w.ids[3]); n == 4 {
+			w.armed = true
+		}
+	}
+	return len(p), nil
+}
+
+func (img *Image) makeTemplate(ctx context.Context, ps *prestart) (*pyTemplate, error) {
+	ctx, cancel := context.WithTimeout(ctx, time.Minute)
+	defer cancel()
+	se := &snapStderr{}
+	var (
+		mod      api.Module
+		mem      []byte
+		sp       uint32
+		captured bool
+	)
+	wall := func() (int64, int32) {
+		se.mu.Lock()
+		if se.armed && !captured {
+			captured = true
+			b, _ := mod.Memory().Read(0, mod.Memory().Size())
+			mem = append([]byte(nil), b...)
+			if g := mod.ExportedGlobal(entrySP); g != nil {
+				sp = uint32(g.Get())
+			}
+		}
+		se.mu.Unlock()
+		n := time.Now()
+		return n.Unix(), int32(n.Nanosecond())
+	}
+	env := maps.Clone(ps.env)
+	env["PWD"] = "/"
+	empty := newLookupFS()
+	cfg := moduleConfig([]string{ps.argv0, "-c", prestartProgram, "agentenkit-template"}, env, strings.NewReader(""), io.Discard, se, img.mounts(empty, img.site, img.stdlib), ctx).
+		WithWalltime(wall, 1).WithStartFunctions()
+	alloc := img.allocator(0, nil)
+	alloc.start()
+	defer alloc.done()
+	var err error
+	if mod, err = img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, alloc), img.compiled, cfg); err != nil {
+		return nil, err
+	}
+	start := mod.ExportedFunction("_start")
+	if start == nil || mod.ExportedFunction(entryCall) == nil || mod.ExportedGlobal(entrySP) == nil {
+		mod.Close(ctx)
+		return nil, errors.New("engine: clone: the image lacks the entry exports")
+	}
+	_, err = start.Call(ctx)
+	mod.Close(ctx)
+	if !captured {
+		return nil, fmt.Errorf("engine: clone: no snapshot (%v): %s", err, se.buf.String())
+	}
+	t := &pyTemplate{sp: sp, ids: se.ids, looked: empty.looked()}
+	// exec's PyCFunctionObject: m_ml at +8; its PyMethodDef: ml_meth at +4,
+	// ml_flags at +8, which must be METH_FASTCALL|METH_KEYWORDS.
+	u32 := func(at uint32) uint32 {
+		if int(at)+4 > len(mem) {
+			return 0
+		}
+		return uint32(mem[at]) | uint32(mem[at+1])<<8 | uint32(mem[at+2])<<16 | uint32(mem[at+3])<<24
+	}
+	ml := u32(t.ids[1] + 8)
+	if u32(ml+8) != 0x82 {
+		return nil, errors.New("engine: clone: builtins.exec is not laid out as expected")
+	}
+	t.meth = u32(ml + 4)
+	if t.image, err = newDataImage(mem); err != nil {
+		return nil, err
+	}
+	return t, nil
+}
+
+// startClone runs w as a clone of t, configured by cfg, and waits until it
+// asks for its request.
+func (w *Warm) startClone(ctx context.Context, cfg wazero.ModuleConfig, t *pyTemplate) (*Warm, error) {
+	w.alloc.snap = t.image
+	return w.run0(ctx, cfg.WithStartFunctions(), func(mod api.Module) error {
+		mem := mod.Memory()
+		want := uint32((len(t.image.bytes) + 0xffff) >> 16)
+		if have := mem.Size() >> 16; want > have {
+			if _, ok := mem.Grow(want - have); !ok {
+				return errors.New("engine: clone: the memory cap is under the template's")
+			}
+		}
+		sp := t.sp - 256
+		args := sp + 64
+		if !mem.WriteUint32Le(args, t.ids[2]) || !mem.WriteUint32Le(args+4, t.ids[3]) {
+			return errors.New("engine: clone: stack out of range")
+		}
+		mod.ExportedGlobal(entrySP).(api.MutableGlobal).Set(uint64(sp))
+		_, err := mod.ExportedFunction(entryCall).Call(w.base, uint64(t.meth), uint64(t.ids[0]), uint64(args), 2, 0)
+		if err == nil {
+			err = errors.New("engine: clone: _agentenkit_serve returned")
+		}
+		return err
+	})
+}
+
+// lookupFS is the template's "/": no files, and a record of every path
+// CPython's start looked up in it. A clone serves a sandbox only where each
+// of them is missing too (templateServes), so that its start would have
+// gone the same way there.
+type lookupFS struct {
+	experimentalsys.FS
+	mu    sync.Mutex
+	paths map[string]bool
+}
+
+func newLookupFS() *lookupFS {
+	return &lookupFS{FS: &sysfs.AdaptFS{FS: fstest.MapFS{}}, paths: map[string]bool{}}
+}
+
+func (l *lookupFS) saw(p string) {
+	l.mu.Lock()
+	l.paths[p] = true
+	l.mu.Unlock()
+}
+
+func (l *lookupFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.OpenFile(p, flag, perm)
+}
+
+func (l *lookupFS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.Lstat(p)
+}
+
+func (l *lookupFS) Stat(p string) (sys.Stat_t, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.Stat(p)
+}
+
+func (l *lookupFS) Readlink(p string) (string, experimentalsys.Errno) {
+	l.saw(p)
+	return l.FS.Readlink(p)
+}
+
+// looked is what the start looked up, the root left out.
+func (l *lookupFS) looked() []string {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	var out []string
+	for p := range l.paths {
+		if p != "" && p != "." && p != "/" {
+			out = append(out, p)
+		}
+	}
+	slices.Sort(out)
+	return out
+}
+
+// templateServes reports whether fsys lacks every path t's start looked
+// up, as the template's files did.
+func (t *pyTemplate) serves(fsys experimentalsys.FS) bool {
+	if fsys == nil {
+		return true
+	}
+	for _, p := range t.looked {
+		if _, errno := fsys.Lstat(p); errno != experimentalsys.ENOENT {
+			return false
+		}
+	}
+	return true
+}
