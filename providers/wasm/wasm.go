@@ -260,7 +260,7 @@ func sharedEngine(cacheDir string) (*engine.Engine, error) {
 		return shared.eng, shared.err
 	}
 	ctx := context.Background()
-	eng, err := engine.New(ctx, engine.Options{CacheDir: cacheDir, Clones: os.Getenv("AGENTENKIT_CLONES") == "1"})
+	eng, err := engine.New(ctx, engine.Options{CacheDir: cacheDir})
 	if err == nil {
 		err = eng.AddHostModule(ctx, hostModuleName, defineHostModule)
 	}

@@ -23,7 +23,7 @@ import (
 )
 
 // A clone is a prestarted Python made from a template's memory instead of
-// CPython's start (see experiments/pyclone): the template runs
+// CPython's start: the template runs
 // python/prestart.py to the point where it waits for its request, prints
 // where builtins, builtins.exec, the code "_agentenkit_serve()" and
 // __main__'s dict are, and calls time.time(); in that call (the GIL held)
@@ -35,6 +35,14 @@ import (
 // stdin. The paths the template's start looked up in its (empty) "/" must
 // be missing from the sandbox's files too (serves); else Prestart starts
 // CPython as before.
+//
+// A clone costs about 2 ms where CPython's start costs 100-160 ms of wasm
+// CPU; the template's 10 MiB are shared by every clone until written. What
+// clones of one template share that new CPythons would not: the str hash
+// seed (as if PYTHONHASHSEED were fixed per template) and addresses (id()).
+// The random module, if the start imported it, is reseeded in each.
+// Objects still alive at exit are not finalised (no __del__ at
+// interpreter exit), as after os._exit.
 type pyTemplate struct {
 	image *dataImage
 	sp    uint32

@@ -31,9 +31,10 @@ type Options struct {
 	// CompileWorkers is how many goroutines compile one module. Zero means
 	// the number of CPUs.
 	CompileWorkers int
-	// Clones makes prestarted Pythons clones of a template's memory
-	// (clone.go; branch work, off by default).
-	Clones bool
+	// NoClones starts every prestarted Python with CPython's own start
+	// instead of cloning a template's memory (clone.go), which is the
+	// default where memory can be mapped (Linux).
+	NoClones bool
 }
 
 // ErrClosed: the Engine was closed.
@@ -179,7 +180,7 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
 	if IsPython(name) {
 		if with, err := addEntry(b); err == nil {
-			b = with // the exports a snapshot clone needs (clone_test.go)
+			b = with // the exports a snapshot clone needs (clone.go)
 		}
 	}
 	var data *dataImage

@@ -14,7 +14,7 @@ const (
 var errEntryShape = errors.New("engine: module of another shape")
 
 // addEntry returns wasm with two more exports, so that the host can run a C
-// function of a snapshotted instance (see experiments/pyclone): global 0,
+// function of a snapshotted instance (clone.go): global 0,
 // which must be a mutable i32 (wasi-libc's __stack_pointer), as entrySP,
 // and a new function entryCall that calls table 0's entry f with four i32
 // arguments and returns its i32. Nothing else changes: the new types and

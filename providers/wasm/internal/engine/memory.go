@@ -13,7 +13,7 @@ import (
 type capAllocator struct {
 	limit  uint64
 	data   *dataImage    // the initial contents, when the module was split (splitData)
-	snap   *dataImage    // a snapshot laid over the memory once it is as large (clone_test.go)
+	snap   *dataImage    // a snapshot laid over the memory once it is as large (clone.go)
 	budget *MemoryBudget // shared with other instances, or nil
 	mem    *capMemory    // the instance's memory, once allocated
 	hit    atomic.Bool

@@ -46,7 +46,7 @@ func (img *Image) Prestart(ctx context.Context, spec WarmSpec, argv0 string, env
 	w.python = img.prestartFor(argv0, env)
 	start := maps.Clone(w.python.env)
 	start["PWD"] = "/"
-	if canMapData && img.e.opts.Clones {
+	if canMapData && !img.e.opts.NoClones {
 		if t, err := img.template(ctx, w.python); err == nil && t.serves(spec.FS) {
 			cfg := w.config([]string{w.python.argv0, "-c", prestartProgram, "agentenkit-template"}, start, img.mounts(spec.FS, img.site, img.stdlib))
 			return w.startClone(ctx, cfg, t)

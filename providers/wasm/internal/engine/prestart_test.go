@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"os"
 	"path"
 	"strings"
 	"testing"
@@ -12,23 +11,32 @@ import (
 )
 
 // TestPrestartLikeCold: a prestarted Python prints, exits and fails exactly
-// as a new CPython does for what it serves.
-func TestPrestartLikeCold(t *testing.T) {
-	eng, py := python(t)
-	if os.Getenv("AGENTENKIT_CLONES") == "1" { // branch work: clone.go
-		eng.opts.Clones = true
-		defer func() {
-			eng.opts.Clones = false
-			for k, s := range py.tmpl.m {
-				if s.err != nil || s.t == nil {
-					t.Errorf("template %q: %v", k, s.err)
-				}
-			}
-			if len(py.tmpl.m) == 0 {
-				t.Error("no template was made")
-			}
-		}()
+// as a new CPython does for what it serves; TestCloneLikeCold: one cloned
+// from a template (clone.go) too.
+func TestPrestartLikeCold(t *testing.T) { testPrestartLikeCold(t, false) }
+
+func TestCloneLikeCold(t *testing.T) {
+	if !canMapData {
+		t.Skip("clones need memory mappings (Linux)")
 	}
+	_, py := python(t)
+	testPrestartLikeCold(t, true)
+	py.tmpl.mu.Lock()
+	defer py.tmpl.mu.Unlock()
+	if len(py.tmpl.m) == 0 {
+		t.Error("no template was made: the cases ran on prestarted CPythons")
+	}
+	for k, s := range py.tmpl.m {
+		if s.err != nil || s.t == nil {
+			t.Errorf("template %q: %v", k, s.err)
+		}
+	}
+}
+
+func testPrestartLikeCold(t *testing.T, clones bool) {
+	eng, py := python(t)
+	eng.opts.NoClones = !clones
+	defer func() { eng.opts.NoClones = false }()
 	fsys, files := testFS(t)
 	for name, body := range map[string]string{
 		"/work/pkg/__init__.py": "",

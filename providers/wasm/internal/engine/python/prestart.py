@@ -95,6 +95,8 @@ def _agentenkit_prestarted():
 
     def serve():
         del g["_agentenkit_serve"], g["_agentenkit_code"]
+        if "random" in sys.modules:  # seeded once, in the template
+            sys.modules["random"].seed()
         try:
             run()
             code = 0
