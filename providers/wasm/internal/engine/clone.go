@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io"
@@ -80,10 +81,11 @@ func (img *Image) template(ctx context.Context, ps *prestart) (*pyTemplate, erro
 	if img.tmpl.m == nil {
 		img.tmpl.m = map[string]*templateSlot{}
 	}
-	s, ok := img.tmpl.m[ps.key()]
+	key := ps.key()
+	s, ok := img.tmpl.m[key]
 	if !ok {
 		s = &templateSlot{}
-		img.tmpl.m[ps.key()] = s
+		img.tmpl.m[key] = s
 	}
 	img.tmpl.mu.Unlock()
 	s.once.Do(func() { s.t, s.err = img.makeTemplate(context.WithoutCancel(ctx), ps) })
@@ -161,10 +163,10 @@ func (img *Image) makeTemplate(ctx context.Context, ps *prestart) (*pyTemplate, 
 	// exec's PyCFunctionObject: m_ml at +8; its PyMethodDef: ml_meth at +4,
 	// ml_flags at +8, which must be METH_FASTCALL|METH_KEYWORDS.
 	u32 := func(at uint32) uint32 {
-		if int(at)+4 > len(mem) {
+		if uint64(at)+4 > uint64(len(mem)) {
 			return 0
 		}
-		return uint32(mem[at]) | uint32(mem[at+1])<<8 | uint32(mem[at+2])<<16 | uint32(mem[at+3])<<24
+		return binary.LittleEndian.Uint32(mem[at:])
 	}
 	ml := u32(t.ids[1] + 8)
 	if u32(ml+8) != 0x82 {
@@ -205,7 +207,7 @@ func (w *Warm) startClone(ctx context.Context, cfg wazero.ModuleConfig, t *pyTem
 
 // lookupFS is the template's "/": no files, and a record of every path
 // CPython's start looked up in it. A clone serves a sandbox only where each
-// of them is missing too (templateServes), so that its start would have
+// of them is missing too (pyTemplate.serves), so that its start would have
 // gone the same way there.
 type lookupFS struct {
 	experimentalsys.FS
@@ -257,7 +259,7 @@ func (l *lookupFS) looked() []string {
 	return out
 }
 
-// templateServes reports whether fsys lacks every path t's start looked
+// serves reports whether fsys lacks every path t's start looked
 // up, as the template's files did.
 func (t *pyTemplate) serves(fsys experimentalsys.FS) bool {
 	if fsys == nil {

@@ -132,18 +132,10 @@ func TestPythonStdin(t *testing.T) {
 }
 
 // testFS is a sandbox's in-memory filesystem and its WASI view.
-func testFS(t *testing.T) (experimentalsys.FS, *vfs.FS) {
-	files := vfs.New(vfs.Options{})
-	return files.WASI(), files
-}
-
-func TestPythonFilesAndWorkdir(t *testing.T) {
-	fsys, files := testFS(t)
-	for name, body := range map[string]string{
-		"/work/pkg/__init__.py": "",
-		"/work/pkg/helper.py":   "X = 41\n",
-		"/work/s.py":            "import os, sys\nfrom pkg.helper import X\nprint(os.getcwd(), X+1, sys.argv[1:])\nopen('from_script.txt','w').write('s')\n",
-	} {
+// writeFiles writes each file (path: content) into files, its folders made.
+func writeFiles(t *testing.T, files *vfs.FS, each map[string]string) {
+	t.Helper()
+	for name, body := range each {
 		if err := files.MkdirAll(path.Dir(name), 0o755); err != nil {
 			t.Fatal(err)
 		}
@@ -151,6 +143,20 @@ func TestPythonFilesAndWorkdir(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
+}
+
+func testFS(t *testing.T) (experimentalsys.FS, *vfs.FS) {
+	files := vfs.New(vfs.Options{})
+	return files.WASI(), files
+}
+
+func TestPythonFilesAndWorkdir(t *testing.T) {
+	fsys, files := testFS(t)
+	writeFiles(t, files, map[string]string{
+		"/work/pkg/__init__.py": "",
+		"/work/pkg/helper.py":   "X = 41\n",
+		"/work/s.py":            "import os, sys\nfrom pkg.helper import X\nprint(os.getcwd(), X+1, sys.argv[1:])\nopen('from_script.txt','w').write('s')\n",
+	})
 
 	t.Run("-c", func(t *testing.T) {
 		r := runPy(t, RunSpec{Args: pyc("import os; print(os.getcwd()); open('out.txt', 'w').write('written by python')"), FS: fsys, Dir: "/work"})

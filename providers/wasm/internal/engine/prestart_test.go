@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"errors"
-	"path"
 	"strings"
 	"testing"
 	"time"
@@ -38,20 +37,13 @@ func testPrestartLikeCold(t *testing.T, clones bool) {
 	eng.opts.NoClones = !clones
 	defer func() { eng.opts.NoClones = false }()
 	fsys, files := testFS(t)
-	for name, body := range map[string]string{
+	writeFiles(t, files, map[string]string{
 		"/work/pkg/__init__.py": "",
 		"/work/pkg/helper.py":   "import sys\nprint('helper', __name__, sys.argv[1:])\n",
 		"/work/s.py":            "import os, sys\nprint(__name__, __file__, os.getcwd(), sys.argv[1:], sys.path[0])\n",
 		"/work/boom.py":         "def f():\n    raise ValueError('boom')\nf()\n",
 		"/work/in.py":           "import sys\nprint(sys.stdin.read().upper(), end='')\n",
-	} {
-		if err := files.MkdirAll(path.Dir(name), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := files.WriteFile(name, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	env := map[string]string{"HOME": "/work", "LANG": "C.UTF-8"}
 	for _, c := range []struct {
 		name  string
