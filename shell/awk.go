@@ -11,7 +11,6 @@ import (
 	"strings"
 
 	"github.com/spf13/afero"
-	"mvdan.cc/sh/v3/interp"
 
 	"github.com/agentenkit/agentenkit/shell/awk"
 )
@@ -224,8 +223,7 @@ func awkRunCommand(ctx context.Context, c *Call, cmd string, stdin io.Reader, st
 		// status 127, reported by sh).
 		return 0, fmt.Errorf("no shell (sh) to run commands with: %v", err)
 	}
-	var st interp.ExitStatus
-	if errors.As(err, &st) {
+	if st, ok := asInterpStatus(err); ok {
 		return int(st), nil
 	}
 	if ctx.Err() != nil {

@@ -20,6 +20,8 @@ import (
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
 // ErrNotFound matches the error Call.Exec returns for a command found
@@ -43,8 +45,12 @@ func (e *shExecError) Is(target error) bool { return target == ErrNotFound && e.
 
 // As gives the status to ExitCode and the interpreter.
 func (e *shExecError) As(target any) bool {
-	if p, ok := target.(*interp.ExitStatus); ok {
+	switch p := target.(type) {
+	case *interp.ExitStatus:
 		*p = interp.ExitStatus(e.status)
+		return true
+	case *command.ExitStatus:
+		*p = command.ExitStatus(e.status)
 		return true
 	}
 	return false
@@ -85,8 +91,7 @@ func (s *session) toInterp(ctx context.Context, hc interp.HandlerContext, args [
 		fmt.Fprintf(hc.Stderr, "%s: %s%s: %s\n", s.name, line, xe.name, xe.msg)
 		return interp.ExitStatus(xe.status)
 	}
-	var es interp.ExitStatus
-	if errors.As(err, &es) {
+	if es, ok := asInterpStatus(err); ok {
 		if es == 0 {
 			return nil
 		}

@@ -225,11 +225,11 @@ func (s *session) runScript(ctx context.Context, src string, sp scriptSpec) (cod
 
 // exitCode turns what Runner.Run returned into a status.
 func (s *session) exitCode(ctx context.Context, stderr io.Writer, err error) int {
-	var es interp.ExitStatus
+	es, isStatus := asInterpStatus(err)
 	switch {
 	case err == nil:
 		return 0
-	case errors.As(err, &es):
+	case isStatus:
 		return int(es)
 	case ctx.Err() != nil:
 		return TimeoutExitCode

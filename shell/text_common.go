@@ -19,7 +19,6 @@ import (
 	"syscall"
 
 	"github.com/spf13/afero"
-	"mvdan.cc/sh/v3/interp"
 )
 
 // textOpt is one parsed option: its key (the short letter, or the long
@@ -366,8 +365,7 @@ func textFinish(c *Call, name string, err error) error {
 	if errors.As(err, &we) {
 		return c.Errorf(1, name, "write error: %s", textErrText(we.err))
 	}
-	var st interp.ExitStatus
-	if errors.As(err, &st) {
+	if _, ok := asInterpStatus(err); ok {
 		return err
 	}
 	return c.Errorf(1, name, "%s", textErrText(err))

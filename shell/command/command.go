@@ -1,0 +1,136 @@
+// Package command is the small interface every shell command implements
+// and the registry through which command packages make themselves known.
+//
+// It is a leaf: it imports nothing of the shell's interpreter, so a command
+// family (file utilities, text utilities, git, curl, ...) lives in a package
+// of its own that imports only this one, and the interpreter finds commands
+// by name through Lookup without importing any command package. A program
+// links a family in by importing its package (for its init's Register).
+package command
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"sort"
+	"strconv"
+	"sync"
+
+	"github.com/spf13/afero"
+)
+
+// Func is a command the shell runs itself. args[0] is the command's name.
+//
+// A command reads and writes files only through c.FS, with absolute paths
+// (c.Abs resolves one), never through package os: the same code then runs
+// over a sandbox's virtual filesystem natively and over WASI inside a guest.
+// It honours ctx (the command's time limit): a loop over input or files
+// checks ctx.Err() and returns it.
+//
+// It returns nil for exit status 0, Exit(n) for another status, or an error
+// (reported on stderr with the command's name, status 1).
+type Func func(ctx context.Context, c *Call, args []string) error
+
+// Call is what a command gets from the shell for one invocation.
+type Call struct {
+	Stdin  io.Reader
+	Stdout io.Writer
+	Stderr io.Writer
+	// Dir is the absolute, clean current folder.
+	Dir string
+	// FS is the filesystem; paths are absolute.
+	FS afero.Fs
+	// Env looks up a variable of the command's environment.
+	Env func(name string) (string, bool)
+	// Environ lists the command's environment as "NAME=value", sorted.
+	Environ func() []string
+	// Exec runs another command (args[0] is its name) with this call's
+	// stdio, folder and environment, through the shell's whole lookup
+	// (builtins, handlers, scripts, the fallback). It returns like a Func.
+	// Used by xargs, find -exec, env CMD, timeout CMD.
+	Exec func(ctx context.Context, args []string) error
+}
+
+// Abs returns p as an absolute, clean path, resolving it against c.Dir.
+func (c *Call) Abs(p string) string {
+	if path.IsAbs(p) {
+		return path.Clean(p)
+	}
+	return path.Join(c.Dir, p)
+}
+
+// Errorf prints "name: message" on stderr, as coreutils do, and returns
+// Exit(status).
+func (c *Call) Errorf(status int, name, format string, a ...any) error {
+	fmt.Fprintf(c.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
+	return Exit(status)
+}
+
+// ExitStatus is the error a command returns to exit with a non-zero status.
+type ExitStatus uint8
+
+func (s ExitStatus) Error() string { return "exit status " + strconv.Itoa(int(s)) }
+
+// Exit returns the error a command returns to exit with status n (nil for
+// 0). n is taken modulo 256, as a process's status is.
+func Exit(n int) error {
+	if n&0xff == 0 {
+		return nil
+	}
+	return ExitStatus(uint8(n))
+}
+
+// ExitCode returns the exit status an error from a Func stands for: 0 for
+// nil, n for Exit(n) (or any error that errors.As finds an ExitStatus in),
+// 1 for any other error.
+func ExitCode(err error) int {
+	if err == nil {
+		return 0
+	}
+	var st ExitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	return 1
+}
+
+var (
+	mu       sync.RWMutex
+	registry = map[string]Func{}
+)
+
+// Register adds a command under one or more names. Called from init
+// functions of command packages; a duplicate name panics (a programming
+// error that any test linking both packages finds).
+func Register(f Func, names ...string) {
+	mu.Lock()
+	defer mu.Unlock()
+	for _, n := range names {
+		if _, dup := registry[n]; dup {
+			panic("command: registered twice: " + n)
+		}
+		registry[n] = f
+	}
+}
+
+// Lookup returns the command registered under name.
+func Lookup(name string) (Func, bool) {
+	mu.RLock()
+	defer mu.RUnlock()
+	f, ok := registry[name]
+	return f, ok
+}
+
+// Names lists the registered commands' names, sorted.
+func Names() []string {
+	mu.RLock()
+	defer mu.RUnlock()
+	names := make([]string, 0, len(registry))
+	for n := range registry {
+		names = append(names, n)
+	}
+	sort.Strings(names)
+	return names
+}
