@@ -29,6 +29,7 @@ func provider(t *testing.T, opts docker.Options) *docker.Provider {
 		opts.Image = busyboxImage
 	}
 	p := docker.New(opts)
+	t.Cleanup(func() { p.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := p.Ping(ctx); err != nil {
