@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"strconv"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
@@ -36,7 +35,7 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		env = append(env, k+"="+v)
 	}
 	env = append(env, commandEnv+"="+token)
-	cmd := []string{"/bin/sh", "-c", wrapperScript, limitArg + strconv.Itoa(seconds(limit+inContainerGrace)), token, command}
+	cmd := []string{"/bin/sh", "-c", limitLine(seconds(limit+inContainerGrace)) + wrapperScript, "agentenkit", token, command}
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	start := time.Now()
 	code, timedOut, err := s.exec(ctx, s.user, cmd, env, sandbox.ResolvePath(s.workdir, opts.Cwd), stdout, stderr, limit, token)
@@ -69,7 +68,7 @@ func (s *Sandbox) userEnv() []string {
 // It runs as user (rootUser or the sandbox's user).
 func (s *Sandbox) script(ctx context.Context, user, script string, args ...string) (string, error) {
 	var out, errb bytes.Buffer
-	cmd := append([]string{"/bin/sh", "-c", script, limitArg + "60"}, args...)
+	cmd := append([]string{"/bin/sh", "-c", limitLine(60) + script, "agentenkit"}, args...)
 	var env []string
 	if user == s.user {
 		env = s.userEnv()

@@ -108,8 +108,8 @@ func TestWatchdogIsOutOfTheUsersReach(t *testing.T) {
 
 // watchdogAttacks stop or corrupt the watchdog from inside, as root.
 var watchdogAttacks = map[string]string{
-	"stopped":            "kill -STOP $(" + watchdogPid + ")",
-	"stopped, garbled":   "echo garbage > /run/agentenkit/deadline; kill -STOP $(" + watchdogPid + ")",
+	"stopped":          "kill -STOP $(" + watchdogPid + ")",
+	"stopped, garbled": "echo garbage > /run/agentenkit/deadline; kill -STOP $(" + watchdogPid + ")",
 }
 
 // The reaper tests run one at a time, apart from the parallel ones: every
@@ -167,4 +167,131 @@ func TestReaperRunsOnItsOwn(t *testing.T) {
 	// A provider started later, reaping every 500 ms, removes it.
 	provider(t, docker.Options{ReapInterval: 500 * time.Millisecond, ReapGrace: time.Second})
 	waitGone(t, sb.ID(), 15*time.Second)
+}
+
+
+func TestTimeoutKillsEveryProcessTheCommandStarted(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	// A child in the group, one in a session of its own, a double fork
+	// (adopted by init), and setsid's double fork.
+	res := run(t, sb, "sleep 91 & setsid sleep 92 & (sleep 93 &) ; (setsid sleep 94 &); echo started; sleep 95", sandbox.RunCommandOptions{Timeout: 2 * time.Second})
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, sandbox.TimeoutExitCode, res.ExitCode)
+	assert.Equal(t, "started\n", res.Stdout)
+	ps := run(t, sb, `for p in /proc/[0-9]*; do tr '\0' ' ' < $p/cmdline; echo; done | grep '^sleep 9' || true`, sandbox.RunCommandOptions{})
+	assert.Empty(t, ps.Stdout, "no sleep lives on")
+
+	// A command that ends in time leaves its servers running.
+	run(t, sb, "setsid sleep 300 >/dev/null 2>&1 &", sandbox.RunCommandOptions{})
+	ps = run(t, sb, `for p in /proc/[0-9]*; do tr '\0' ' ' < $p/cmdline; echo; done | grep '^sleep 300' || true`, sandbox.RunCommandOptions{})
+	assert.Equal(t, "sleep 300 \n", ps.Stdout)
+}
+
+func TestForkBombIsStopped(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Resources: sandbox.Resources{Pids: 48, MemoryMB: 256}})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	res := run(t, sb, `b() { b | b & }; b; sleep 30`, sandbox.RunCommandOptions{Timeout: 3 * time.Second})
+	assert.True(t, res.TimedOut)
+	// The sandbox is usable again, and the bomb is gone.
+	var out string
+	assert.Eventually(t, func() bool {
+		res, err := sb.RunCommand(ctx, `n=0; for p in /proc/[0-9]*; do n=$((n+1)); done; echo $n`, sandbox.RunCommandOptions{Timeout: 10 * time.Second})
+		out = strings.TrimSpace(res.Stdout)
+		return err == nil && res.ExitCode == 0 && out != "" && len(out) <= 1
+	}, 20*time.Second, time.Second, "processes left: %s", out)
+	assert.EqualValues(t, 48, inspect(t, sb.ID())["HostConfig"].(map[string]any)["PidsLimit"], "the pids limit is set back after the kill")
+}
+
+func TestMemoryBombIsStopped(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Resources: sandbox.Resources{MemoryMB: 64}})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	// awk doubles a string until the kernel's OOM killer ends it.
+	res := run(t, sb, `awk 'BEGIN { s = "x"; while (1) s = s s }'`, sandbox.RunCommandOptions{Timeout: time.Minute})
+	assert.False(t, res.TimedOut)
+	assert.Equal(t, 137, res.ExitCode, "killed by the OOM killer: %s", res.Stderr)
+	res = run(t, sb, "echo alive", sandbox.RunCommandOptions{})
+	assert.Equal(t, "alive\n", res.Stdout, "the sandbox lives on")
+}
+
+func TestWriteFileKeepsModeAndOwner(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := provider(t, docker.Options{})
+	for _, user := range []string{"user", "root"} {
+		sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"user": user}})
+		require.NoError(t, err)
+		defer sb.Destroy(ctx)
+		fsys := sb.FileSystem()
+		res := run(t, sb, "echo old > kept && chmod 750 kept && ln -s kept link", sandbox.RunCommandOptions{})
+		require.Equal(t, 0, res.ExitCode, res.Stderr)
+		require.NoError(t, fsys.WriteFile(ctx, "kept", []byte("new\n")))
+		require.NoError(t, fsys.WriteFile(ctx, "link", []byte("via link\n")))
+		require.NoError(t, fsys.WriteFile(ctx, "a/b/new.txt", []byte("x")))
+		uid := map[string]string{"user": "1000", "root": "0"}[user]
+		res = run(t, sb, "cat kept; stat -c '%a %u %g' kept a a/b a/b/new.txt; [ -L link ] && echo still a link; echo more > a/b/more && echo can write in the new folder", sandbox.RunCommandOptions{})
+		assert.Equal(t, "via link\n750 "+uid+" "+uid+"\n755 "+uid+" "+uid+"\n755 "+uid+" "+uid+"\n644 "+uid+" "+uid+"\nstill a link\ncan write in the new folder\n", res.Stdout, "%s: %s", user, res.Stderr)
+	}
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"user": "root"}})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	run(t, sb, "echo x > /home/user/theirs && chown 1234:4321 /home/user/theirs && chmod 4640 /home/user/theirs", sandbox.RunCommandOptions{})
+	require.NoError(t, sb.FileSystem().WriteFile(ctx, "/home/user/theirs", []byte("y")))
+	res := run(t, sb, "stat -c '%a %u %g' /home/user/theirs", sandbox.RunCommandOptions{})
+	assert.Equal(t, "4640 1234 4321\n", res.Stdout)
+}
+
+func TestSandboxesDoNotReachEachOther(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := provider(t, docker.Options{})
+	var sbs []sandbox.Sandbox
+	for range 2 {
+		sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{Network: sandbox.Network{Mode: sandbox.NetworkAll}})
+		require.NoError(t, err)
+		defer sb.Destroy(ctx)
+		sbs = append(sbs, sb)
+	}
+	in := inspect(t, sbs[0].ID())
+	nets := in["NetworkSettings"].(map[string]any)["Networks"].(map[string]any)
+	require.Contains(t, nets, docker.DefaultNetworkName)
+	ip := nets[docker.DefaultNetworkName].(map[string]any)["IPAddress"].(string)
+	out, err := exec.Command("docker", "network", "inspect", "-f", `{{index .Options "com.docker.network.bridge.enable_icc"}}`, docker.DefaultNetworkName).Output()
+	require.NoError(t, err)
+	assert.Equal(t, "false\n", string(out))
+
+	require.NoError(t, sbs[0].FileSystem().WriteFile(ctx, "www/index.html", []byte("hello")))
+	run(t, sbs[0], "httpd -p 8080 -h www >/dev/null 2>&1", sandbox.RunCommandOptions{})
+	// (busybox-static's wget crashes on exit here: nc speaks HTTP instead)
+	get := `printf 'GET /index.html HTTP/1.0\r\n\r\n' | nc -w 3 ` + ip + ` 8080 | tail -n 1`
+	res := run(t, sbs[0], get, sandbox.RunCommandOptions{})
+	assert.Equal(t, "hello", res.Stdout, "its own server answers: %s", res.Stderr)
+	res = run(t, sbs[1], get, sandbox.RunCommandOptions{})
+	assert.Empty(t, res.Stdout, "another sandbox cannot reach it")
+}
+
+// An exec whose host went away is killed by the watchdog at the limit on
+// its script's first line.
+func TestWatchdogKillsAnAbandonedCommand(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	start := time.Now()
+	out, err := exec.Command("docker", "exec", "-u", "1000", sb.ID(), "/bin/sh", "-c", "# agentenkit-limit=2\nsleep 30; echo not killed").CombinedOutput()
+	took := time.Since(start)
+	assert.Error(t, err, "killed: %s", out)
+	assert.NotContains(t, string(out), "not killed")
+	assert.Less(t, took, 10*time.Second)
+	t.Logf("killed after %s", took)
 }

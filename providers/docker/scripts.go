@@ -1,5 +1,7 @@
 package docker
 
+import "strconv"
+
 // The container's main process and every command's wrapper are small POSIX sh
 // scripts, so any image with /bin/sh and the basic utilities (date, cat,
 // sleep, kill, mv, mkdir, tr, sed, grep) works: busybox and Debian alike.
@@ -10,7 +12,7 @@ package docker
 //
 //	idle        seconds each use pushes the end back by (SetTimeout's d)
 //	deadline    unix time the sandbox ends at unless used again
-//	seen/P      the in-container limit (unix time, 0 for none) of exec P
+//	tick        a fifo nobody writes, which the watchdog's pause reads
 //
 // What counts as a use is a fact of the kernel, not a file a command could
 // forge: an exec's first process is the only kind whose parent is outside
@@ -23,10 +25,6 @@ package docker
 // stateDir is the watchdog's root-only folder.
 const stateDir = "/run/agentenkit"
 
-// limitArg prefixes the $0 of every exec the adapter makes: the watchdog
-// reads the exec's in-container time limit from its command line.
-const limitArg = "agentenkit-limit="
-
 // commandEnv names the environment variable every process of a command
 // inherits: the command's token, by which a timeout finds the processes that
 // left its process group (setsid, double forks).
@@ -37,40 +35,58 @@ const commandEnv = "AGENTENKIT_COMMAND"
 // ahead of running execs, and exits — stopping and, with auto-remove,
 // deleting the container — when idle past the deadline or past the hard end.
 // Arguments: stateDir idleSeconds hardEndUnix.
+//
+// Its loop forks nothing where the shell has "read -t" (busybox ash, bash):
+// a fork bomb that holds every pid must not end it (a shell that cannot
+// fork exits). The time is /proc/uptime plus the offset to unix time taken
+// at the start; the pause is a read that times out on a fifo nobody writes;
+// each exec's limit is on the first line of its script (limitLine), which
+// the read builtin gets from /proc/P/cmdline. Where the shell lacks those
+// (dash), it falls back to sleep and tr.
 const watchdogScript = `S=$1; IDLE=$2; HARD=$3
-mkdir -p "$S/seen" && chmod 700 "$S"
+mkdir -p "$S" && chmod 700 "$S"
 umask 077
-put() { echo "$2" > "$S/$1.tmp" && mv "$S/$1.tmp" "$S/$1"; }
-[ -e "$S/idle" ] || put idle "$IDLE"   # a SetTimeout may have come first
-[ -e "$S/deadline" ] || put deadline $(( $(date +%s) + IDLE ))
+rm -f "$S/tick"; mkfifo "$S/tick" && exec 3<>"$S/tick"
+read -r up x < /proc/uptime; OFF=$(( $(date +%s) - ${up%.*} ))
+now() { read -r up x < /proc/uptime; t=$(( ${up%.*} + OFF )); }
+now
+[ -e "$S/idle" ] || echo "$IDLE" > "$S/idle"   # a SetTimeout may have come first
+[ -e "$S/deadline" ] || echo $(( t + IDLE )) > "$S/deadline"
+seen=" "
 while :; do
-  t=$(date +%s); busy=0; live=" "
+  now; busy=0; next=" "
   for f in /proc/[0-9]*/stat; do
     read -r st < "$f" 2>/dev/null || continue
     set -- ${st##*") "}
     [ "$2" = 0 ] || continue
     p=${f#/proc/}; p=${p%/stat}
     [ "$p" = 1 ] && continue
-    busy=1; live="$live$p "
-    if [ ! -e "$S/seen/$p" ]; then
-      l=$(tr '\0' '\n' < "/proc/$p/cmdline" 2>/dev/null | sed -n 's/^agentenkit-limit=\([0-9][0-9]*\)$/\1/p')
-      case "$l" in ''|*[!0-9]*) l=0;; *) l=$(( t + l ));; esac
-      echo "$l" > "$S/seen/$p"
-    fi
-    read -r l < "$S/seen/$p" 2>/dev/null
-    case "$l" in ''|0|*[!0-9]*) ;; *) [ "$t" -ge "$l" ] && kill -KILL -"$p" 2>/dev/null;; esac
+    busy=1
+    case "$seen" in
+    *" $p:"*) l=${seen#*" $p:"}; l=${l%% *} ;;
+    *)
+      l=; read -r l < "/proc/$p/cmdline" 2>/dev/null
+      case "$l" in *"# agentenkit-limit="*) ;; *) l=$(tr '\0' '\n' < "/proc/$p/cmdline" 2>/dev/null | grep '^# agentenkit-limit=');; esac
+      l=${l#*"# agentenkit-limit="}; l=${l%%[!0-9]*}
+      case "$l" in ''|*[!0-9]*) l=0;; *) l=$(( t + l ));; esac ;;
+    esac
+    next="$next$p:$l "
+    [ "$l" != 0 ] && [ "$t" -ge "$l" ] && kill -KILL -"$p" 2>/dev/null
   done
-  for f in "$S"/seen/*; do
-    [ -e "$f" ] || continue
-    case "$live" in *" ${f##*/} "*) ;; *) rm -f "$f";; esac
-  done
-  i=$(cat "$S/idle" 2>/dev/null); case "$i" in ''|*[!0-9]*) i=$IDLE;; esac
-  [ "$busy" = 1 ] && put deadline $(( t + i ))
-  d=$(cat "$S/deadline" 2>/dev/null); case "$d" in ''|*[!0-9]*) d=$(( t + 1 ));; esac
+  seen=$next
+  i=; read -r i < "$S/idle" 2>/dev/null; case "$i" in ''|*[!0-9]*) i=$IDLE;; esac
+  [ "$busy" = 1 ] && echo $(( t + i )) > "$S/deadline"
+  d=; read -r d < "$S/deadline" 2>/dev/null; case "$d" in ''|*[!0-9]*) d=$(( t + 1 ));; esac
   if [ "$t" -ge "$HARD" ]; then echo "agentenkit sandbox: hard end reached"; exit 0; fi
   if [ "$busy" = 0 ] && [ "$t" -ge "$d" ]; then echo "agentenkit sandbox: idle past its deadline"; exit 0; fi
-  sleep 1
+  read -t 1 x <&3 2>/dev/null; [ $? = 2 ] && sleep 1
 done`
+
+// limitLine is the first line of every exec's script: the in-container time
+// limit the watchdog reads.
+func limitLine(secs int) string {
+	return "# agentenkit-limit=" + strconv.Itoa(secs) + "\n"
+}
 
 // setupScript runs once as root right after the start: it gives the
 // sandbox's user (uid $2, unless 0) an entry in /etc/passwd and /etc/group
@@ -91,9 +107,9 @@ const cmdDir = `D=/dev/shm; [ -d "$D" ] && [ -w "$D" ] || D=/tmp`
 
 // wrapperScript runs one command as the sandbox's user: it records its pid
 // (the exec's process group, which runc makes it lead) for the kill, and
-// runs the command with bash where the image has it, else sh. Its $0 carries
-// the in-container limit (limitArg); its environment the command's token
-// (commandEnv). Arguments: token command.
+// runs the command with bash where the image has it, else sh. Its
+// environment carries the command's token (commandEnv). Arguments: token
+// command; limitLine goes first.
 const wrapperScript = `T=$1; C=$2
 ` + cmdDir + `
 echo $$ > "$D/.agentenkit-$T"
