@@ -169,7 +169,6 @@ func TestReaperRunsOnItsOwn(t *testing.T) {
 	waitGone(t, sb.ID(), 15*time.Second)
 }
 
-
 func TestTimeoutKillsEveryProcessTheCommandStarted(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
