@@ -55,6 +55,20 @@ func TestConformance(t *testing.T) {
 	})
 }
 
+// TestConformanceV1 runs the suite on a control plane without the v2
+// routes: the adapter falls back to v1's create and connect.
+func TestConformanceV1(t *testing.T) {
+	srv := e2btest.New(e2btest.Options{Backend: newBackend(t), APIKey: testKey, Domain: testDomain, V1Only: true})
+	t.Cleanup(srv.Close)
+	sandboxtest.Run(t, sandboxtest.Harness{
+		NewProvider: func(t *testing.T) sandbox.Provider { return newProvider(srv, e2b.Options{}) },
+		Unsupported: map[sandboxtest.Capability]string{
+			sandboxtest.CapIsolatedCommands: "the test server runs commands on the local adapter, on this host",
+		},
+		ExpiryWithin: 3 * time.Second,
+	})
+}
+
 // TestConformanceLive runs the suite against E2B itself when the test's
 // environment has E2B_API_KEY (E2B_DOMAIN and E2B_TEMPLATE optional). It
 // makes real sandboxes, billed to that key.

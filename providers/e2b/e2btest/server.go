@@ -97,6 +97,10 @@ type Options struct {
 	// MaxTimeout is the longest a sandbox may live from its start (the
 	// team's limit). Default 24 h.
 	MaxTimeout time.Duration
+	// V1Only serves the control plane without its v2 routes (POST
+	// /v2/sandboxes, POST /v2/sandboxes/{id}/connect, GET /v2/sandboxes),
+	// as older deployments do: they answer 404.
+	V1Only bool
 }
 
 // Server is a running test server. Its methods are safe for concurrent use.
