@@ -278,8 +278,10 @@ func TestUnknownFieldsAndContentTypes(t *testing.T) {
 	assert.Equal(t, []any{}, out["processes"])
 
 	status, b, _ := e.envd(http.MethodPost, "/process.Process/List", "application/json", []byte(`{}`), map[string]string{"Authorization": "Basic cm9vdDo="}) // root:
+	assert.Equal(t, http.StatusOK, status, "root exists: %s", b)
+	status, b, _ = e.envd(http.MethodPost, "/process.Process/List", "application/json", []byte(`{}`), map[string]string{"Authorization": "Basic YWRtaW46"}) // admin:
 	assert.Equal(t, http.StatusUnauthorized, status)
-	assert.Contains(t, string(b), "invalid username: 'root'")
+	assert.Contains(t, string(b), "invalid username: 'admin'")
 }
 
 func TestStartStreamsAndEnds(t *testing.T) {
@@ -364,7 +366,7 @@ func TestListSignalConnect(t *testing.T) {
 		ev, _ := e.stream("/process.Process/Connect", `{"process":{"pid":`+pidS+`}}`, nil)
 		connected <- ev
 	}()
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond) // each command builds its root first
 
 	status, out := e.unary("/process.Process/SendSignal", `{"process":{"pid":`+pidS+`},"signal":"SIGNAL_SIGKILL"}`)
 	require.Equal(t, http.StatusOK, status, "%v", out)
