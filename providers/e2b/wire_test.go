@@ -690,3 +690,30 @@ func TestTimeoutSweepsEscapedChildren(t *testing.T) {
 	require.NoError(t, err)
 	assert.False(t, ok, "the escaped child lived on after the time-out")
 }
+
+// Where the test server gives commands a root of their own, they run as
+// the user asked for (uid 1000 "user" by default, "root" when asked) and
+// see none of the host's folders but its system ones, read-only.
+func TestCommandsUsersAndRoot(t *testing.T) {
+	srv := newServer(t)
+	ctx := ctxT(t)
+	sb := create(t, newProvider(srv, e2b.Options{}), sandbox.CreateSandboxOptions{})
+	if !srv.ExactCommandPaths(sb.ID()) {
+		t.Skip("the test server's commands get no mount namespace on this host")
+	}
+	res, err := sb.RunCommand(ctx, `id -u; whoami; echo "$HOME"; ls /; touch /usr/x 2>/dev/null || echo read-only`, sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	require.GreaterOrEqual(t, len(lines), 5, "%s %s", res.Stdout, res.Stderr)
+	assert.Equal(t, []string{"1000", "user", "/home/user"}, lines[:3])
+	assert.Equal(t, "read-only", lines[len(lines)-1])
+	allowed := map[string]bool{"bin": true, "sbin": true, "lib": true, "lib32": true, "lib64": true, "libx32": true, "usr": true, "etc": true, "opt": true, "home": true, "tmp": true, "proc": true, "dev": true, "root": true, "run": true, "var": true}
+	for _, name := range lines[3 : len(lines)-1] {
+		assert.True(t, allowed[name], "ls / shows %q, a folder of the host", name)
+	}
+
+	root := create(t, newProvider(srv, e2b.Options{User: "root"}), sandbox.CreateSandboxOptions{})
+	res, err = root.RunCommand(ctx, `id -u; echo "$HOME"`, sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "0\n/root\n", res.Stdout, res.Stderr)
+}
