@@ -2,25 +2,47 @@
 // Engine API (github.com/docker/docker/client), that ends itself when idle.
 //
 // A sandbox container runs a small watchdog (a POSIX sh loop, under tini as
-// init) as its main process. Each use pushes its deadline back; once idle
-// past the deadline, or past the hard end fixed at creation, the watchdog
-// exits and the daemon removes the container (auto-remove) — with no app
-// process running. Any image with /bin/sh and the basic utilities works; the
-// project's tests build a busybox image and a python image from Debian
-// packages with `docker import` (see testdata/build-images.sh).
+// init, as root, its state in a folder only root can enter) as its main
+// process. Each use pushes its deadline back; once idle past the deadline,
+// or past the hard end fixed at creation, the watchdog exits and the daemon
+// removes the container (auto-remove) — with no app process running. As a
+// backstop, every Provider removes the engine's sandbox containers past
+// their hard end or idle end when it is made and every ReapInterval (Reap).
+// Any image with /bin/sh and the basic utilities works; the project's tests
+// build a busybox image and a python image from Debian packages with
+// `docker import` (see testdata/build-images.sh).
 //
-// Commands run through a wrapper (bash where the image has it, else sh) that
-// records its process group, so the time limit kills the whole tree inside
-// the container. Files travel as tar streams.
+// Commands run as uid 1000 ("user", home the work folder; root when
+// Options.User or the extra option "user" says "root") through a wrapper
+// (bash where the image has it, else sh). At the time limit every process
+// the command started is killed inside the container: its process group and
+// every process still carrying its token in its environment. Files travel
+// as tar streams.
+//
+// # Defaults
+//
+// Every capability is dropped but CHOWN, DAC_OVERRIDE, FOWNER, FSETID,
+// KILL, SETGID, SETUID and NET_BIND_SERVICE; no-new-privileges is set; a
+// sandbox gets DefaultPids processes, DefaultMemoryMB of memory (no swap)
+// and DefaultCPUs unless Resources says otherwise; network none unless asked
+// for, and network all is a bridge network of its own (Options.NetworkName)
+// with inter-container traffic off.
 //
 // # Limits
 //
 //   - Network is none (the default) or all; an allow list by domain is
-//     ErrUnsupported (the e2b adapter offers it).
+//     ErrUnsupported (the e2b adapter offers it). On the bridge the host's
+//     gateway is reachable.
 //   - GetURL works for ports declared in CreateSandboxOptions.Ports, published
 //     on 127.0.0.1; with network none it is ErrUnsupported.
 //   - Resources: CPUs, MemoryMB (no swap) and Pids are enforced; DiskMB is
 //     ErrUnsupported (overlay2 on ext4 has no quota).
+//   - A command run as root can stop the watchdog or move its idle end; the
+//     reaper still ends the container at its hard end (a label).
+//   - Where the image's /bin/sh lacks "read -t" (dash), a fork bomb that
+//     holds every pid can end the watchdog, and with it the sandbox.
+//   - A process that leaves a timed-out command and clears its environment
+//     escapes the kill.
 //   - A background job that keeps the command's output open delays the
 //     result by about 2 s (the daemon's own wait); redirect its output.
 //   - Traffic to a published port does not count as use.
