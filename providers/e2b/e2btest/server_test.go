@@ -451,7 +451,7 @@ func TestFilesAndFilesystem(t *testing.T) {
 	status, out = e.unary("/filesystem.Filesystem/MakeDir", `{"path":"x/y"}`)
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, "already_exists", out["code"])
-	status, out = e.unary("/filesystem.Filesystem/MakeDir", `{"path":"d/a.txt"}`)
+	status, _ = e.unary("/filesystem.Filesystem/MakeDir", `{"path":"d/a.txt"}`)
 	assert.Equal(t, http.StatusBadRequest, status)
 
 	status, out = e.unary("/filesystem.Filesystem/Move", `{"source":"d","destination":"x/y/d2"}`)
