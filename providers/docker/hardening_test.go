@@ -36,10 +36,7 @@ func run(t *testing.T, sb sandbox.Sandbox, cmd string, opts sandbox.RunCommandOp
 
 func TestHardenedDefaults(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{}), sandbox.CreateSandboxOptions{})
 	in := inspect(t, sb.ID())
 	host := in["HostConfig"].(map[string]any)
 	assert.Equal(t, []any{"ALL"}, host["CapDrop"])
@@ -64,13 +61,11 @@ func TestHardenedDefaults(t *testing.T) {
 func TestRootWhenAsked(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"user": "root"}})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{}), sandbox.CreateSandboxOptions{Extra: map[string]any{"user": "root"}})
 	res := run(t, sb, `id -u; echo "$HOME"; grep CapEff /proc/self/status`, sandbox.RunCommandOptions{})
 	assert.Equal(t, "0\n/root\nCapEff:\t00000000000004fb\n", res.Stdout, res.Stderr)
 
-	_, err = provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"user": "admin"}})
+	_, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"user": "admin"}})
 	assert.ErrorContains(t, err, `unknown user "admin"`)
 	_, err = provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"gpu": true}})
 	assert.ErrorContains(t, err, "unknown Extra option")
@@ -82,10 +77,7 @@ const watchdogPid = `for p in /proc/[0-9]*; do set -- $(cat $p/stat 2>/dev/null)
 
 func TestWatchdogIsOutOfTheUsersReach(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	sb, err := provider(t, docker.Options{ReapInterval: -1}).Create(ctx, sandbox.CreateSandboxOptions{Timeout: 3 * time.Second})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{ReapInterval: -1}), sandbox.CreateSandboxOptions{Timeout: 3 * time.Second})
 	pid := strings.TrimSpace(run(t, sb, watchdogPid, sandbox.RunCommandOptions{}).Stdout)
 	require.NotEmpty(t, pid)
 	for _, attack := range []string{
@@ -159,10 +151,7 @@ func TestReaperEndsAtTheHardEnd(t *testing.T) {
 }
 
 func TestReaperRunsOnItsOwn(t *testing.T) {
-	ctx := context.Background()
-	sb, err := provider(t, docker.Options{ReapInterval: -1}).Create(ctx, sandbox.CreateSandboxOptions{Timeout: 2 * time.Second, Extra: map[string]any{"user": "root"}})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{ReapInterval: -1}), sandbox.CreateSandboxOptions{Timeout: 2 * time.Second, Extra: map[string]any{"user": "root"}})
 	run(t, sb, "kill -STOP $("+watchdogPid+")", sandbox.RunCommandOptions{})
 	// A provider started later, reaping every 500 ms, removes it.
 	provider(t, docker.Options{ReapInterval: 500 * time.Millisecond, ReapGrace: time.Second})
@@ -171,10 +160,7 @@ func TestReaperRunsOnItsOwn(t *testing.T) {
 
 func TestTimeoutKillsEveryProcessTheCommandStarted(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{}), sandbox.CreateSandboxOptions{})
 	// A child in the group, one in a session of its own, a double fork
 	// (adopted by init), and setsid's double fork.
 	res := run(t, sb, "sleep 91 & setsid sleep 92 & (sleep 93 &) ; (setsid sleep 94 &); echo started; sleep 95", sandbox.RunCommandOptions{Timeout: 2 * time.Second})
@@ -193,9 +179,7 @@ func TestTimeoutKillsEveryProcessTheCommandStarted(t *testing.T) {
 func TestForkBombIsStopped(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()
-	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Resources: sandbox.Resources{Pids: 48, MemoryMB: 256}})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{}), sandbox.CreateSandboxOptions{Resources: sandbox.Resources{Pids: 48, MemoryMB: 256}})
 	res := run(t, sb, `b() { b | b & }; b; sleep 30`, sandbox.RunCommandOptions{Timeout: 3 * time.Second})
 	assert.True(t, res.TimedOut)
 	// The sandbox is usable again, and the bomb is gone.
@@ -210,10 +194,7 @@ func TestForkBombIsStopped(t *testing.T) {
 
 func TestMemoryBombIsStopped(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{Resources: sandbox.Resources{MemoryMB: 64}})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{}), sandbox.CreateSandboxOptions{Resources: sandbox.Resources{MemoryMB: 64}})
 	// awk doubles a string until the kernel's OOM killer ends it.
 	res := run(t, sb, `awk 'BEGIN { s = "x"; while (1) s = s s }'`, sandbox.RunCommandOptions{Timeout: time.Minute})
 	assert.False(t, res.TimedOut)
@@ -282,10 +263,7 @@ func TestSandboxesDoNotReachEachOther(t *testing.T) {
 // its script's first line.
 func TestWatchdogKillsAnAbandonedCommand(t *testing.T) {
 	t.Parallel()
-	ctx := context.Background()
-	sb, err := provider(t, docker.Options{}).Create(ctx, sandbox.CreateSandboxOptions{})
-	require.NoError(t, err)
-	defer sb.Destroy(ctx)
+	sb := create(t, provider(t, docker.Options{}), sandbox.CreateSandboxOptions{})
 	start := time.Now()
 	out, err := exec.Command("docker", "exec", "-u", "1000", sb.ID(), "/bin/sh", "-c", "# agentenkit-limit=2\nsleep 30; echo not killed").CombinedOutput()
 	took := time.Since(start)
