@@ -82,12 +82,8 @@ func (s *Sandbox) GetInfo(ctx context.Context) (sandbox.SandboxInfo, error) {
 	end := s.hardEnd
 	// The watchdog writes the deadline once it runs: right after Create
 	// there may be none yet, which is no deadline before the hard end.
-	if out, err := s.script(ctx, rootUser, `cat "$1/deadline" 2>/dev/null || true`, stateDir); err == nil {
-		if sec, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64); err == nil && time.Unix(sec, 0).Before(end) {
-			end = time.Unix(sec, 0)
-		}
-	} else if err := s.goneOr(ctx, err); err != nil {
-		return sandbox.SandboxInfo{}, err
+	if d, _, ok := s.p.deadline(ctx, s.id); ok && d.Before(end) {
+		end = d
 	}
 	return sandbox.SandboxInfo{
 		ID:        s.id,
