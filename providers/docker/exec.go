@@ -38,10 +38,15 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	cmd := []string{"/bin/sh", "-c", limitLine(seconds(limit+inContainerGrace)) + wrapperScript, "agentenkit", token, command}
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	start := time.Now()
+	s.touch()
 	code, timedOut, err := s.exec(ctx, s.user, cmd, env, sandbox.ResolvePath(s.workdir, opts.Cwd), stdout, stderr, limit, token)
 	if err != nil {
 		return sandbox.CommandResult{}, s.goneOr(ctx, err)
 	}
+	// The watchdog sees a command while it runs; one shorter than its
+	// one-second look may slip between two looks, so the end is pushed
+	// back from here too, at the start and the end.
+	s.touch()
 	if code == 137 && !timedOut {
 		// Killed: maybe with the whole container, whose end came. The engine
 		// reports the container exited a moment after its processes die.

@@ -98,6 +98,25 @@ func TestWatchdogIsOutOfTheUsersReach(t *testing.T) {
 	waitGone(t, sb.ID(), 20*time.Second)
 }
 
+// The file API writes as root (the engine's copy): what it writes over the
+// watchdog's files, even through a link a command made, does not move the
+// sandbox's end.
+func TestFileAPICannotMoveTheEnd(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	sb := create(t, provider(t, docker.Options{ReapInterval: -1}), sandbox.CreateSandboxOptions{Timeout: 4 * time.Second})
+	fsys := sb.FileSystem()
+	run(t, sb, "ln -s /run/agentenkit state", sandbox.RunCommandOptions{})
+	require.NoError(t, fsys.WriteFile(ctx, "/run/agentenkit/idle", []byte("999999\n")))
+	require.NoError(t, fsys.WriteFile(ctx, "/run/agentenkit/deadline", []byte("99999999999\n")))
+	_ = fsys.WriteFile(ctx, "state/tick", []byte("999999\n"))
+	time.Sleep(1500 * time.Millisecond)
+	info, err := sb.GetInfo(ctx)
+	require.NoError(t, err)
+	assert.Less(t, time.Until(info.EndAt), 10*time.Second, "the end is the watchdog's, not the forged one")
+	waitGone(t, sb.ID(), 20*time.Second)
+}
+
 // watchdogAttacks stop or corrupt the watchdog from inside, as root.
 var watchdogAttacks = map[string]string{
 	"stopped":          "kill -STOP $(" + watchdogPid + ")",
@@ -130,15 +149,15 @@ func TestReaperEndsWhatTheWatchdogNoLongerDoes(t *testing.T) {
 	}
 }
 
-// A command run as root can push the idle end back as far as it likes; the
-// hard end, a label, it cannot.
+// A command run as root can push the idle end back as far as it likes (it
+// can write to the watchdog's fifo); the hard end, a label, it cannot.
 func TestReaperEndsAtTheHardEnd(t *testing.T) {
 	ctx := context.Background()
 	p := provider(t, docker.Options{ReapInterval: -1, MaxLifetime: 8 * time.Second})
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{Extra: map[string]any{"user": "root"}})
 	require.NoError(t, err)
 	defer sb.Destroy(ctx)
-	res := run(t, sb, "echo 999999999 > /run/agentenkit/idle; sleep 2; kill -STOP $("+watchdogPid+")", sandbox.RunCommandOptions{})
+	res := run(t, sb, "echo 999999999 > /run/agentenkit/tick; sleep 2; kill -STOP $("+watchdogPid+")", sandbox.RunCommandOptions{})
 	require.Equal(t, 0, res.ExitCode, res.Stderr)
 	_, err = p.Reap(ctx)
 	require.NoError(t, err)
@@ -271,4 +290,18 @@ func TestWatchdogKillsAnAbandonedCommand(t *testing.T) {
 	assert.NotContains(t, string(out), "not killed")
 	assert.Less(t, took, 10*time.Second)
 	t.Logf("killed after %s", took)
+}
+
+// Short commands, each quicker than the watchdog's one-second look, are uses
+// too.
+func TestShortCommandsAreUses(t *testing.T) {
+	t.Parallel()
+	sb := create(t, provider(t, docker.Options{ReapInterval: -1}), sandbox.CreateSandboxOptions{Timeout: 3 * time.Second})
+	start := time.Now()
+	for time.Since(start) < 8*time.Second {
+		run(t, sb, "true", sandbox.RunCommandOptions{})
+		time.Sleep(700 * time.Millisecond)
+	}
+	res := run(t, sb, "echo alive", sandbox.RunCommandOptions{})
+	assert.Equal(t, "alive\n", res.Stdout)
 }

@@ -27,6 +27,7 @@ type Sandbox struct {
 	files   *files
 
 	touchMu   sync.Mutex
+	touching  bool
 	lastTouch time.Time
 }
 
@@ -106,20 +107,23 @@ func (s *Sandbox) SetTimeout(ctx context.Context, d time.Duration) error {
 	return nil
 }
 
-// touch pushes the deadline back after a file operation, at most once per
-// second, without waiting for it.
+// touch pushes the deadline back after a command or a file operation,
+// without waiting for it: one push at a time, at most four a second.
 func (s *Sandbox) touch() {
 	s.touchMu.Lock()
-	if time.Since(s.lastTouch) < time.Second {
+	if s.touching || time.Since(s.lastTouch) < 250*time.Millisecond {
 		s.touchMu.Unlock()
 		return
 	}
-	s.lastTouch = time.Now()
+	s.touching, s.lastTouch = true, time.Now()
 	s.touchMu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
 		_, _ = s.script(ctx, rootUser, touchScript, stateDir)
+		s.touchMu.Lock()
+		s.touching = false
+		s.touchMu.Unlock()
 	}()
 }
 

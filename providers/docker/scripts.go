@@ -10,15 +10,17 @@ import "strconv"
 // can enter, so a command of the sandbox's user can neither read nor change
 // it, nor signal the watchdog:
 //
-//	idle        seconds each use pushes the end back by (SetTimeout's d)
+//	tick        the fifo the watchdog listens on (see watchdogScript)
+//	fifo        there when it does
 //	deadline    unix time the sandbox ends at unless used again
-//	tick        a fifo nobody writes, which the watchdog's pause reads
+//	idle        seconds each use pushes the end back by (SetTimeout's d):
+//	            read at the start, and where there is no fifo
 //
 // What counts as a use is a fact of the kernel, not a file a command could
 // forge: an exec's first process is the only kind whose parent is outside
 // the container (ppid 0); a process a command leaves behind is adopted by
-// init (ppid 1). While one runs, the sandbox is busy. Every write goes to a
-// temp file and is renamed over, so a reader never sees half a number; a
+// init (ppid 1). While one runs, the sandbox is busy. A reader may find the
+// deadline file empty for an instant while the watchdog rewrites it: a
 // missing or garbled deadline reads as "not yet" (the host's reaper bounds
 // it).
 
@@ -36,22 +38,33 @@ const commandEnv = "AGENTENKIT_COMMAND"
 // deleting the container — when idle past the deadline or past the hard end.
 // Arguments: stateDir idleSeconds hardEndUnix.
 //
-// Its loop forks nothing where the shell has "read -t" (busybox ash, bash):
-// a fork bomb that holds every pid must not end it (a shell that cannot
-// fork exits). The time is /proc/uptime plus the offset to unix time taken
-// at the start; the pause is a read that times out on a fifo nobody writes;
-// each exec's limit is on the first line of its script (limitLine), which
-// the read builtin gets from /proc/P/cmdline. Where the shell lacks those
-// (dash), it falls back to sleep and tr.
+// Where the shell has "read -t" (busybox ash, bash), the idle time and the
+// deadline live in the watchdog's own variables: a use or SetTimeout is a
+// line written into the fifo tick (a number sets the idle time; any line
+// pushes the deadline back), which only root can open, and the deadline
+// file is only the watchdog's report of its deadline, rewritten every
+// second, so nothing written over the state files (by the engine's file
+// copy, which is root) moves the end for more than a second. Its loop
+// forks nothing then, so a fork bomb that holds every pid cannot end it (a
+// shell that cannot fork exits): the time is /proc/uptime plus the offset to
+// unix time taken at the start, the pause is the fifo's read timing out,
+// and each exec's limit is on the first line of its script (limitLine),
+// which the read builtin gets from /proc/P/cmdline. Where the shell lacks
+// "read -t" (dash), the idle time and deadline are files, and it falls back
+// to sleep and tr.
 const watchdogScript = `S=$1; IDLE=$2; HARD=$3
 mkdir -p "$S" && chmod 700 "$S"
 umask 077
-rm -f "$S/tick"; mkfifo "$S/tick" && exec 3<>"$S/tick"
+rm -f "$S/tick" "$S/fifo"; mkfifo "$S/tick" && exec 3<>"$S/tick"
 read -r up x < /proc/uptime; OFF=$(( $(date +%s) - ${up%.*} ))
 now() { read -r up x < /proc/uptime; t=$(( ${up%.*} + OFF )); }
 now
-[ -e "$S/idle" ] || echo "$IDLE" > "$S/idle"   # a SetTimeout may have come first
-[ -e "$S/deadline" ] || echo $(( t + IDLE )) > "$S/deadline"
+i=; [ -e "$S/idle" ] && read -r i < "$S/idle"   # a SetTimeout may have come first
+case "$i" in ''|*[!0-9]*) i=$IDLE; echo "$i" > "$S/idle";; esac
+d=$(( t + i ))
+read -t 0 x <&3 2>/dev/null; [ $? = 2 ] && fifo= || fifo=1
+echo "$d" > "$S/deadline"
+[ -n "$fifo" ] && : > "$S/fifo"
 seen=" "
 while :; do
   now; busy=0; next=" "
@@ -74,12 +87,19 @@ while :; do
     [ "$l" != 0 ] && [ "$t" -ge "$l" ] && kill -KILL -"$p" 2>/dev/null
   done
   seen=$next
-  i=; read -r i < "$S/idle" 2>/dev/null; case "$i" in ''|*[!0-9]*) i=$IDLE;; esac
-  [ "$busy" = 1 ] && echo $(( t + i )) > "$S/deadline"
-  d=; read -r d < "$S/deadline" 2>/dev/null; case "$d" in ''|*[!0-9]*) d=$(( t + 1 ));; esac
+  if [ -z "$fifo" ]; then
+    i=; read -r i < "$S/idle" 2>/dev/null; case "$i" in ''|*[!0-9]*) i=$IDLE;; esac
+    d=; read -r d < "$S/deadline" 2>/dev/null; case "$d" in ''|*[!0-9]*) d=$(( t + 1 ));; esac
+  fi
+  [ "$busy" = 1 ] && d=$(( t + i ))
+  echo "$d" > "$S/deadline"
   if [ "$t" -ge "$HARD" ]; then echo "agentenkit sandbox: hard end reached"; exit 0; fi
   if [ "$busy" = 0 ] && [ "$t" -ge "$d" ]; then echo "agentenkit sandbox: idle past its deadline"; exit 0; fi
-  read -t 1 x <&3 2>/dev/null; [ $? = 2 ] && sleep 1
+  if [ -z "$fifo" ]; then sleep 1
+  elif read -t 1 m <&3; then
+    case "$m" in ''|*[!0-9]*) ;; *) i=$m;; esac
+    now; d=$(( t + i ))
+  fi
 done`
 
 // limitLine is the first line of every exec's script: the in-container time
@@ -88,10 +108,12 @@ func limitLine(secs int) string {
 	return "# agentenkit-limit=" + strconv.Itoa(secs) + "\n"
 }
 
-// setupScript runs once as root right after the start: it gives the
-// sandbox's user (uid $2, unless 0) an entry in /etc/passwd and /etc/group
-// when the image has none, and the work folder $1.
+// setupScript runs once as root right after the start: it waits (up to 5 s)
+// for the watchdog to be ready, gives the sandbox's user (uid $2, unless 0)
+// an entry in /etc/passwd and /etc/group when the image has none, and the
+// work folder $1.
 const setupScript = `W=$1; U=$2
+n=0; while [ ! -e /run/agentenkit/deadline ] && [ $n -lt 50 ]; do sleep 0.1; n=$((n+1)); done   # the watchdog's start
 if [ "$U" != 0 ]; then
   sh=/bin/sh; [ -x /bin/bash ] && sh=/bin/bash
   grep -q "^[^:]*:[^:]*:$U:" /etc/passwd 2>/dev/null || echo "user:x:$U:$U:user:$W:$sh" >> /etc/passwd
@@ -140,11 +162,13 @@ rm -f "$D/.agentenkit-$T"
 exit 0`
 
 // touchScript (as root) sets the idle seconds (when given) and pushes the
-// deadline to now + idle. Arguments: stateDir [idleSeconds].
+// deadline to now + idle: through the watchdog's fifo where it listens on
+// one, else in the state files. Arguments: stateDir [idleSeconds].
 // The watchdog may not have made stateDir yet right after the start, so the
 // script makes it itself.
 const touchScript = `S=$1
-mkdir -p "$S/seen" && chmod 700 "$S"
+if [ -e "$S/fifo" ] && [ -p "$S/tick" ]; then echo "${2:--}" > "$S/tick"; exit 0; fi
+mkdir -p "$S" && chmod 700 "$S"
 umask 077
 if [ -n "$2" ]; then echo "$2" > "$S/idle.t$$" && mv "$S/idle.t$$" "$S/idle"; fi
 i=$(cat "$S/idle" 2>/dev/null); case "$i" in ''|*[!0-9]*) exit 0;; esac
