@@ -60,6 +60,7 @@ func harness(t *testing.T, wrap func(sandbox.Provider) sandbox.Provider) sandbox
 		Unsupported: map[sandboxtest.Capability]string{
 			sandboxtest.CapIsolatedCommands: "local commands run on the host",
 			sandboxtest.CapNetworkAllowList: "local cannot filter by domain",
+			sandboxtest.CapSessionKill:      "local kills the process group only",
 		},
 	}
 }

@@ -23,6 +23,7 @@ func ExampleRun() {
 		},
 		Unsupported: map[sandboxtest.Capability]string{
 			sandboxtest.CapIsolatedCommands: "commands run on the host",
+			sandboxtest.CapSessionKill:      "a process that starts a session of its own outlives the command",
 		},
 	})
 }

@@ -97,6 +97,24 @@ echo piped | cat > out.txt; cat < out.txt
 		},
 	},
 	{
+		Name:  "run/timeout-kills-escapees",
+		Rule:  "A timed-out command leaves no process behind even where one left its process group: setsid's and a double fork's children do not live on.",
+		Needs: []Capability{CapSessionKill},
+		Check: func(e *Env) {
+			if e.Run("command -v setsid", sandbox.RunCommandOptions{}).ExitCode != 0 {
+				e.T.Skip("no setsid command in this sandbox")
+			}
+			res := e.Run("setsid sh -c 'sleep 3; echo late > escaped-setsid' >/dev/null 2>&1 & (sh -c 'sleep 3; echo late > escaped-fork' >/dev/null 2>&1 &); sleep 30", sandbox.RunCommandOptions{Timeout: time.Second})
+			require.True(e.T, res.TimedOut)
+			time.Sleep(4 * time.Second)
+			for _, marker := range []string{"escaped-setsid", "escaped-fork"} {
+				ok, err := e.Sandbox.FileSystem().Exists(e.Ctx, marker)
+				require.NoError(e.T, err)
+				assert.False(e.T, ok, "%s: a process ran on after the time limit", marker)
+			}
+		},
+	},
+	{
 		Name: "run/default-timeout",
 		Rule: "A command without a Timeout runs under the default limit, not without one: it finishes normally when quick.",
 		Check: func(e *Env) {

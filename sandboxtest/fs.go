@@ -87,6 +87,20 @@ var fileCases = []Case{
 		},
 	},
 	{
+		Name: "files/overwrite-keeps-mode",
+		Rule: "WriteFile over an existing file keeps its mode (an executable stays one).",
+		Check: func(e *Env) {
+			fsys := e.Sandbox.FileSystem()
+			res := e.Run("printf 'echo old\\n' > tool.sh && chmod 750 tool.sh && stat -c %a tool.sh", sandbox.RunCommandOptions{})
+			if res.Stdout != "750\n" {
+				e.T.Skipf("chmod 750 then stat -c %%a gives %q (%s): this sandbox's commands do not keep modes", res.Stdout, res.Stderr)
+			}
+			require.NoError(e.T, fsys.WriteFile(e.Ctx, "tool.sh", []byte("echo new\n")))
+			res = e.Run("stat -c %a tool.sh; ./tool.sh", sandbox.RunCommandOptions{})
+			assert.Equal(e.T, "750\nnew\n", res.Stdout, res.Stderr)
+		},
+	},
+	{
 		Name: "files/folders",
 		Rule: "Mkdir makes nested folders (again is fine), ReadDir lists entries sorted, Remove deletes a folder with its contents, Exists tells.",
 		Check: func(e *Env) {

@@ -51,6 +51,9 @@ const (
 	// CapBackgroundKill: a command's background children are killed with it
 	// at its time limit.
 	CapBackgroundKill Capability = "background-kill"
+	// CapSessionKill: a command's processes that left its process group
+	// (setsid, a double fork) are killed with it at its time limit.
+	CapSessionKill Capability = "session-kill"
 )
 
 // Case is one conformance check.

@@ -29,7 +29,7 @@ var adapters = []struct {
 }{
 	{"memory", toolstest.Harness{NewProvider: func(*testing.T) sandbox.Provider { return memory.New(memory.Options{}) }}},
 	{"local", local},
-	{"docker", toolstest.Harness{NewProvider: dockerProvider}},
+	{"docker", toolstest.Harness{NewProvider: dockerProvider, Python: true}},
 	{"wasm", toolstest.Harness{NewProvider: wasmProvider, Python: true, JavaScript: true}},
 	{"e2b", toolstest.Harness{NewProvider: e2bProvider, Python: onHost("python3"), JavaScript: onHost("node")}},
 }
@@ -106,9 +106,9 @@ func onHost(prog string) bool {
 	return err == nil
 }
 
-// busyboxImage is the docker adapter's test image: busybox's sh and
-// applets, no python, no node.
-const busyboxImage = "agentenkit-test-busybox:1"
+// pythonImage is the docker adapter's python test image: Debian's python3
+// and bash with busybox's applets, no node.
+const pythonImage = "agentenkit-test-python:1"
 
 var (
 	imageOnce sync.Once
@@ -120,14 +120,15 @@ var (
 // image once; without an engine the test skips (fails where docker is
 // required).
 func dockerProvider(t *testing.T) sandbox.Provider {
-	p := docker.New(docker.Options{Image: busyboxImage})
+	p := docker.New(docker.Options{Image: pythonImage})
+	t.Cleanup(func() { p.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := p.Ping(ctx); err != nil {
 		testenv.Missing(t, "docker", err.Error())
 	}
 	imageOnce.Do(func() {
-		imageOut, imageErr = exec.Command("../providers/docker/testdata/build-images.sh", "busybox").CombinedOutput()
+		imageOut, imageErr = exec.Command("../providers/docker/testdata/build-images.sh", "python").CombinedOutput()
 	})
 	if imageErr != nil {
 		t.Fatalf("building the test image: %v\n%s", imageErr, imageOut)

@@ -2,25 +2,47 @@
 // Engine API (github.com/docker/docker/client), that ends itself when idle.
 //
 // A sandbox container runs a small watchdog (a POSIX sh loop, under tini as
-// init) as its main process. Each use pushes its deadline back; once idle
-// past the deadline, or past the hard end fixed at creation, the watchdog
-// exits and the daemon removes the container (auto-remove) — with no app
-// process running. Any image with /bin/sh and the basic utilities works; the
-// project's tests build a busybox image and a python image from Debian
-// packages with `docker import` (see testdata/build-images.sh).
+// init, as root, its state in a folder only root can enter) as its main
+// process. Each use pushes its deadline back; once idle past the deadline,
+// or past the hard end fixed at creation, the watchdog exits and the daemon
+// removes the container (auto-remove) — with no app process running. As a
+// backstop, every Provider removes the engine's sandbox containers past
+// their hard end or idle end when it is made and every ReapInterval (Reap).
+// Any image with /bin/sh and the basic utilities works; the project's tests
+// build a busybox image and a python image from Debian packages with
+// `docker import` (see testdata/build-images.sh).
 //
-// Commands run through a wrapper (bash where the image has it, else sh) that
-// records its process group, so the time limit kills the whole tree inside
-// the container. Files travel as tar streams.
+// Commands run as uid 1000 ("user", home the work folder; root when
+// Options.User or the extra option "user" says "root") through a wrapper
+// (bash where the image has it, else sh). At the time limit every process
+// the command started is killed inside the container: its process group and
+// every process still carrying its token in its environment. Files travel
+// as tar streams.
+//
+// # Defaults
+//
+// Every capability is dropped but CHOWN, DAC_OVERRIDE, FOWNER, FSETID,
+// KILL, SETGID, SETUID and NET_BIND_SERVICE; no-new-privileges is set; a
+// sandbox gets DefaultPids processes, DefaultMemoryMB of memory (no swap)
+// and DefaultCPUs unless Resources says otherwise; network none unless asked
+// for, and network all is a bridge network of its own (Options.NetworkName)
+// with inter-container traffic off.
 //
 // # Limits
 //
 //   - Network is none (the default) or all; an allow list by domain is
-//     ErrUnsupported (the e2b adapter offers it).
+//     ErrUnsupported (the e2b adapter offers it). On the bridge the host's
+//     gateway is reachable.
 //   - GetURL works for ports declared in CreateSandboxOptions.Ports, published
 //     on 127.0.0.1; with network none it is ErrUnsupported.
 //   - Resources: CPUs, MemoryMB (no swap) and Pids are enforced; DiskMB is
 //     ErrUnsupported (overlay2 on ext4 has no quota).
+//   - A command run as root can stop the watchdog or move its idle end; the
+//     reaper still ends the container at its hard end (a label).
+//   - Where the image's /bin/sh lacks "read -t" (dash), a fork bomb that
+//     holds every pid can end the watchdog, and with it the sandbox.
+//   - A process that leaves a timed-out command and clears its environment
+//     escapes the kill.
 //   - A background job that keeps the command's output open delays the
 //     result by about 2 s (the daemon's own wait); redirect its output.
 //   - Traffic to a published port does not count as use.
@@ -35,6 +57,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync"
 	"time"
 
 	"github.com/docker/docker/api/types/container"
@@ -61,17 +84,41 @@ const (
 // the engine while Options.Pull is off.
 var ErrImageMissing = errors.New("image is not on this engine")
 
-// Labels every sandbox container carries.
+// Labels every sandbox container carries (reverse-DNS keys, as Docker asks).
 const (
-	labelManaged = "agentenkit.managed"
-	labelVersion = "agentenkit.version"
-	labelCreated = "agentenkit.created"
-	labelHardEnd = "agentenkit.hard-end"
-	labelNetwork = "agentenkit.network"
-	labelPorts   = "agentenkit.ports"
-	labelMeta    = "agentenkit.meta."
-	adapterVer   = "1"
+	labelManaged = "io.agentenkit.managed"
+	labelVersion = "io.agentenkit.version"
+	labelCreated = "io.agentenkit.created"
+	labelHardEnd = "io.agentenkit.hard-end"
+	labelIdle    = "io.agentenkit.idle"
+	labelNetwork = "io.agentenkit.network"
+	labelPorts   = "io.agentenkit.ports"
+	labelUser    = "io.agentenkit.user"
+	labelMeta    = "io.agentenkit.meta."
+	adapterVer   = "2"
 )
+
+// The exec users of commands: the sandbox's user (uid 1000, "user", home
+// the work folder) unless root is asked for.
+const (
+	defaultUser = "1000:1000"
+	rootUser    = "0:0"
+)
+
+// Defaults of the limits a sandbox gets when Resources leaves them zero.
+const (
+	DefaultMemoryMB = 2048
+	DefaultCPUs     = 1.0
+	DefaultPids     = 512
+)
+
+// DefaultNetworkName is the bridge network of sandboxes with network all.
+const DefaultNetworkName = "agentenkit-sandboxes"
+
+// capabilities are the only ones a sandbox's root keeps (all others are
+// dropped): enough for a shell to own, chmod and signal files and processes
+// of its users and switch to them.
+var capabilities = []string{"CHOWN", "DAC_OVERRIDE", "FOWNER", "FSETID", "KILL", "SETGID", "SETUID", "NET_BIND_SERVICE"}
 
 // Options tunes the Docker adapter.
 type Options struct {
@@ -92,6 +139,22 @@ type Options struct {
 	// MaxLifetime is the hard end of a sandbox after its creation; default
 	// DefaultMaxLifetime. SetTimeout never moves past it.
 	MaxLifetime time.Duration
+	// User is who commands and file operations run as: "" or "user" (uid
+	// 1000, home the work folder, the default), or "root". The extra
+	// option "user" of CreateSandboxOptions overrides it per sandbox.
+	User string
+	// NetworkName is the bridge network sandboxes with network all join,
+	// made on first use with traffic between its containers off; default
+	// DefaultNetworkName.
+	NetworkName string
+	// ReapInterval is how often the provider removes the engine's sandbox
+	// containers past their hard end or idle end (a backstop to each
+	// container's own watchdog); it also does so once at New. Default one
+	// minute; negative turns the reaper off.
+	ReapInterval time.Duration
+	// ReapGrace is how long past its idle end a running sandbox is left to
+	// its watchdog before the reaper removes it; default 30 s.
+	ReapGrace time.Duration
 	// Client talks to the engine. Default: from the environment (DOCKER_HOST
 	// and friends) with API version negotiation.
 	Client *client.Client
@@ -102,6 +165,10 @@ type Provider struct {
 	opts Options
 	api  engine
 	err  error // from New: returned by every Create and Connect
+
+	netMu sync.Mutex // making the bridge network
+	stop  chan struct{}
+	once  sync.Once
 }
 
 var _ sandbox.Provider = (*Provider)(nil)
@@ -116,15 +183,51 @@ func New(opts Options) *Provider {
 	if opts.MaxLifetime <= 0 {
 		opts.MaxLifetime = DefaultMaxLifetime
 	}
-	cli := opts.Client
-	if cli == nil {
-		var err error
-		cli, err = client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
-		if err != nil {
-			return &Provider{opts: opts, err: fmt.Errorf("docker: client: %w", err)}
-		}
+	if opts.NetworkName == "" {
+		opts.NetworkName = DefaultNetworkName
 	}
-	return &Provider{opts: opts, api: cli}
+	if opts.ReapInterval == 0 {
+		opts.ReapInterval = time.Minute
+	}
+	if opts.ReapGrace <= 0 {
+		opts.ReapGrace = 30 * time.Second
+	}
+	p := &Provider{opts: opts, stop: make(chan struct{})}
+	if _, err := userOf(opts.User); err != nil {
+		p.err = err
+		return p
+	}
+	if opts.Client != nil {
+		p.api = opts.Client
+	} else {
+		cli, err := client.NewClientWithOpts(client.FromEnv, client.WithAPIVersionNegotiation())
+		if err != nil {
+			p.err = fmt.Errorf("docker: client: %w", err)
+			return p
+		}
+		p.api = cli
+	}
+	if opts.ReapInterval > 0 {
+		go p.reapLoop()
+	}
+	return p
+}
+
+// Close stops the provider's reaper. Sandboxes live on.
+func (p *Provider) Close() error {
+	p.once.Do(func() { close(p.stop) })
+	return nil
+}
+
+// userOf maps a user name of the options to an exec user.
+func userOf(name string) (string, error) {
+	switch name {
+	case "", "user":
+		return defaultUser, nil
+	case "root":
+		return rootUser, nil
+	}
+	return "", fmt.Errorf("docker: unknown user %q: the sandbox's users are \"user\" (the default) and \"root\"", name)
 }
 
 // Ping checks that the engine answers, settling the API version.
@@ -158,15 +261,34 @@ func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions
 		_ = p.api.ContainerRemove(context.Background(), created.ID, container.RemoveOptions{Force: true})
 		return nil, fmt.Errorf("docker: start container: %w", err)
 	}
-	return p.Connect(ctx, created.ID)
+	sb, err := p.Connect(ctx, created.ID)
+	if err != nil {
+		return nil, err
+	}
+	s := sb.(*Sandbox)
+	uid, _, _ := strings.Cut(s.user, ":")
+	if _, err := s.script(ctx, rootUser, setupScript, s.workdir, uid); err != nil {
+		_ = s.Destroy(context.Background())
+		return nil, fmt.Errorf("docker: set up the sandbox's user in %s: %w", cfg.Image, err)
+	}
+	return s, nil
 }
 
 func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandboxOptions) (*container.Config, *container.HostConfig, error) {
 	if opts.RestoreFrom != "" {
 		return nil, nil, sandbox.Unsupported(Name, "restoring a work folder", "the wasm adapter restores work folders")
 	}
-	for k := range opts.Extra {
-		return nil, nil, fmt.Errorf("docker: unknown Extra option %q (the docker adapter takes none)", k)
+	userName := p.opts.User
+	for k, v := range opts.Extra {
+		name, ok := v.(string)
+		if k != "user" || !ok {
+			return nil, nil, fmt.Errorf("docker: unknown Extra option %q=%v (the docker adapter takes only \"user\": \"user\" or \"root\")", k, v)
+		}
+		userName = name
+	}
+	user, err := userOf(userName)
+	if err != nil {
+		return nil, nil, err
 	}
 	img := opts.Image
 	if img == "" {
@@ -190,7 +312,10 @@ func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandb
 	case sandbox.NetworkNone:
 		mode = "none"
 	case sandbox.NetworkAll:
-		mode = "bridge"
+		if err := p.ensureNetwork(ctx); err != nil {
+			return nil, nil, err
+		}
+		mode = container.NetworkMode(p.opts.NetworkName)
 	case sandbox.NetworkAllowList:
 		return nil, nil, sandbox.Unsupported(Name, "network allow list", "the e2b and wasm adapters offer allow lists; docker offers none or all")
 	default:
@@ -206,6 +331,15 @@ func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandb
 	if res.DiskMB != 0 || res.MaxFiles != 0 {
 		return nil, nil, sandbox.Unsupported(Name, "disk and file-count quotas", "overlay2 on ext4 has no quota; the wasm and memory adapters cap disk and files")
 	}
+	if res.MemoryMB <= 0 {
+		res.MemoryMB = DefaultMemoryMB
+	}
+	if res.CPUs <= 0 {
+		res.CPUs = DefaultCPUs
+	}
+	if res.Pids <= 0 {
+		res.Pids = DefaultPids
+	}
 	life := opts.Timeout
 	if life <= 0 {
 		life = DefaultLifetime
@@ -217,7 +351,9 @@ func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandb
 		labelVersion: adapterVer,
 		labelCreated: strconv.FormatInt(now.UnixMilli(), 10),
 		labelHardEnd: strconv.FormatInt(hardEnd.Unix(), 10),
+		labelIdle:    strconv.Itoa(seconds(life)),
 		labelNetwork: string(mode),
+		labelUser:    user,
 	}
 	for k, v := range opts.Metadata {
 		labels[labelMeta+k] = v
@@ -242,8 +378,9 @@ func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandb
 	stop := 2
 	cfg := &container.Config{
 		Image:        img,
-		Cmd:          []string{"/bin/sh", "-c", watchdogScript, "sbx-watchdog", stateDir, strconv.Itoa(seconds(life)), strconv.FormatInt(hardEnd.Unix(), 10)},
+		Cmd:          []string{"/bin/sh", "-c", watchdogScript, "agentenkit-watchdog", stateDir, strconv.Itoa(seconds(life)), strconv.FormatInt(hardEnd.Unix(), 10)},
 		Entrypoint:   []string{},
+		User:         rootUser,
 		Env:          env,
 		Labels:       labels,
 		WorkingDir:   p.opts.Workdir,
@@ -251,22 +388,21 @@ func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandb
 		ExposedPorts: exposed,
 	}
 	init := true
+	pids := int64(res.Pids)
 	host := &container.HostConfig{
 		Init:         &init,
 		AutoRemove:   true,
 		NetworkMode:  mode,
 		PortBindings: bindings,
-	}
-	if res.MemoryMB > 0 {
-		host.Memory = int64(res.MemoryMB) << 20
-		host.MemorySwap = host.Memory
-	}
-	if res.CPUs > 0 {
-		host.NanoCPUs = int64(res.CPUs * 1e9)
-	}
-	if res.Pids > 0 {
-		pids := int64(res.Pids)
-		host.PidsLimit = &pids
+		CapDrop:      []string{"ALL"},
+		CapAdd:       capabilities,
+		SecurityOpt:  []string{"no-new-privileges:true"},
+		Resources: container.Resources{
+			Memory:     int64(res.MemoryMB) << 20,
+			MemorySwap: int64(res.MemoryMB) << 20,
+			NanoCPUs:   int64(res.CPUs * 1e9),
+			PidsLimit:  &pids,
+		},
 	}
 	return cfg, host, nil
 }

@@ -7,6 +7,8 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/require"
+
 	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/providers/docker"
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -29,6 +31,7 @@ func provider(t *testing.T, opts docker.Options) *docker.Provider {
 		opts.Image = busyboxImage
 	}
 	p := docker.New(opts)
+	t.Cleanup(func() { p.Close() })
 	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
 	defer cancel()
 	if err := p.Ping(ctx); err != nil {
@@ -41,6 +44,15 @@ func provider(t *testing.T, opts docker.Options) *docker.Provider {
 		t.Fatalf("building the test image: %v\n%s", imagesErr, imagesOut)
 	}
 	return p
+}
+
+// create makes a sandbox on p, destroyed at the end of the test.
+func create(t *testing.T, p *docker.Provider, opts sandbox.CreateSandboxOptions) sandbox.Sandbox {
+	t.Helper()
+	sb, err := p.Create(context.Background(), opts)
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sb.Destroy(context.Background()) })
+	return sb
 }
 
 func TestConformance(t *testing.T) {

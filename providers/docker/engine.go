@@ -31,6 +31,10 @@ type engine interface {
 	CopyToContainer(ctx context.Context, id, dstPath string, content io.Reader, opts container.CopyToContainerOptions) error
 	CopyFromContainer(ctx context.Context, id, srcPath string) (io.ReadCloser, container.PathStat, error)
 	ContainerStatPath(ctx context.Context, id, path string) (container.PathStat, error)
+	ContainerList(ctx context.Context, opts container.ListOptions) ([]container.Summary, error)
+	ContainerUpdate(ctx context.Context, id string, update container.UpdateConfig) (container.UpdateResponse, error)
+	NetworkInspect(ctx context.Context, name string, opts network.InspectOptions) (network.Inspect, error)
+	NetworkCreate(ctx context.Context, name string, opts network.CreateOptions) (network.CreateResponse, error)
 }
 
 var _ engine = (*client.Client)(nil)

@@ -76,14 +76,48 @@ func (f *files) ReadFileBytes(ctx context.Context, p string) ([]byte, error) {
 	}
 }
 
+// WriteFile writes data to p. A file there keeps its mode and owner (a link
+// is followed); a new one, and every folder made for it, belongs to the
+// sandbox's user, mode 0644 (folders 0755).
 func (f *files) WriteFile(ctx context.Context, p string, data []byte) error {
-	abs := f.abs(p)
-	if abs == "/" {
-		return &fs.PathError{Op: "write", Path: abs, Err: fs.ErrInvalid}
+	target := f.abs(p)
+	if target == "/" {
+		return &fs.PathError{Op: "write", Path: target, Err: fs.ErrInvalid}
+	}
+	uid, gid := f.s.ids()
+	mode := int64(0o644)
+	var parents []string
+	for hops := 0; ; hops++ {
+		st, err := f.s.p.api.ContainerStatPath(ctx, f.s.id, target)
+		if err != nil && !isNotFound(err) {
+			return f.s.goneOr(ctx, classify(f.s.id, "stat "+target, err))
+		}
+		if err == nil && st.Mode&fs.ModeSymlink != 0 && st.LinkTarget != "" && hops < 8 {
+			target = sandbox.ResolvePath(path.Dir(target), st.LinkTarget)
+			continue
+		}
+		if err == nil {
+			if st.Mode.IsDir() {
+				return &fs.PathError{Op: "write", Path: target, Err: fmt.Errorf("is a folder: %w", fs.ErrInvalid)}
+			}
+			if hdr, err := f.header(ctx, target); err == nil {
+				uid, gid, mode = hdr.Uid, hdr.Gid, hdr.Mode&0o7777
+			}
+		} else if parents, err = f.missingParents(ctx, target); err != nil {
+			return err
+		}
+		break
 	}
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	hdr := &tar.Header{Name: strings.TrimPrefix(abs, "/"), Mode: 0o644, Size: int64(len(data)), ModTime: time.Now(), Typeflag: tar.TypeReg}
+	now := time.Now()
+	for _, dir := range parents {
+		hdr := &tar.Header{Name: strings.TrimPrefix(dir, "/") + "/", Mode: 0o755, Uid: uid, Gid: gid, ModTime: now, Typeflag: tar.TypeDir}
+		if err := tw.WriteHeader(hdr); err != nil {
+			return err
+		}
+	}
+	hdr := &tar.Header{Name: strings.TrimPrefix(target, "/"), Mode: mode, Uid: uid, Gid: gid, Size: int64(len(data)), ModTime: now, Typeflag: tar.TypeReg}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err
 	}
@@ -93,18 +127,48 @@ func (f *files) WriteFile(ctx context.Context, p string, data []byte) error {
 	if err := tw.Close(); err != nil {
 		return err
 	}
-	// The engine makes missing parent folders of the entries it unpacks.
 	err := f.s.p.api.CopyToContainer(ctx, f.s.id, "/", &buf, container.CopyToContainerOptions{})
 	if err != nil {
-		return f.s.goneOr(ctx, classify(f.s.id, "write "+abs, err))
+		return f.s.goneOr(ctx, classify(f.s.id, "write "+target, err))
 	}
 	f.s.touch()
 	return nil
 }
 
+// header returns the tar header of the file at abs (its owner and mode),
+// reading none of its data.
+func (f *files) header(ctx context.Context, abs string) (*tar.Header, error) {
+	rc, _, err := f.s.p.api.CopyFromContainer(ctx, f.s.id, abs)
+	if err != nil {
+		return nil, err
+	}
+	defer rc.Close()
+	return tar.NewReader(rc).Next()
+}
+
+// missingParents returns the folders above abs that do not exist yet,
+// outermost first.
+func (f *files) missingParents(ctx context.Context, abs string) ([]string, error) {
+	var missing []string
+	for dir := path.Dir(abs); dir != "/"; dir = path.Dir(dir) {
+		st, err := f.s.p.api.ContainerStatPath(ctx, f.s.id, dir)
+		if err == nil {
+			if !st.Mode.IsDir() {
+				return nil, &fs.PathError{Op: "write", Path: abs, Err: syscall.ENOTDIR}
+			}
+			break
+		}
+		if !isNotFound(err) {
+			return nil, f.s.goneOr(ctx, classify(f.s.id, "stat "+dir, err))
+		}
+		missing = append([]string{dir}, missing...)
+	}
+	return missing, nil
+}
+
 func (f *files) ReadDir(ctx context.Context, p string) ([]sandbox.FileEntry, error) {
 	abs := f.abs(p)
-	out, err := f.s.script(ctx, listScript, abs)
+	out, err := f.s.script(ctx, f.s.user, listScript, abs)
 	var se *scriptError
 	if errors.As(err, &se) && se.code == 2 {
 		st, serr := f.s.p.api.ContainerStatPath(ctx, f.s.id, abs)
@@ -136,7 +200,7 @@ func (f *files) ReadDir(ctx context.Context, p string) ([]sandbox.FileEntry, err
 }
 
 func (f *files) Mkdir(ctx context.Context, p string) error {
-	if _, err := f.s.script(ctx, `mkdir -p -- "$1"`, f.abs(p)); err != nil {
+	if _, err := f.s.script(ctx, f.s.user, `mkdir -p -- "$1"`, f.abs(p)); err != nil {
 		return f.s.goneOr(ctx, &fs.PathError{Op: "mkdir", Path: f.abs(p), Err: err})
 	}
 	return nil
@@ -168,7 +232,7 @@ func (f *files) Remove(ctx context.Context, p string) error {
 		}
 		return f.s.goneOr(ctx, classify(f.s.id, "stat", err))
 	}
-	if _, err := f.s.script(ctx, `rm -rf -- "$1"`, abs); err != nil {
+	if _, err := f.s.script(ctx, f.s.user, `rm -rf -- "$1"`, abs); err != nil {
 		return f.s.goneOr(ctx, &fs.PathError{Op: "remove", Path: abs, Err: err})
 	}
 	return nil

@@ -22,10 +22,12 @@ type Sandbox struct {
 	created time.Time
 	hardEnd time.Time
 	network string
+	user    string // the exec user of commands: defaultUser or rootUser
 	meta    map[string]string
 	files   *files
 
 	touchMu   sync.Mutex
+	touching  bool
 	lastTouch time.Time
 }
 
@@ -33,7 +35,10 @@ var _ sandbox.Sandbox = (*Sandbox)(nil)
 
 func newSandbox(p *Provider, info container.InspectResponse) *Sandbox {
 	l := info.Config.Labels
-	s := &Sandbox{p: p, id: info.ID, workdir: info.Config.WorkingDir, network: l[labelNetwork], meta: map[string]string{}}
+	s := &Sandbox{p: p, id: info.ID, workdir: info.Config.WorkingDir, network: l[labelNetwork], user: l[labelUser], meta: map[string]string{}}
+	if s.user != rootUser {
+		s.user = defaultUser
+	}
 	if ms, err := strconv.ParseInt(l[labelCreated], 10, 64); err == nil {
 		s.created = time.UnixMilli(ms)
 	}
@@ -50,6 +55,14 @@ func newSandbox(p *Provider, info container.InspectResponse) *Sandbox {
 	}
 	s.files = &files{s: s}
 	return s
+}
+
+// ids returns the uid and gid of the sandbox's user.
+func (s *Sandbox) ids() (uid, gid int) {
+	if s.user == rootUser {
+		return 0, 0
+	}
+	return 1000, 1000
 }
 
 // ID returns the container's full id.
@@ -70,12 +83,8 @@ func (s *Sandbox) GetInfo(ctx context.Context) (sandbox.SandboxInfo, error) {
 	end := s.hardEnd
 	// The watchdog writes the deadline once it runs: right after Create
 	// there may be none yet, which is no deadline before the hard end.
-	if out, err := s.script(ctx, `cat "$1/deadline" 2>/dev/null || true`, stateDir); err == nil {
-		if sec, err := strconv.ParseInt(strings.TrimSpace(out), 10, 64); err == nil && time.Unix(sec, 0).Before(end) {
-			end = time.Unix(sec, 0)
-		}
-	} else if err := s.goneOr(ctx, err); err != nil {
-		return sandbox.SandboxInfo{}, err
+	if d, _, ok := s.p.deadline(ctx, s.id); ok && d.Before(end) {
+		end = d
 	}
 	return sandbox.SandboxInfo{
 		ID:        s.id,
@@ -92,26 +101,29 @@ func (s *Sandbox) GetInfo(ctx context.Context) (sandbox.SandboxInfo, error) {
 // SetTimeout makes the watchdog end the container d after now (pushed back
 // by each later use by d again), never past the hard end.
 func (s *Sandbox) SetTimeout(ctx context.Context, d time.Duration) error {
-	if _, err := s.script(ctx, touchScript, stateDir, strconv.Itoa(seconds(d))); err != nil {
+	if _, err := s.script(ctx, rootUser, touchScript, stateDir, strconv.Itoa(seconds(d))); err != nil {
 		return s.goneOr(ctx, err)
 	}
 	return nil
 }
 
-// touch pushes the deadline back after a file operation, at most once per
-// second, without waiting for it.
+// touch pushes the deadline back after a command or a file operation,
+// without waiting for it: one push at a time, at most four a second.
 func (s *Sandbox) touch() {
 	s.touchMu.Lock()
-	if time.Since(s.lastTouch) < time.Second {
+	if s.touching || time.Since(s.lastTouch) < 250*time.Millisecond {
 		s.touchMu.Unlock()
 		return
 	}
-	s.lastTouch = time.Now()
+	s.touching, s.lastTouch = true, time.Now()
 	s.touchMu.Unlock()
 	go func() {
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 		defer cancel()
-		_, _ = s.script(ctx, touchScript, stateDir)
+		_, _ = s.script(ctx, rootUser, touchScript, stateDir)
+		s.touchMu.Lock()
+		s.touching = false
+		s.touchMu.Unlock()
 	}()
 }
 

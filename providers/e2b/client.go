@@ -158,8 +158,11 @@ func (p *Provider) once(ctx context.Context, c call) (*http.Response, time.Durat
 	return nil, retryAfter(resp.Header.Get("Retry-After")), ae
 }
 
+// retryable says which answers are worth another try: 429 and the 5xx that
+// may pass (not 501, and not 507: insufficient storage stays until files
+// are removed).
 func retryable(status int) bool {
-	return status == http.StatusTooManyRequests || (status >= 500 && status != http.StatusNotImplemented)
+	return status == http.StatusTooManyRequests || (status >= 500 && status != http.StatusNotImplemented && status != http.StatusInsufficientStorage)
 }
 
 // retryAfter reads a Retry-After header: seconds or an HTTP date. Zero when

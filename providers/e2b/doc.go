@@ -10,11 +10,14 @@
 //
 // # How the port maps to E2B
 //
-//   - Create is POST /sandboxes with templateID (Options.Template, default
-//     "base"), timeout in whole seconds (default 300), metadata, envVars,
-//     secure: true (envd then requires the X-Access-Token the answer
-//     carries) and the network (below). Connect is GET /sandboxes/{id}; a
-//     paused sandbox is resumed with POST /sandboxes/{id}/connect. Destroy
+//   - Create is POST /v2/sandboxes with templateID (Options.Template,
+//     default "base"), timeout in whole seconds (default 300), metadata,
+//     envVars and the network (below); v2 sandboxes are always secure (envd
+//     requires the X-Access-Token the answer carries). On a control plane
+//     without v2 (a 404 that names no sandbox, 405 or 501) the provider
+//     uses v1 from then on: POST /sandboxes with secure: true. Connect is
+//     GET /sandboxes/{id}; a paused sandbox is resumed with POST
+//     /v2/sandboxes/{id}/connect (v1: POST /sandboxes/{id}/connect). Destroy
 //     is DELETE; SetTimeout is POST /sandboxes/{id}/timeout, which replaces
 //     the end with now + d; GetInfo reads the sandbox's detail.
 //   - Network none is allow_internet_access: false; all is true. An allow
@@ -36,14 +39,16 @@
 //   - The work folder is Options.Workdir, or the folder envd starts commands
 //     in (the template's workdir, else /home/user), asked once per handle.
 //   - GetURL is <protocol>://<port>-<id>.<domain>: E2B routes every port.
+//     The protocol defaults to https on E2B's domains (e2b.app, e2b.dev),
+//     which serve ports over TLS only, and to http elsewhere.
 //   - Gone: the control plane's 404 and the sandbox proxy's 502 "The sandbox
 //     was not found" are ErrGone, on every call; so is a command stream that
 //     breaks when the control plane then says the sandbox is gone.
 //   - Errors from an answer wrap *APIError (method, path, status, E2B's code
 //     and message); missing paths match fs.ErrNotExist, reading a folder
 //     fs.ErrInvalid.
-//   - Idempotent calls are retried on 429, 5xx (not a 502 "not found") and
-//     transport errors: Options.Attempts tries (3), waiting
+//   - Idempotent calls are retried on 429, 5xx (not a 502 "not found", 501
+//     or 507 insufficient storage, which lasts) and transport errors: Options.Attempts tries (3), waiting
 //     Options.RetryBackoff (100 ms) doubled each time with jitter, or what
 //     Retry-After says. Creating a sandbox and starting a command are never
 //     retried.

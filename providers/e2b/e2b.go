@@ -4,12 +4,14 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"math"
 	"net/http"
 	"net/url"
 	"regexp"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -83,6 +85,7 @@ type Options struct {
 
 // Provider makes E2B sandboxes. It is safe for concurrent use.
 type Provider struct {
+	v1         atomic.Bool // the control plane has no v2 create/connect
 	key        string
 	opts       Options
 	api        *url.URL
@@ -158,13 +161,14 @@ func (p *Provider) Err() error { return p.err }
 // Name returns "e2b".
 func (p *Provider) Name() string { return Name }
 
-// newSandbox is the body of POST /sandboxes.
+// newSandbox is the body of POST /v2/sandboxes and POST /sandboxes (v1,
+// which alone reads secure: v2 sandboxes are always secure).
 type newSandbox struct {
 	TemplateID          string            `json:"templateID"`
 	Timeout             int               `json:"timeout"`
 	Metadata            map[string]string `json:"metadata,omitempty"`
 	EnvVars             map[string]string `json:"envVars,omitempty"`
-	Secure              bool              `json:"secure"`
+	Secure              bool              `json:"secure,omitempty"`
 	AllowInternetAccess bool              `json:"allow_internet_access"`
 	Network             *networkConfig    `json:"network,omitempty"`
 }
@@ -194,7 +198,8 @@ type sandboxJSON struct {
 	Metadata        map[string]string `json:"metadata"`
 }
 
-// Create asks E2B for a sandbox of the template: POST /sandboxes.
+// Create asks E2B for a sandbox of the template: POST /v2/sandboxes, or
+// POST /sandboxes (v1) on a control plane without v2.
 func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
 	if p.err != nil {
 		return nil, p.err
@@ -203,8 +208,19 @@ func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions
 	if err != nil {
 		return nil, err
 	}
-	c := p.apiCall(http.MethodPost, "", jsonBody(body), false, "sandboxes")
-	resp, err := p.do(ctx, c)
+	var resp *http.Response
+	c := p.apiCall(http.MethodPost, "", jsonBody(body), false, "v2", "sandboxes")
+	if !p.v1.Load() {
+		resp, err = p.do(ctx, c)
+		if noRoute(err) {
+			p.v1.Store(true)
+		}
+	}
+	if p.v1.Load() {
+		body.Secure = true
+		c = p.apiCall(http.MethodPost, "", jsonBody(body), false, "sandboxes")
+		resp, err = p.do(ctx, c)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -245,7 +261,6 @@ func (p *Provider) createBody(opts sandbox.CreateSandboxOptions) (*newSandbox, e
 		Timeout:    seconds(life),
 		Metadata:   opts.Metadata,
 		EnvVars:    opts.Envs,
-		Secure:     true,
 	}
 	if body.TemplateID == "" {
 		body.TemplateID = p.opts.Template
@@ -288,8 +303,8 @@ func seconds(d time.Duration) int {
 var idPattern = regexp.MustCompile(`^[a-z0-9]+$`)
 
 // Connect finds a sandbox by id: GET /sandboxes/{id}; a paused one is
-// resumed (POST /sandboxes/{id}/connect). Unknown, killed or expired is
-// ErrGone.
+// resumed (POST /v2/sandboxes/{id}/connect, or the v1 route on a control
+// plane without v2). Unknown, killed or expired is ErrGone.
 func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, error) {
 	if p.err != nil {
 		return nil, p.err
@@ -303,8 +318,18 @@ func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, err
 	}
 	if sb.State == "paused" {
 		body := jsonBody(map[string]int{"timeout": seconds(p.opts.Lifetime)})
-		c := p.apiCall(http.MethodPost, id, body, false, "sandboxes", id, "connect")
-		resp, err := p.do(ctx, c)
+		var resp *http.Response
+		c := p.apiCall(http.MethodPost, id, body, false, "v2", "sandboxes", id, "connect")
+		if !p.v1.Load() {
+			resp, err = p.do(ctx, c)
+			if noRoute(err) {
+				p.v1.Store(true)
+			}
+		}
+		if p.v1.Load() {
+			c = p.apiCall(http.MethodPost, id, body, false, "sandboxes", id, "connect")
+			resp, err = p.do(ctx, c)
+		}
 		if apiStatus(err) == http.StatusNotFound {
 			return nil, gone(id, err)
 		}
@@ -321,6 +346,23 @@ func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, err
 		return p.open(resumed), nil
 	}
 	return p.open(sb), nil
+}
+
+// noRoute reports whether err says the control plane has no such route:
+// 405 or 501, or a 404 that does not name a sandbox (one that does says
+// "doesn't exist").
+func noRoute(err error) bool {
+	var ae *APIError
+	if !errors.As(err, &ae) {
+		return false
+	}
+	switch ae.StatusCode {
+	case http.StatusMethodNotAllowed, http.StatusNotImplemented:
+		return true
+	case http.StatusNotFound:
+		return !strings.Contains(ae.Message, "doesn't exist") && !strings.Contains(strings.ToLower(ae.Message), "template")
+	}
+	return false
 }
 
 // detail is GET /sandboxes/{id}; 404 is ErrGone.

@@ -44,13 +44,41 @@ func newProvider(srv *e2btest.Server, opts e2b.Options) *e2b.Provider {
 	return e2b.New(testKey, opts)
 }
 
+// unsupported is what the adapter cannot offer on srv: where the test
+// server gives commands a root of their own (a mount namespace), they do
+// not see the host's files; elsewhere they run on this host as they are.
+func unsupported(t *testing.T, srv *e2btest.Server) map[sandboxtest.Capability]string {
+	ctx := ctxT(t)
+	probe, err := newProvider(srv, e2b.Options{}).Create(ctx, sandbox.CreateSandboxOptions{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer probe.Destroy(ctx)
+	if srv.ExactCommandPaths(probe.ID()) {
+		return nil
+	}
+	return map[sandboxtest.Capability]string{
+		sandboxtest.CapIsolatedCommands: "the test server runs commands on the local adapter, on this host, without a mount namespace here",
+	}
+}
+
 func TestConformance(t *testing.T) {
 	srv := newServer(t)
 	sandboxtest.Run(t, sandboxtest.Harness{
-		NewProvider: func(t *testing.T) sandbox.Provider { return newProvider(srv, e2b.Options{}) },
-		Unsupported: map[sandboxtest.Capability]string{
-			sandboxtest.CapIsolatedCommands: "the test server runs commands on the local adapter, on this host",
-		},
+		NewProvider:  func(t *testing.T) sandbox.Provider { return newProvider(srv, e2b.Options{}) },
+		Unsupported:  unsupported(t, srv),
+		ExpiryWithin: 3 * time.Second,
+	})
+}
+
+// TestConformanceV1 runs the suite on a control plane without the v2
+// routes: the adapter falls back to v1's create and connect.
+func TestConformanceV1(t *testing.T) {
+	srv := e2btest.New(e2btest.Options{Backend: newBackend(t), APIKey: testKey, Domain: testDomain, V1Only: true})
+	t.Cleanup(srv.Close)
+	sandboxtest.Run(t, sandboxtest.Harness{
+		NewProvider:  func(t *testing.T) sandbox.Provider { return newProvider(srv, e2b.Options{}) },
+		Unsupported:  unsupported(t, srv),
 		ExpiryWithin: 3 * time.Second,
 	})
 }

@@ -9,6 +9,7 @@ import (
 	"net/url"
 	"path"
 	"strconv"
+	"strings"
 	"sync"
 	"time"
 
@@ -114,6 +115,9 @@ func (s *Sandbox) GetURL(ctx context.Context, port int, protocol string) (string
 	}
 	if protocol == "" {
 		protocol = "http"
+		if e2bDomain(s.domain) {
+			protocol = "https" // E2B serves ports over TLS only
+		}
 	}
 	if protocol != "http" && protocol != "https" {
 		return "", fmt.Errorf("e2b: protocol %q: want http or https", protocol)
@@ -122,6 +126,16 @@ func (s *Sandbox) GetURL(ctx context.Context, port int, protocol string) (string
 		return "", err
 	}
 	return fmt.Sprintf("%s://%d-%s.%s", protocol, port, s.id, s.domain), nil
+}
+
+// e2bDomain reports whether domain is E2B's cloud (e2b.app, e2b.dev).
+func e2bDomain(domain string) bool {
+	for _, d := range []string{"e2b.app", "e2b.dev"} {
+		if domain == d || strings.HasSuffix(domain, "."+d) {
+			return true
+		}
+	}
+	return false
 }
 
 // workdir returns Options.Workdir, or asks envd once which folder commands

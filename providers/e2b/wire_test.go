@@ -68,7 +68,8 @@ func TestWireCreate(t *testing.T) {
 		Metadata: map[string]string{"thread": "t-1"},
 		Envs:     map[string]string{"A": "1"},
 	})
-	r := one(t, srv, http.MethodPost, "/sandboxes")
+	r := one(t, srv, http.MethodPost, "/v2/sandboxes")
+	assert.Empty(t, requests(srv, http.MethodPost, "/sandboxes"), "v1 is not asked where v2 answers")
 	assert.False(t, r.Envd)
 	assert.Equal(t, testKey, r.Header.Get("X-API-Key"))
 	assert.Equal(t, "application/json", r.Header.Get("Content-Type"))
@@ -77,15 +78,14 @@ func TestWireCreate(t *testing.T) {
 		"timeout":               float64(91), // ceil of 90.5 s
 		"metadata":              map[string]any{"thread": "t-1"},
 		"envVars":               map[string]any{"A": "1"},
-		"secure":                true,
 		"allow_internet_access": false,
-	}, body(t, r))
+	}, body(t, r), "v2 sandboxes are always secure: no secure field")
 	assert.Regexp(t, `^[a-z0-9]{20}$`, sb.ID())
 	assert.Equal(t, testDomain, sb.Domain(), "the domain of the answer")
 
 	srv.ResetRequests()
 	create(t, p, sandbox.CreateSandboxOptions{Network: sandbox.Network{Mode: sandbox.NetworkAll}, Template: "code-interpreter-v1"})
-	b := body(t, one(t, srv, http.MethodPost, "/sandboxes"))
+	b := body(t, one(t, srv, http.MethodPost, "/v2/sandboxes"))
 	assert.Equal(t, true, b["allow_internet_access"])
 	assert.Equal(t, "code-interpreter-v1", b["templateID"])
 	assert.Equal(t, float64(300), b["timeout"], "the default lifetime")
@@ -94,12 +94,38 @@ func TestWireCreate(t *testing.T) {
 
 	srv.ResetRequests()
 	create(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.example.com", "example.org")})
-	b = body(t, one(t, srv, http.MethodPost, "/sandboxes"))
+	b = body(t, one(t, srv, http.MethodPost, "/v2/sandboxes"))
 	assert.Equal(t, false, b["allow_internet_access"])
 	assert.Equal(t, map[string]any{
 		"allowOut": []any{"api.example.com", "example.org"},
 		"denyOut":  []any{"0.0.0.0/0"},
 	}, b["network"])
+}
+
+// A control plane without the v2 routes gets v1's create and connect, with
+// secure asked for, from then on.
+func TestWireV1Fallback(t *testing.T) {
+	srv := e2btest.New(e2btest.Options{Backend: newBackend(t), APIKey: testKey, Domain: testDomain, V1Only: true})
+	t.Cleanup(srv.Close)
+	p := newProvider(srv, e2b.Options{})
+	sb := create(t, p, sandbox.CreateSandboxOptions{})
+	assert.Len(t, requests(srv, http.MethodPost, "/v2/sandboxes"), 1)
+	assert.Equal(t, true, body(t, one(t, srv, http.MethodPost, "/sandboxes"))["secure"])
+	token, _ := srv.AccessToken(sb.ID())
+	assert.NotEmpty(t, token)
+	create(t, p, sandbox.CreateSandboxOptions{})
+	assert.Len(t, requests(srv, http.MethodPost, "/v2/sandboxes"), 1, "v2 is not asked again")
+	assert.Len(t, requests(srv, http.MethodPost, "/sandboxes"), 2)
+
+	require.NoError(t, srv.Pause(sb.ID()))
+	srv.ResetRequests()
+	resumed, err := newProvider(srv, e2b.Options{}).Connect(ctxT(t), sb.ID())
+	require.NoError(t, err)
+	assert.Len(t, requests(srv, http.MethodPost, "/v2/sandboxes/"+sb.ID()+"/connect"), 1)
+	one(t, srv, http.MethodPost, "/sandboxes/"+sb.ID()+"/connect")
+	res, err := resumed.RunCommand(ctxT(t), "echo v1", sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "v1\n", res.Stdout)
 }
 
 func TestCreateRefusals(t *testing.T) {
@@ -118,7 +144,7 @@ func TestCreateRefusals(t *testing.T) {
 	assert.ErrorContains(t, err, `unknown Extra option "x"`)
 	_, err = p.Create(ctx, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("bad domain")})
 	assert.Error(t, err)
-	assert.Empty(t, requests(srv, http.MethodPost, "/sandboxes"), "refusals make no request")
+	assert.Empty(t, requests(srv, http.MethodPost, "/v2/sandboxes"), "refusals make no request")
 }
 
 func TestWireConnectAndResume(t *testing.T) {
@@ -145,7 +171,7 @@ func TestWireConnectAndResume(t *testing.T) {
 	srv.ResetRequests()
 	resumed, err := newProvider(srv, e2b.Options{}).Connect(ctx, sb.ID())
 	require.NoError(t, err)
-	r = one(t, srv, http.MethodPost, "/sandboxes/"+sb.ID()+"/connect")
+	r = one(t, srv, http.MethodPost, "/v2/sandboxes/"+sb.ID()+"/connect")
 	assert.Equal(t, map[string]any{"timeout": float64(300)}, body(t, r))
 	assert.Equal(t, testKey, r.Header.Get("X-API-Key"))
 	res, err = resumed.RunCommand(ctx, "echo resumed", sandbox.RunCommandOptions{})
@@ -343,6 +369,14 @@ func TestGetURL(t *testing.T) {
 	_, err = sb.GetURL(ctx, 0, "http")
 	assert.Error(t, err)
 
+	// On E2B's own domains ports are served over TLS only: https by default.
+	cloud := e2btest.New(e2btest.Options{Backend: newBackend(t), APIKey: testKey})
+	t.Cleanup(cloud.Close)
+	sb3 := create(t, newProvider(cloud, e2b.Options{Domain: "e2b.app"}), sandbox.CreateSandboxOptions{})
+	u, err = sb3.GetURL(ctx, 8080, "")
+	require.NoError(t, err)
+	assert.Equal(t, "https://8080-"+sb3.ID()+".e2b.app", u)
+
 	// A server that sends no domain: the configured one.
 	bare := e2btest.New(e2btest.Options{Backend: newBackend(t), APIKey: testKey})
 	t.Cleanup(bare.Close)
@@ -382,7 +416,7 @@ func TestEnvdHostWithoutSandboxURL(t *testing.T) {
 	for len(rw.urls) > 0 {
 		seen = append(seen, <-rw.urls)
 	}
-	assert.Contains(t, seen, "https://api."+testDomain+"/sandboxes")
+	assert.Contains(t, seen, "https://api."+testDomain+"/v2/sandboxes")
 	assert.Contains(t, seen, "https://49983-"+sb.ID()+"."+testDomain+"/process.Process/Start")
 }
 
@@ -506,12 +540,20 @@ func TestRetries(t *testing.T) {
 		require.NoError(t, err)
 		assert.Equal(t, "twice\n", res.Stdout)
 	})
-	t.Run("POST /sandboxes is never retried", func(t *testing.T) {
+	t.Run("POST /v2/sandboxes is never retried", func(t *testing.T) {
 		srv.ResetRequests()
-		srv.Inject(e2btest.Fault{PathPrefix: "/sandboxes", Method: http.MethodPost, Status: http.StatusServiceUnavailable, Times: 1})
+		srv.Inject(e2btest.Fault{PathPrefix: "/v2/sandboxes", Method: http.MethodPost, Status: http.StatusServiceUnavailable, Times: 1})
 		_, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 		assert.Equal(t, http.StatusServiceUnavailable, apiStatus(err))
-		assert.Len(t, requests(srv, http.MethodPost, "/sandboxes"), 1)
+		assert.Len(t, requests(srv, http.MethodPost, "/v2/sandboxes"), 1)
+		assert.Empty(t, requests(srv, http.MethodPost, "/sandboxes"), "a 503 is no reason to fall back to v1")
+	})
+	t.Run("507 insufficient storage is not retried", func(t *testing.T) {
+		srv.ResetRequests()
+		srv.FailNext("/files", http.StatusInsufficientStorage, 1)
+		err := sb.FileSystem().WriteFile(ctx, "big.bin", []byte("x"))
+		assert.Equal(t, http.StatusInsufficientStorage, apiStatus(err))
+		assert.Len(t, requests(srv, http.MethodPost, "/files"), 1)
 	})
 	t.Run("Retry-After is honoured", func(t *testing.T) {
 		srv.ResetRequests()
@@ -548,7 +590,7 @@ func TestAuthErrors(t *testing.T) {
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, http.StatusUnauthorized, ae.StatusCode)
 	assert.Equal(t, http.MethodPost, ae.Method)
-	assert.Equal(t, "/sandboxes", ae.Path)
+	assert.Equal(t, "/v2/sandboxes", ae.Path)
 	assert.Contains(t, ae.Message, "Invalid API key")
 	assert.Contains(t, err.Error(), "401")
 	assert.Contains(t, err.Error(), "Invalid API key")
@@ -647,4 +689,31 @@ func TestTimeoutSweepsEscapedChildren(t *testing.T) {
 	ok, err := sb.FileSystem().Exists(ctx, "escaped")
 	require.NoError(t, err)
 	assert.False(t, ok, "the escaped child lived on after the time-out")
+}
+
+// Where the test server gives commands a root of their own, they run as
+// the user asked for (uid 1000 "user" by default, "root" when asked) and
+// see none of the host's folders but its system ones, read-only.
+func TestCommandsUsersAndRoot(t *testing.T) {
+	srv := newServer(t)
+	ctx := ctxT(t)
+	sb := create(t, newProvider(srv, e2b.Options{}), sandbox.CreateSandboxOptions{})
+	if !srv.ExactCommandPaths(sb.ID()) {
+		t.Skip("the test server's commands get no mount namespace on this host")
+	}
+	res, err := sb.RunCommand(ctx, `id -u; whoami; echo "$HOME"; ls /; touch /usr/x 2>/dev/null || echo read-only`, sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	require.GreaterOrEqual(t, len(lines), 5, "%s %s", res.Stdout, res.Stderr)
+	assert.Equal(t, []string{"1000", "user", "/home/user"}, lines[:3])
+	assert.Equal(t, "read-only", lines[len(lines)-1])
+	allowed := map[string]bool{"bin": true, "sbin": true, "lib": true, "lib32": true, "lib64": true, "libx32": true, "usr": true, "etc": true, "opt": true, "home": true, "tmp": true, "proc": true, "dev": true, "root": true, "run": true, "var": true}
+	for _, name := range lines[3 : len(lines)-1] {
+		assert.True(t, allowed[name], "ls / shows %q, a folder of the host", name)
+	}
+
+	root := create(t, newProvider(srv, e2b.Options{User: "root"}), sandbox.CreateSandboxOptions{})
+	res, err = root.RunCommand(ctx, `id -u; echo "$HOME"`, sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "0\n/root\n", res.Stdout, res.Stderr)
 }

@@ -21,6 +21,7 @@ func TestConformance(t *testing.T) {
 		Unsupported: map[sandboxtest.Capability]string{
 			sandboxtest.CapIsolatedCommands: "the local adapter runs commands on the host as the app's user",
 			sandboxtest.CapNetworkAllowList: "the local adapter cannot filter by domain",
+			sandboxtest.CapSessionKill:      "the local adapter kills a timed-out command's process group; a process that starts a session of its own (setsid) outlives it",
 		},
 	})
 }

@@ -152,16 +152,25 @@ func (s *Server) serveAPI(w http.ResponseWriter, r *http.Request, raw []byte) {
 		return
 	}
 	mux := http.NewServeMux()
-	mux.HandleFunc("POST /sandboxes", func(w http.ResponseWriter, r *http.Request) { s.create(w, r, raw) })
+	mux.HandleFunc("POST /sandboxes", func(w http.ResponseWriter, r *http.Request) { s.create(w, r, raw, false) })
+	mux.HandleFunc("POST /v2/sandboxes", func(w http.ResponseWriter, r *http.Request) { s.create(w, r, raw, true) })
 	mux.HandleFunc("GET /sandboxes", s.list)
+	mux.HandleFunc("GET /v2/sandboxes", s.listV2)
+	mux.HandleFunc("GET /sandboxes/{id}/metrics", s.metrics)
 	mux.HandleFunc("GET /sandboxes/{id}", s.get)
 	mux.HandleFunc("DELETE /sandboxes/{id}", s.kill)
 	mux.HandleFunc("POST /sandboxes/{id}/timeout", func(w http.ResponseWriter, r *http.Request) { s.setTimeout(w, r, raw) })
-	mux.HandleFunc("POST /sandboxes/{id}/connect", func(w http.ResponseWriter, r *http.Request) { s.connect(w, r, raw) })
+	mux.HandleFunc("POST /sandboxes/{id}/connect", func(w http.ResponseWriter, r *http.Request) { s.connect(w, r, raw, false) })
+	mux.HandleFunc("POST /v2/sandboxes/{id}/connect", func(w http.ResponseWriter, r *http.Request) { s.connect(w, r, raw, true) })
 	mux.HandleFunc("POST /sandboxes/{id}/refreshes", func(w http.ResponseWriter, r *http.Request) { s.refresh(w, r, raw) })
 	mux.HandleFunc("POST /sandboxes/{id}/pause", s.pause)
+	if _, pattern := mux.Handler(r); s.opts.V1Only && strings.HasPrefix(pattern, "POST /v2/") || strings.HasPrefix(pattern, "GET /v2/") && s.opts.V1Only {
+		writeError(w, http.StatusNotFound, "Not Found")
+		return
+	}
 	if _, pattern := mux.Handler(r); pattern == "" {
-		writeError(w, http.StatusNotFound, "e2btest: no route %s %s", r.Method, r.URL.Path)
+		// Not 404: clients read a 404 as "sandbox not found".
+		writeError(w, http.StatusNotImplemented, "e2btest: %s %s is not implemented by the test server", r.Method, r.URL.Path)
 		return
 	}
 	mux.ServeHTTP(w, r)
@@ -186,7 +195,9 @@ type networkBody struct {
 	DenyOut            []string `json:"denyOut"`
 }
 
-func (s *Server) create(w http.ResponseWriter, r *http.Request, raw []byte) {
+// create is POST /sandboxes and (v2) POST /v2/sandboxes, whose sandboxes
+// are always secure (the body's secure is ignored).
+func (s *Server) create(w http.ResponseWriter, r *http.Request, raw []byte, v2 bool) {
 	if s.opts.Backend == nil {
 		writeError(w, http.StatusInternalServerError, "e2btest: Options.Backend is not set")
 		return
@@ -216,7 +227,7 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, raw []byte) {
 		writeError(w, http.StatusBadRequest, "e2btest: autoPause is not supported by the test server")
 		return
 	}
-	secure := req.Secure != nil && *req.Secure
+	secure := v2 || (req.Secure != nil && *req.Secure)
 	var nb networkBody
 	if len(req.Network) > 0 && string(req.Network) != "null" {
 		if err := json.Unmarshal(req.Network, &nb); err != nil {
@@ -225,6 +236,10 @@ func (s *Server) create(w http.ResponseWriter, r *http.Request, raw []byte) {
 		}
 		if nb.AllowPublicTraffic != nil && !*nb.AllowPublicTraffic && !secure {
 			writeError(w, http.StatusBadRequest, "allowPublicTraffic=false requires secure=true")
+			return
+		}
+		if err := nb.validate(); err != nil {
+			writeError(w, http.StatusBadRequest, "%s", err)
 			return
 		}
 	}
@@ -469,14 +484,19 @@ func (s *Server) setTimeout(w http.ResponseWriter, r *http.Request, raw []byte) 
 	w.WriteHeader(http.StatusNoContent)
 }
 
-func (s *Server) connect(w http.ResponseWriter, r *http.Request, raw []byte) {
+// connect is POST /sandboxes/{id}/connect and (v2) POST
+// /v2/sandboxes/{id}/connect, whose timeout is optional (300 s).
+func (s *Server) connect(w http.ResponseWriter, r *http.Request, raw []byte, v2 bool) {
 	id, ok := sandboxID(w, r)
 	if !ok {
 		return
 	}
-	secs, ok := readSeconds(w, raw, "timeout", true)
+	secs, ok := readSeconds(w, raw, "timeout", !v2)
 	if !ok {
 		return
+	}
+	if _, given := timeoutGiven(raw); v2 && !given {
+		secs = 300
 	}
 	if secs <= 0 {
 		writeError(w, http.StatusBadRequest, "Timeout must be greater than 0")

@@ -130,7 +130,7 @@ func unary[T any](e *envdReq, fn func(*T) (any, *connectrpc.Error)) {
 		e.w.WriteHeader(http.StatusUnsupportedMediaType)
 		return
 	}
-	if cerr := rpcUser(e.r); cerr != nil {
+	if _, cerr := rpcUser(e.r); cerr != nil {
 		writeConnectError(e.w, cerr)
 		return
 	}
@@ -174,12 +174,15 @@ func decodeStrict(data []byte, v any) *connectrpc.Error {
 	return nil
 }
 
-// rpcUser checks the user of a Connect call (Authorization: Basic, empty
-// password). Only the default user exists.
-func rpcUser(r *http.Request) *connectrpc.Error {
+// rootUser is the sandbox's other user, as in E2B's base template.
+const rootUser = "root"
+
+// rpcUser reads the user of a Connect call (Authorization: Basic, empty
+// password): the default user when absent; "user" and "root" exist.
+func rpcUser(r *http.Request) (string, *connectrpc.Error) {
 	h := r.Header.Get("Authorization")
 	if h == "" {
-		return nil
+		return defaultUser, nil
 	}
 	enc, ok := strings.CutPrefix(h, "Basic ")
 	name := ""
@@ -188,15 +191,15 @@ func rpcUser(r *http.Request) *connectrpc.Error {
 			name, _, _ = strings.Cut(string(b), ":")
 		}
 	}
-	if name != defaultUser {
-		return &connectrpc.Error{Code: connectrpc.CodeUnauthenticated, Message: fmt.Sprintf("invalid username: '%s'", name)}
+	if name != defaultUser && name != rootUser {
+		return "", &connectrpc.Error{Code: connectrpc.CodeUnauthenticated, Message: fmt.Sprintf("invalid username: '%s'", name)}
 	}
-	return nil
+	return name, nil
 }
 
 // fileUser checks the username query of /files.
 func fileUser(w http.ResponseWriter, r *http.Request) bool {
-	if u := r.URL.Query().Get("username"); u != "" && u != defaultUser {
+	if u := r.URL.Query().Get("username"); u != "" && u != defaultUser && u != rootUser {
 		writeError(w, http.StatusUnauthorized, "invalid username: '%s'", u)
 		return false
 	}

@@ -59,10 +59,36 @@ const (
 	viewRewrite
 )
 
-// mountScript runs as SHELL -c mountScript SHELL BASE DIR COMMAND inside
-// the namespace: it mounts the sandbox's folders over the host's, changes
-// to DIR and runs COMMAND in a new SHELL.
-const mountScript = `mount --bind "$1/home" /home && mount --bind "$1/tmp" /tmp && cd -- "$2" && exec "$0" -c "$3"`
+// mountScript runs as SHELL -c mountScript SHELL BASE DIR COMMAND USER
+// inside the namespaces (mount and pid): it builds the sandbox's own root
+// on a tmpfs — the host's system folders (/usr, /bin, /lib*, /sbin, /etc,
+// /opt) bound read-only, the sandbox's /home and /tmp, a fresh /proc (its
+// /sys read-only), a few device nodes, /etc/passwd and /etc/group naming
+// user (uid 1000) — makes it "/" with pivot_root, so nothing else of the
+// host is reachable by path, then runs COMMAND in DIR in a new SHELL as
+// USER: in a user namespace of its own that maps it to uid 1000 ("user") or
+// 0 ("root").
+const mountScript = `B=$1; D=$2; C=$3; U=$4
+for N in /mnt /media /srv ''; do [ -d "$N" ] && break; done
+[ -n "$N" ] && mount -t tmpfs -o mode=755 e2btest "$N" && cd "$N" || exit 1
+links=; dirs=
+for d in bin sbin lib lib32 lib64 libx32 usr etc opt; do
+  if [ -L "/$d" ]; then links="$links /$d"; elif [ -d "/$d" ]; then dirs="$dirs $d"; fi
+done
+mkdir -p home tmp proc dev/shm root run var/tmp .old $dirs && { [ -z "$links" ] || cp -P $links .; } || exit 1
+for d in $dirs; do mount --rbind -o ro "/$d" "$d" || exit 1; done
+mount --bind "$B/home" home && mount --bind "$B/tmp" tmp && mount -t proc proc proc &&
+mount --bind -o ro proc/sys proc/sys && mount -t tmpfs -o mode=1777 shm dev/shm || exit 1
+for f in null zero full random urandom tty; do : > "dev/$f" && mount --bind "/dev/$f" "dev/$f"; done
+ln -s /proc/self/fd dev/fd
+sh=/bin/sh; [ -x /bin/bash ] && sh=/bin/bash
+while IFS= read -r l; do case "$l" in user:*|[!:]*:[!:]*:1000:*) ;; *) printf '%s\n' "$l";; esac; done < /etc/passwd > run/passwd
+while IFS= read -r l; do case "$l" in user:*|[!:]*:[!:]*:1000:*) ;; *) printf '%s\n' "$l";; esac; done < /etc/group > run/group
+printf 'user:x:1000:1000:user:/home/user:%s\n' "$sh" >> run/passwd; printf 'user:x:1000:\n' >> run/group
+mount --bind run/passwd etc/passwd && mount --bind run/group etc/group &&
+pivot_root . .old && umount -l /.old && rmdir /.old && cd -- "$D" || exit 1
+if [ "$U" = root ]; then exec unshare --user --map-root-user -- "$0" -c "$C"; fi
+exec unshare --user --map-user=1000 --map-group=1000 -- "$0" -c "$C"`
 
 // chooseView picks how the commands of a sandbox on back see tr: viewMount
 // when a probe command in a mount namespace finds the sandbox's home at
@@ -73,9 +99,9 @@ func chooseView(ctx context.Context, back sandbox.Sandbox, tr tree) tree {
 		return tr
 	}
 	tr.view = viewRewrite
-	for _, unshare := range []string{"unshare -m --", "unshare -rm --"} {
+	for _, unshare := range []string{"unshare -m -p -f --", "unshare -rm -p -f --"} {
 		tr.unshare = unshare
-		probe := tr.mountCommand("test -d "+HomeDir+" && test -d /tmp", HomeDir)
+		probe := tr.mountCommand("test -d "+HomeDir+" && test -d /tmp && test \"$(id -u)\" = 1000", HomeDir, defaultUser)
 		r, err := back.RunCommand(ctx, probe+" 2>/dev/null", sandbox.RunCommandOptions{Timeout: 10 * time.Second})
 		if err == nil && r.ExitCode == 0 {
 			tr.view = viewMount
@@ -87,18 +113,20 @@ func chooseView(ctx context.Context, back sandbox.Sandbox, tr tree) tree {
 }
 
 // mountCommand is the backend's command line that runs line in dir (both
-// in the sandbox's paths) under viewMount.
-func (t tree) mountCommand(line, dir string) string {
-	return "exec " + t.unshare + ` "${BASH:-/bin/sh}" -c ` + quoteAll([]string{mountScript}) + ` "${BASH:-/bin/sh}" ` + quoteAll([]string{t.base, dir, line})
+// in the sandbox's paths) as user under viewMount.
+func (t tree) mountCommand(line, dir, user string) string {
+	return "exec " + t.unshare + ` "${BASH:-/bin/sh}" -c ` + quoteAll([]string{mountScript}) + ` "${BASH:-/bin/sh}" ` + quoteAll([]string{t.base, dir, line, user})
 }
 
-// backendCommand is what the backend runs for a process whose command line
-// is line, in the sandbox's folder dir, with env (in the sandbox's paths):
-// the backend's command line, cwd and environment.
-func (t tree) backendCommand(line, dir string, env map[string]string) (string, string, map[string]string) {
+// backendCommand is what the backend runs for a process of user whose
+// command line is line, in the sandbox's folder dir, with env (in the
+// sandbox's paths): the backend's command line, cwd and environment. Only
+// viewMount runs it as user; the other views run every command as the
+// backend's own user.
+func (t tree) backendCommand(line, dir, user string, env map[string]string) (string, string, map[string]string) {
 	switch t.view {
 	case viewMount:
-		return t.mountCommand(line, dir), "", env
+		return t.mountCommand(line, dir, user), "", env
 	case viewRewrite:
 		bdir, _ := t.backend(dir)
 		if _, ok := env["TMPDIR"]; !ok {

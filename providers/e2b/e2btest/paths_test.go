@@ -163,7 +163,7 @@ func TestViews(t *testing.T) {
 				{"echo made > /home/user/sub/out.txt && cat sub/out.txt", HomeDir, "made\n"},
 				{"ls /home", HomeDir, "user\n"},
 			} {
-				cmd, dir, env := tr.backendCommand(tc.cmd, tc.dir, map[string]string{"HOME": HomeDir})
+				cmd, dir, env := tr.backendCommand(tc.cmd, tc.dir, defaultUser, map[string]string{"HOME": HomeDir})
 				var out bytes.Buffer
 				w := tr.output(&out)
 				r, err := sb.RunCommand(ctx, cmd, sandbox.RunCommandOptions{Cwd: dir, Env: env, Stdout: w, Timeout: 10 * time.Second})

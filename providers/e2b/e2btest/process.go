@@ -250,7 +250,7 @@ func (e *envdReq) streamRequest(sw *streamWriter) ([]byte, time.Duration, bool) 
 		sw.end(&connectrpc.Error{Code: connectrpc.CodeInvalidArgument, Message: fmt.Sprintf("protocol error: bad request envelope: %v", err)})
 		return nil, 0, false
 	}
-	if cerr := rpcUser(e.r); cerr != nil {
+	if _, cerr := rpcUser(e.r); cerr != nil {
 		sw.end(cerr)
 		return nil, 0, false
 	}
@@ -329,7 +329,8 @@ func (e *envdReq) processStart() {
 	s.bg.Add(1)
 	go func() {
 		defer s.bg.Done()
-		command, bdir, env := e.sb.tree.backendCommand(commandLine(req.Process.Cmd, req.Process.Args), dir, e.sb.processEnv(req.Process.Envs))
+		user, _ := rpcUser(e.r) // checked by streamRequest
+		command, bdir, env := e.sb.tree.backendCommand(commandLine(req.Process.Cmd, req.Process.Args), dir, user, e.sb.processEnv(user, req.Process.Envs))
 		s.run(e.sb, p, command, bdir, env, timeout)
 	}()
 
@@ -337,11 +338,15 @@ func (e *envdReq) processStart() {
 	e.forward(sw, p, follow, nil, true)
 }
 
-// processEnv is a process's environment as envd builds it: HOME, USER and
-// LOGNAME, then the sandbox's envVars, then the request's envs. (PATH is
-// the backend's.)
-func (sb *sbx) processEnv(envs map[string]string) map[string]string {
-	env := map[string]string{"HOME": HomeDir, "USER": defaultUser, "LOGNAME": defaultUser}
+// processEnv is the environment of user's process as envd builds it: HOME,
+// USER and LOGNAME, then the sandbox's envVars, then the request's envs.
+// (PATH is the backend's.)
+func (sb *sbx) processEnv(user string, envs map[string]string) map[string]string {
+	home := HomeDir
+	if user == rootUser {
+		home = "/root"
+	}
+	env := map[string]string{"HOME": home, "USER": user, "LOGNAME": user}
 	maps.Copy(env, sb.envVars)
 	maps.Copy(env, envs)
 	return env

@@ -1,5 +1,6 @@
 // Package e2btest is an E2B-compatible test server: E2B's control plane
-// (POST/GET/DELETE /sandboxes, timeout, connect, pause, refreshes) and envd
+// (POST/GET/DELETE /sandboxes, timeout, connect, pause, refreshes, metrics,
+// and the v2 create, connect and list the current SDK uses) and envd
 // (GET/POST /files, the process.Process and filesystem.Filesystem Connect
 // services, /health, /envs) on one httptest listener, as the real service
 // answers them: the same paths, JSON field names, status codes, error bodies
@@ -22,6 +23,16 @@
 // /tmp; elsewhere the paths are rewritten (see Limits).
 // ExactCommandPaths tells which.
 //
+// E2B's own JavaScript SDK is its conformance test (TestE2BSDK): point the
+// SDK at it with E2B_API_URL and E2B_SANDBOX_URL set to URL().
+//
+// Commands run as the user the request names: "user" (uid 1000, the
+// default) or "root". Where the backend's commands can make namespaces
+// (ExactCommandPaths), each runs in a root of its own — the host's system
+// folders read-only, the sandbox's /home and /tmp, a fresh /proc — as that
+// user in a user namespace of its own (not a privilege boundary: the
+// process keeps the backend's own uid on the host).
+//
 // What it enforces: X-API-Key on the control plane (401 with E2B's body),
 // X-Access-Token on envd for secure sandboxes (401 with envd's body), the
 // sandbox's end (after endAt the control plane answers 404 and envd the
@@ -41,9 +52,13 @@
 //
 // # Limits
 //
-//   - Network policies are recorded and passed to the backend as none, all
-//     or an allow list; a backend that cannot filter by domain gets no
-//     network at all for an allow list.
+//   - Network policies are checked as E2B checks them (IPs and CIDRs,
+//     allowOut domains only with denyOut 0.0.0.0/0), recorded and passed
+//     to the backend as none, all or an allow list; a backend that cannot
+//     filter by domain gets no network at all for an allow list.
+//   - Without namespaces every command runs as the backend's user, whatever
+//     user it names.
+//   - Metrics are one sample of the sizes reported, with no usage measured.
 //   - The login shell of "/bin/bash -l -c CMD" is the backend's shell running
 //     CMD: no profile is read. Other commands are run as a shell-quoted
 //     command line.
@@ -97,6 +112,10 @@ type Options struct {
 	// MaxTimeout is the longest a sandbox may live from its start (the
 	// team's limit). Default 24 h.
 	MaxTimeout time.Duration
+	// V1Only serves the control plane without its v2 routes (POST
+	// /v2/sandboxes, POST /v2/sandboxes/{id}/connect, GET /v2/sandboxes),
+	// as older deployments do: they answer 404.
+	V1Only bool
 }
 
 // Server is a running test server. Its methods are safe for concurrent use.

@@ -278,8 +278,10 @@ func TestUnknownFieldsAndContentTypes(t *testing.T) {
 	assert.Equal(t, []any{}, out["processes"])
 
 	status, b, _ := e.envd(http.MethodPost, "/process.Process/List", "application/json", []byte(`{}`), map[string]string{"Authorization": "Basic cm9vdDo="}) // root:
+	assert.Equal(t, http.StatusOK, status, "root exists: %s", b)
+	status, b, _ = e.envd(http.MethodPost, "/process.Process/List", "application/json", []byte(`{}`), map[string]string{"Authorization": "Basic YWRtaW46"}) // admin:
 	assert.Equal(t, http.StatusUnauthorized, status)
-	assert.Contains(t, string(b), "invalid username: 'root'")
+	assert.Contains(t, string(b), "invalid username: 'admin'")
 }
 
 func TestStartStreamsAndEnds(t *testing.T) {
@@ -364,7 +366,7 @@ func TestListSignalConnect(t *testing.T) {
 		ev, _ := e.stream("/process.Process/Connect", `{"process":{"pid":`+pidS+`}}`, nil)
 		connected <- ev
 	}()
-	time.Sleep(300 * time.Millisecond)
+	time.Sleep(1500 * time.Millisecond) // each command builds its root first
 
 	status, out := e.unary("/process.Process/SendSignal", `{"process":{"pid":`+pidS+`},"signal":"SIGNAL_SIGKILL"}`)
 	require.Equal(t, http.StatusOK, status, "%v", out)
@@ -449,7 +451,7 @@ func TestFilesAndFilesystem(t *testing.T) {
 	status, out = e.unary("/filesystem.Filesystem/MakeDir", `{"path":"x/y"}`)
 	assert.Equal(t, http.StatusConflict, status)
 	assert.Equal(t, "already_exists", out["code"])
-	status, out = e.unary("/filesystem.Filesystem/MakeDir", `{"path":"d/a.txt"}`)
+	status, _ = e.unary("/filesystem.Filesystem/MakeDir", `{"path":"d/a.txt"}`)
 	assert.Equal(t, http.StatusBadRequest, status)
 
 	status, out = e.unary("/filesystem.Filesystem/Move", `{"source":"d","destination":"x/y/d2"}`)
@@ -560,5 +562,106 @@ func TestCloseEndsRunningCommands(t *testing.T) {
 	case <-done:
 	case <-time.After(5 * time.Second):
 		t.Fatal("the stream did not end")
+	}
+}
+
+func TestNetworkRules(t *testing.T) {
+	e := &env{t: t, srv: newServer(t)}
+	for _, tc := range []struct {
+		network string
+		status  int
+		message string
+	}{
+		{`{"allowOut":["example.com"],"denyOut":["0.0.0.0/0"]}`, http.StatusCreated, ""},
+		{`{"allowOut":["1.1.1.1","10.0.0.0/8"]}`, http.StatusCreated, ""},
+		{`{"denyOut":["10.0.0.0/8","8.8.8.8"]}`, http.StatusCreated, ""},
+		{`{"allowOut":["example.com"]}`, http.StatusBadRequest, "requires denyOut to contain 0.0.0.0/0"},
+		{`{"allowOut":["example.com"],"denyOut":["10.0.0.0/8"]}`, http.StatusBadRequest, "requires denyOut to contain 0.0.0.0/0"},
+		{`{"denyOut":["10.0.0.0/33"]}`, http.StatusBadRequest, `invalid denyOut entry "10.0.0.0/33"`},
+		{`{"denyOut":["example.com"]}`, http.StatusBadRequest, `invalid denyOut entry "example.com"`},
+		{`{"allowOut":["300.1.1.1"],"denyOut":["0.0.0.0/0"]}`, http.StatusBadRequest, `invalid allowOut entry "300.1.1.1"`},
+		{`{"allowOut":["1.2.3.0/xx"],"denyOut":["0.0.0.0/0"]}`, http.StatusBadRequest, `invalid allowOut entry "1.2.3.0/xx"`},
+		{`{"allowOut":["bad domain"],"denyOut":["0.0.0.0/0"]}`, http.StatusBadRequest, `invalid allowOut entry "bad domain"`},
+	} {
+		status, b := e.api(http.MethodPost, "/v2/sandboxes", `{"templateID":"base","timeout":30,"network":`+tc.network+`}`, key)
+		assert.Equal(t, tc.status, status, "%s: %s", tc.network, b)
+		if tc.message != "" {
+			var out map[string]any
+			require.NoError(t, json.Unmarshal(b, &out))
+			assert.Equal(t, float64(400), out["code"])
+			assert.Contains(t, out["message"], tc.message)
+		}
+	}
+}
+
+func TestUnknownRouteIsNotSandboxNotFound(t *testing.T) {
+	e := setup(t)
+	status, b := e.api(http.MethodGet, "/sandboxes/"+e.id+"/logs", "", key)
+	assert.Equal(t, http.StatusNotImplemented, status, "%s", b)
+	assert.Contains(t, string(b), "not implemented by the test server")
+	status, b = e.api(http.MethodGet, "/sandboxes/"+e.id+"/metrics", "", key)
+	assert.Equal(t, http.StatusOK, status, "%s", b)
+	var m []map[string]any
+	require.NoError(t, json.Unmarshal(b, &m))
+	require.Len(t, m, 1)
+	assert.Contains(t, m[0], "cpuCount")
+	assert.Contains(t, m[0], "memTotal")
+	status, _ = e.api(http.MethodGet, "/sandboxes/nosuchsandbox/metrics", "", key)
+	assert.Equal(t, http.StatusNotFound, status)
+}
+
+func TestListV2(t *testing.T) {
+	e := setup(t) // metadata k=v
+	status, b := e.api(http.MethodPost, "/v2/sandboxes", `{"templateID":"other","timeout":30,"metadata":{"k":"w","a b":"c&d"}}`, key)
+	require.Equal(t, http.StatusCreated, status, "%s", b)
+	var second map[string]any
+	require.NoError(t, json.Unmarshal(b, &second))
+	assert.NotEmpty(t, second["envdAccessToken"], "v2 sandboxes are secure")
+	id2 := second["sandboxID"].(string)
+	require.NoError(t, e.srv.Pause(id2))
+
+	list := func(query string) ([]string, http.Header) {
+		req, err := http.NewRequest(http.MethodGet, e.srv.URL()+"/v2/sandboxes?"+query, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-API-Key", key)
+		status, b, h := do(t, req)
+		require.Equal(t, http.StatusOK, status, "%s: %s", query, b)
+		var out []map[string]any
+		require.NoError(t, json.Unmarshal(b, &out))
+		var ids []string
+		for _, s := range out {
+			ids = append(ids, s["sandboxID"].(string))
+		}
+		return ids, h
+	}
+	ids, h := list("order=asc")
+	assert.Equal(t, []string{e.id, id2}, ids)
+	assert.Equal(t, "1", h.Get("X-Total-Running"))
+	ids, _ = list("")
+	assert.Equal(t, []string{id2, e.id}, ids, "newest first by default")
+	ids, _ = list("state=running")
+	assert.Equal(t, []string{e.id}, ids)
+	ids, _ = list("state=paused&state=running&order=asc")
+	assert.Equal(t, []string{e.id, id2}, ids)
+	ids, _ = list("state=running,paused&template=other")
+	assert.Equal(t, []string{id2}, ids)
+	ids, _ = list("metadata=" + url.QueryEscape("a%20b=c%26d"))
+	assert.Equal(t, []string{id2}, ids, "keys and values encoded, then the whole")
+	ids, _ = list("metadata=" + url.QueryEscape("k=v"))
+	assert.Equal(t, []string{e.id}, ids)
+
+	ids, h = list("limit=1&order=asc")
+	assert.Equal(t, []string{e.id}, ids)
+	require.Equal(t, e.id, h.Get("X-Next-Token"))
+	ids, h = list("limit=1&order=asc&nextToken=" + e.id)
+	assert.Equal(t, []string{id2}, ids)
+	assert.Empty(t, h.Get("X-Next-Token"), "the last page")
+
+	for _, q := range []string{"limit=0", "limit=101", "state=gone", "order=up", "nextToken=nope"} {
+		req, err := http.NewRequest(http.MethodGet, e.srv.URL()+"/v2/sandboxes?"+q, nil)
+		require.NoError(t, err)
+		req.Header.Set("X-API-Key", key)
+		status, b, _ := do(t, req)
+		assert.Equal(t, http.StatusBadRequest, status, "%s: %s", q, b)
 	}
 }
