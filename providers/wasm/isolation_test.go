@@ -108,14 +108,9 @@ for what, f in [("connect", lambda: socket.create_connection(("1.1.1.1", 80), ti
 	assert.NotContains(t, res.Stdout, "WORKED")
 	assert.Equal(t, 3, strings.Count(res.Stdout, "failed:"), res.Stdout)
 
-	for _, opts := range []sandbox.CreateSandboxOptions{
-		{Network: sandbox.Network{Mode: sandbox.NetworkAll}},
-		{Network: sandbox.AllowDomains("example.com")},
-	} {
-		_, err := p.Create(context.Background(), opts)
-		require.ErrorIs(t, err, sandbox.ErrUnsupported)
-		assert.Contains(t, err.Error(), "e2b", "the error says which adapter offers it")
-	}
+	res = run(t, sb, "curl -sS http://example.com/", sandbox.RunCommandOptions{})
+	assert.Equal(t, 7, res.ExitCode)
+	assert.Contains(t, res.Stderr, "blocked by the sandbox's network policy: the sandbox has no network")
 	_, err := sb.GetURL(context.Background(), 8080, "http")
 	require.ErrorIs(t, err, sandbox.ErrUnsupported)
 	assert.Contains(t, err.Error(), "docker, e2b and local")
