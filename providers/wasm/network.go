@@ -98,4 +98,3 @@ func logNetwork(ev NetworkEvent) {
 		slog.Warn("wasm: connection refused", "host", ev.Host, "port", ev.Port, "reason", ev.Reason)
 	}
 }
-
