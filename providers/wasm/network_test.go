@@ -209,3 +209,37 @@ func TestNetworkAddressChecks(t *testing.T) {
 	assert.Contains(t, res.Stderr, "blocked by the sandbox's network policy: the sandbox has no network")
 	assert.True(t, strings.HasPrefix(res.Stderr, "curl: (7) "), res.Stderr)
 }
+
+func TestNetworkPython(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	p := netProvider(t, s, true)
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.test", "secure.test")})
+	api := "http://api.test:" + s.port
+	sec := "https://secure.test:" + s.tlsPort
+	for _, tc := range []struct{ code, out string }{
+		{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/hello').read().decode(), end='')",
+			"hello GET api.test:" + s.port + "\n"},
+		{"import urllib.request\nprint(urllib.request.urlopen('" + sec + "/hello').read().decode(), end='')",
+			"hello GET secure.test:" + s.tlsPort + "\n"},
+		{"import urllib.request\nr = urllib.request.urlopen(urllib.request.Request('" + api + "/echo', data=b'x=1'))\nprint(r.status, r.read().decode(), end='')",
+			"200 POST /echo ct=application/x-www-form-urlencoded ua=Python-urllib/3.12 body=x=1\n"},
+		{"import http.client\nc = http.client.HTTPConnection('api.test', " + s.port + ")\nc.request('GET', '/missing')\nr = c.getresponse()\nprint(r.status, r.reason)",
+			"404 Not Found\n"},
+		{"import http.client\nc = http.client.HTTPSConnection('secure.test', " + s.tlsPort + ")\nc.request('GET', '/hello')\nprint(c.getresponse().read().decode(), end='')",
+			"hello GET secure.test:" + s.tlsPort + "\n"},
+		{"import socket\ns = socket.create_connection(('api.test', " + s.port + "))\ns.sendall(b'GET /hello HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n')\nprint(s.makefile('rb').readline().decode().strip())",
+			"HTTP/1.1 200 OK\n"},
+		{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/auth').read().decode(), end='')", "authorized\n"},
+		{"import urllib.request, urllib.error\ntry:\n    urllib.request.urlopen('http://evil.test:" + s.port + "/hello')\nexcept urllib.error.URLError as e:\n    print(type(e.reason).__name__, e.reason.strerror)",
+			"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
+		{"import urllib.request, urllib.error\ntry:\n    urllib.request.urlopen('" + api + "/redirect?to=http://evil.test:" + s.port + "/hello')\nexcept urllib.error.URLError as e:\n    print(type(e.reason).__name__, e.reason.strerror)",
+			"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
+		{"import socket\ntry:\n    socket.create_connection(('10.0.0.1', 80))\nexcept OSError as e:\n    print(type(e).__name__, e.strerror)",
+			"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
+	} {
+		res := run(t, sb, "python3 -c \"$CODE\"", sandbox.RunCommandOptions{Env: map[string]string{"CODE": tc.code}})
+		assert.Equal(t, 0, res.ExitCode, "%s\n%s", tc.code, res.Stderr)
+		assert.Equal(t, tc.out, res.Stdout, tc.code)
+	}
+}
