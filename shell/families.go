@@ -5,4 +5,5 @@ package shell
 // adapter) here, in one place: each registers its commands in its init.
 import (
 	_ "github.com/agentenkit/agentenkit/shell/net" // curl, wget
+	_ "github.com/agentenkit/agentenkit/shell/pip" // pip, pip3
 )
