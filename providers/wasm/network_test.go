@@ -243,3 +243,32 @@ func TestNetworkPython(t *testing.T) {
 		assert.Equal(t, tc.out, res.Stdout, tc.code)
 	}
 }
+
+func TestNetworkNode(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	p := netProvider(t, s, true)
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.test", "secure.test")})
+	api := "http://api.test:" + s.port
+	sec := "https://secure.test:" + s.tlsPort
+	for _, tc := range []struct{ js, out string }{
+		{"fetch('" + api + "/hello').then(r => r.text().then(t => console.log(r.status, r.ok, r.headers.get('content-type'), JSON.stringify(t))))",
+			"200 true text/plain \"hello GET api.test:" + s.port + "\\n\"\n"},
+		{"fetch('" + sec + "/hello').then(r => r.text()).then(t => process.stdout.write(t))", "hello GET secure.test:" + s.tlsPort + "\n"},
+		{"fetch('" + api + "/echo', {method: 'POST', body: JSON.stringify({a: 1}), headers: {'content-type': 'application/json'}}).then(r => r.text()).then(t => process.stdout.write(t))",
+			"POST /echo ct=application/json ua=node body={\"a\":1}\n"},
+		{"fetch('" + api + "/redirect?to=/hello').then(r => console.log(r.redirected, r.url))", "true " + api + "/hello\n"},
+		{"fetch('http://evil.test:" + s.port + "/').catch(e => console.log(e.message, e.cause.code, e.cause.message))",
+			"fetch failed EACCES Failed to connect to evil.test port " + s.port + " after 0 ms: blocked by the sandbox's network policy: host not in allow list\n"},
+		{"require('http').get('" + api + "/hello', res => { let b = ''; res.setEncoding('utf8'); res.on('data', c => b += c); res.on('end', () => console.log(res.statusCode, JSON.stringify(b))) })",
+			"200 \"hello GET api.test:" + s.port + "\\n\"\n"},
+		{"require('https').get('" + sec + "/missing', res => console.log(res.statusCode, res.headers['content-type']))", "404 text/plain; charset=utf-8\n"},
+		{"const r = require('http').request({hostname: 'api.test', port: " + s.port + ", path: '/echo', method: 'PUT'}, res => res.on('data', d => process.stdout.write(d))); r.write('x=1'); r.end()",
+			"PUT /echo ct= ua= body=x=1\n"},
+		{"require('http').get('http://evil.test:" + s.port + "/').on('error', e => console.log(e.code))", "EACCES\n"},
+	} {
+		res := run(t, sb, "node -e \"$JS\"", sandbox.RunCommandOptions{Env: map[string]string{"JS": tc.js}})
+		assert.Equal(t, 0, res.ExitCode, "%s\n%s", tc.js, res.Stderr)
+		assert.Equal(t, tc.out, res.Stdout, tc.js)
+	}
+}
