@@ -59,7 +59,7 @@ func (r *nodeRT) nHTTPRequest(call goja.FunctionCall) goja.Value {
 	}
 	o := vm.NewObject()
 	o.Set("status", resp.StatusCode)
-	o.Set("statusText", strings.TrimSpace(strings.TrimPrefix(resp.Status, strings.Fields(resp.Status+" ")[0])))
+	o.Set("statusText", strings.TrimSpace(strings.TrimPrefix(resp.Status, strings.Fields(resp.Status + " ")[0])))
 	var hs []any
 	lines := strings.Split(string(resp.RawHeader), "\n")
 	start := 0
