@@ -79,7 +79,10 @@ func curlMain(ctx context.Context, c *command.Call, args []string) error {
 		return command.Exit(2)
 	}
 	if len(o.urls) == 0 {
-		fmt.Fprintf(c.Stderr, "curl: no URL specified!\n%s\n", curlTry)
+		if len(args) > 1 {
+			fmt.Fprintln(c.Stderr, "curl: no URL specified!")
+		}
+		fmt.Fprintln(c.Stderr, curlTry)
 		return command.Exit(2)
 	}
 	code := 0
@@ -272,18 +275,32 @@ func curlData(c *command.Call, mode, v string) ([]byte, error) {
 	// urlencode: content, =content, name=content, @file, name@file
 	if name, content, ok := strings.Cut(v, "="); ok {
 		if name == "" {
-			return []byte(curlEscape(content)), nil
+			return []byte(formEscape(content)), nil
 		}
-		return []byte(name + "=" + curlEscape(content)), nil
+		return []byte(name + "=" + formEscape(content)), nil
 	}
 	if name, file, ok := strings.Cut(v, "@"); ok {
 		b, err := readAt(file)
 		if name == "" {
-			return []byte(curlEscape(string(b))), err
+			return []byte(formEscape(string(b))), err
 		}
-		return []byte(name + "=" + curlEscape(string(b))), err
+		return []byte(name + "=" + formEscape(string(b))), err
 	}
-	return []byte(curlEscape(v)), nil
+	return []byte(formEscape(v)), nil
+}
+
+// formEscape is --data-urlencode's encoding: curlEscape with spaces as "+".
+func formEscape(s string) string { return strings.ReplaceAll(curlEscape(s), "%20", "+") }
+
+// openNew creates (or truncates) the file p for writing; its folder must
+// be there, as open(2) needs.
+func openNew(c *command.Call, p string) (io.WriteCloser, error) {
+	if fi, err := c.FS.Stat(path.Dir(p)); err != nil {
+		return nil, err
+	} else if !fi.IsDir() {
+		return nil, &os.PathError{Op: "open", Path: p, Err: errors.New("Not a directory")}
+	}
+	return c.FS.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 }
 
 // curlEscape is curl_easy_escape: every byte but ALPHA, DIGIT and -._~ in %XX.
@@ -412,9 +429,11 @@ func (o *curlOpts) once(ctx context.Context, c *command.Call, rawURL, out string
 		if o.createDirs {
 			_ = c.FS.MkdirAll(path.Dir(p), 0o755)
 		}
-		f, err := c.FS.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		f, err := openNew(c, p)
 		if err != nil {
-			fmt.Fprintf(c.Stderr, "Warning: Failed to open the file %s: %s\n", out, errText(err))
+			if !o.silent {
+				fmt.Fprintf(c.Stderr, "Warning: Failed to open the file %s: %s\n", out, errText(err))
+			}
 			return &Error{CodeWrite, "Failure writing output to destination"}
 		}
 		file, w = f, f

@@ -6,7 +6,6 @@ import (
 	"errors"
 	"fmt"
 	"io"
-	"os"
 	"path"
 	"strconv"
 	"strings"
@@ -176,7 +175,7 @@ func wgetMain(ctx context.Context, c *command.Call, args []string) error {
 		if o.output == "-" {
 			out = c.Stdout
 		} else {
-			f, err := c.FS.OpenFile(c.Abs(o.output), os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+			f, err := openNew(c, c.Abs(o.output))
 			if err != nil {
 				fmt.Fprintf(c.Stderr, "%s: %s\n", o.output, errText(err))
 				return command.Exit(wgetIO)
@@ -376,7 +375,7 @@ func (o *wgetOpts) save(c *command.Call, req *Request, resp *Response, out io.Wr
 		} else {
 			name = path.Base(p)
 		}
-		f, err := c.FS.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
+		f, err := openNew(c, p)
 		if err != nil {
 			if !o.quiet {
 				fmt.Fprintf(c.Stderr, "%s: %s\n", name, errText(err))
