@@ -87,6 +87,6 @@ func TestConformance(t *testing.T) {
 			sandboxtest.CapURL: "a wasm sandbox serves no port, so no URL (docker, e2b and local give URLs)",
 		},
 		LoopbackNames: true,
-		ExpiryWithin: 2 * time.Second,
+		ExpiryWithin:  2 * time.Second,
 	})
 }
