@@ -3,7 +3,8 @@
 // run in WebAssembly with wazero — the project's own shell compiled for
 // WASI (the busybox image, built from ./images/busybox by `make images`)
 // and CPython for WASI (the python image). Nothing of the host is visible
-// to a command: no host file, no host environment variable, no network.
+// to a command: no host file, no host environment variable, and no network
+// but what the sandbox's policy lets the host open for it (network.go).
 //
 //	p := wasm.New(wasm.Options{})                 // in-process kv
 //	p := wasm.New(wasm.Options{Kv: sqliteStore})  // shared by the workers of one machine
@@ -46,9 +47,22 @@
 //   - A guest crash (a wasm trap) is a failed command with the trap's
 //     message, never a host panic.
 //
-// Not offered, with ErrUnsupported: GetURL and network all or by allow list
-// (docker, e2b and local give URLs; e2b filters by domain), CPU caps, images
-// and templates.
+// # Network
+//
+// CreateSandboxOptions.Network is none (the default), all, or an allow list
+// of hosts ("api.example.com", "*.example.org", either with ":port"). The
+// host opens every connection a command asks for (curl, wget, pip, node's
+// fetch and http, Python's socket, http.client and urllib): it checks the
+// name against the list, refuses loopback, private, link-local, CGNAT,
+// multicast and reserved addresses even under all, dials the address it
+// checked, does TLS for https (always verified), adds
+// Options.NetworkHeaders, and tells Options.OnNetwork. A refused connection
+// is an error in the guest that says "blocked by the sandbox's network
+// policy" and why. Each command's connections end with it and share
+// Options.NetworkBytes.
+//
+// Not offered, with ErrUnsupported: GetURL (docker, e2b and local give
+// URLs), CPU caps, images and templates.
 //
 // # State
 //
