@@ -272,3 +272,21 @@ func TestNetworkNode(t *testing.T) {
 		assert.Equal(t, tc.out, res.Stdout, tc.js)
 	}
 }
+
+func TestNetworkByteLimit(t *testing.T) {
+	t.Parallel()
+	s := startServers(t)
+	p := newProvider(t, nil, wasm.Options{
+		NetworkBytes: 64 << 10,
+		TestNetwork:  &wasm.TestNetwork{Resolve: testResolve, AllowLoopback: true, RootCAs: s.pool},
+	})
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.test")})
+	res := run(t, sb, "curl -sS -o big.bin http://api.test:"+s.port+"/big; echo \"exit $?\"; wc -c < big.bin", sandbox.RunCommandOptions{})
+	lines := strings.Split(strings.TrimSpace(res.Stdout), "\n")
+	require.Len(t, lines, 2, res.Stdout+res.Stderr)
+	assert.NotEqual(t, "exit 0", lines[0], "a download past the command's byte limit fails")
+	assert.Less(t, atoi(strings.TrimSpace(lines[1])), 64<<10+1, "no more than the limit came in")
+	// The limit is per command: the next one has its own.
+	res = run(t, sb, "curl -sS http://api.test:"+s.port+"/hello", sandbox.RunCommandOptions{})
+	assert.Equal(t, "hello GET api.test:"+s.port+"\n", res.Stdout, res.Stderr)
+}
