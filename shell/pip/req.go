@@ -226,6 +226,9 @@ func (p *markerParser) value() (string, string, error) {
 	}
 	p.i++
 	if t[0] == '\'' || t[0] == '"' {
+		if len(t) < 2 || t[len(t)-1] != t[0] {
+			return "", "", fmt.Errorf("unterminated string %s", t)
+		}
 		return t[1 : len(t)-1], "", nil
 	}
 	if t == "extra" {

@@ -203,13 +203,17 @@ func (s specifier) matches(v version) bool {
 }
 
 func sameRelease(a, b version) bool {
-	if len(a.release) != len(b.release) {
-		return false
-	}
-	for i := range a.release {
-		if a.release[i] != b.release[i] {
+	for i := 0; i < max(len(a.release), len(b.release)); i++ {
+		x, y := 0, 0
+		if i < len(a.release) {
+			x = a.release[i]
+		}
+		if i < len(b.release) {
+			y = b.release[i]
+		}
+		if x != y {
 			return false
 		}
 	}
-	return true
+	return a.epoch == b.epoch
 }

@@ -117,3 +117,26 @@ func FuzzParse(f *testing.F) {
 		}
 	})
 }
+
+// A guest writes what it likes on a channel: never a panic, and with no
+// command running nothing is dialled.
+func FuzzChannel(f *testing.F) {
+	for _, s := range []string{"CONNECT a.test 80\n", "CONNECT a.test 80 5\n", "TLS x\n", "RAW\n", "\n", "CONNECT a 99999999999999999999\n"} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, in string) {
+		ch := Open(&Config{}, nil)
+		defer ch.Close()
+		buf := make([]byte, 256)
+		for _, line := range strings.SplitAfter(in, "\n") {
+			if line == "" {
+				continue
+			}
+			_, _ = ch.Write([]byte(line))
+			n, _ := ch.Read(buf)
+			if strings.HasPrefix(string(buf[:n]), "OK") {
+				t.Fatalf("%q: a channel with no command answered OK", line)
+			}
+		}
+	})
+}
