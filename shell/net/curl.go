@@ -16,6 +16,7 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"syscall"
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/command"
@@ -298,7 +299,7 @@ func openNew(c *command.Call, p string) (io.WriteCloser, error) {
 	if fi, err := c.FS.Stat(path.Dir(p)); err != nil {
 		return nil, err
 	} else if !fi.IsDir() {
-		return nil, &os.PathError{Op: "open", Path: p, Err: errors.New("Not a directory")}
+		return nil, &os.PathError{Op: "open", Path: p, Err: syscall.ENOTDIR}
 	}
 	return c.FS.OpenFile(p, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o644)
 }
@@ -595,6 +596,8 @@ func errText(err error) string {
 		err = pe.Err
 	}
 	switch {
+	case errors.Is(err, syscall.ENOTDIR):
+		return "Not a directory"
 	case errors.Is(err, os.ErrNotExist):
 		return "No such file or directory"
 	case errors.Is(err, os.ErrPermission):

@@ -74,7 +74,7 @@ func wgetMain(ctx context.Context, c *command.Call, args []string) error {
 		"post-file": func(v string) error {
 			b, err := readFile(c, v)
 			if err != nil {
-				return fmt.Errorf("Couldn't open %s: %s", v, errText(err))
+				return wgetMessage(fmt.Sprintf("Couldn't open %s: %s", v, errText(err)))
 			}
 			o.method, o.body, o.bodySet = "POST", b, true
 			return nil
@@ -471,3 +471,8 @@ func progressDots(n int64) string {
 	}
 	return b.String()
 }
+
+// wgetMessage is an error printed as wget words it.
+type wgetMessage string
+
+func (m wgetMessage) Error() string { return string(m) }

@@ -23,7 +23,7 @@ func parseRequirement(s string) (requirement, error) {
 	body, marker, _ := strings.Cut(s, ";")
 	m := nameRE.FindStringSubmatch(strings.TrimSpace(body))
 	if m == nil {
-		return requirement{}, fmt.Errorf("Invalid requirement: '%s'", s)
+		return requirement{}, pipMessage(fmt.Sprintf("Invalid requirement: '%s'", s))
 	}
 	r := requirement{name: m[1], marker: strings.TrimSpace(marker)}
 	if m[2] != "" {
@@ -36,15 +36,20 @@ func parseRequirement(s string) (requirement, error) {
 	spec := strings.TrimSpace(m[3])
 	spec = strings.TrimSuffix(strings.TrimPrefix(spec, "("), ")")
 	if strings.HasPrefix(spec, "@") {
-		return requirement{}, fmt.Errorf("Invalid requirement: '%s' (direct URL requirements are not offered by this pip)", s)
+		return requirement{}, pipMessage(fmt.Sprintf("Invalid requirement: '%s' (direct URL requirements are not offered by this pip)", s))
 	}
 	specs, ok := parseSpecifiers(spec)
 	if !ok {
-		return requirement{}, fmt.Errorf("Invalid requirement: '%s'", s)
+		return requirement{}, pipMessage(fmt.Sprintf("Invalid requirement: '%s'", s))
 	}
 	r.specs, r.spec = specs, strings.ReplaceAll(spec, " ", "")
 	return r, nil
 }
+
+// pipMessage is an error printed as pip words it.
+type pipMessage string
+
+func (m pipMessage) Error() string { return string(m) }
 
 func (r requirement) String() string { return r.name + r.spec }
 

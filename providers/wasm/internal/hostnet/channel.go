@@ -72,7 +72,6 @@ type channel struct {
 	ctx    context.Context // the connection's: the command's, or shorter
 	cancel context.CancelFunc
 	shut   atomic.Bool
-	moved  int64
 }
 
 func (c *channel) IsDir() (bool, experimentalsys.Errno) { return false, 0 }
