@@ -210,67 +210,65 @@ func TestNetworkAddressChecks(t *testing.T) {
 	assert.True(t, strings.HasPrefix(res.Stderr, "curl: (7) "), res.Stderr)
 }
 
-func TestNetworkPython(t *testing.T) {
+// clientCases runs each program (its source in $SRC for cmd) in a sandbox
+// that may reach api.test and secure.test, and checks what it prints.
+func clientCases(t *testing.T, cmd string, cases func(s *netServers, api, sec string) [][2]string) {
 	t.Parallel()
 	s := startServers(t)
 	p := netProvider(t, s, true)
 	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.test", "secure.test")})
-	api := "http://api.test:" + s.port
-	sec := "https://secure.test:" + s.tlsPort
-	for _, tc := range []struct{ code, out string }{
-		{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/hello').read().decode(), end='')",
-			"hello GET api.test:" + s.port + "\n"},
-		{"import urllib.request\nprint(urllib.request.urlopen('" + sec + "/hello').read().decode(), end='')",
-			"hello GET secure.test:" + s.tlsPort + "\n"},
-		{"import urllib.request\nr = urllib.request.urlopen(urllib.request.Request('" + api + "/echo', data=b'x=1'))\nprint(r.status, r.read().decode(), end='')",
-			"200 POST /echo ct=application/x-www-form-urlencoded ua=Python-urllib/3.12 body=x=1\n"},
-		{"import http.client\nc = http.client.HTTPConnection('api.test', " + s.port + ")\nc.request('GET', '/missing')\nr = c.getresponse()\nprint(r.status, r.reason)",
-			"404 Not Found\n"},
-		{"import http.client\nc = http.client.HTTPSConnection('secure.test', " + s.tlsPort + ")\nc.request('GET', '/hello')\nprint(c.getresponse().read().decode(), end='')",
-			"hello GET secure.test:" + s.tlsPort + "\n"},
-		{"import socket\ns = socket.create_connection(('api.test', " + s.port + "))\ns.sendall(b'GET /hello HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n')\nprint(s.makefile('rb').readline().decode().strip())",
-			"HTTP/1.1 200 OK\n"},
-		{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/auth').read().decode(), end='')", "authorized\n"},
-		{"import urllib.request, urllib.error\ntry:\n    urllib.request.urlopen('http://evil.test:" + s.port + "/hello')\nexcept urllib.error.URLError as e:\n    print(type(e.reason).__name__, e.reason.strerror)",
-			"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
-		{"import urllib.request, urllib.error\ntry:\n    urllib.request.urlopen('" + api + "/redirect?to=http://evil.test:" + s.port + "/hello')\nexcept urllib.error.URLError as e:\n    print(type(e.reason).__name__, e.reason.strerror)",
-			"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
-		{"import socket\ntry:\n    socket.create_connection(('10.0.0.1', 80))\nexcept OSError as e:\n    print(type(e).__name__, e.strerror)",
-			"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
-	} {
-		res := run(t, sb, "python3 -c \"$CODE\"", sandbox.RunCommandOptions{Env: map[string]string{"CODE": tc.code}})
-		assert.Equal(t, 0, res.ExitCode, "%s\n%s", tc.code, res.Stderr)
-		assert.Equal(t, tc.out, res.Stdout, tc.code)
+	for _, tc := range cases(s, "http://api.test:"+s.port, "https://secure.test:"+s.tlsPort) {
+		res := run(t, sb, cmd, sandbox.RunCommandOptions{Env: map[string]string{"SRC": tc[0]}})
+		assert.Equal(t, 0, res.ExitCode, "%s\n%s", tc[0], res.Stderr)
+		assert.Equal(t, tc[1], res.Stdout, tc[0])
 	}
 }
 
+func TestNetworkPython(t *testing.T) {
+	clientCases(t, `python3 -c "$SRC"`, func(s *netServers, api, sec string) [][2]string {
+		return [][2]string{
+			{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/hello').read().decode(), end='')",
+				"hello GET api.test:" + s.port + "\n"},
+			{"import urllib.request\nprint(urllib.request.urlopen('" + sec + "/hello').read().decode(), end='')",
+				"hello GET secure.test:" + s.tlsPort + "\n"},
+			{"import urllib.request\nr = urllib.request.urlopen(urllib.request.Request('" + api + "/echo', data=b'x=1'))\nprint(r.status, r.read().decode(), end='')",
+				"200 POST /echo ct=application/x-www-form-urlencoded ua=Python-urllib/3.12 body=x=1\n"},
+			{"import http.client\nc = http.client.HTTPConnection('api.test', " + s.port + ")\nc.request('GET', '/missing')\nr = c.getresponse()\nprint(r.status, r.reason)",
+				"404 Not Found\n"},
+			{"import http.client\nc = http.client.HTTPSConnection('secure.test', " + s.tlsPort + ")\nc.request('GET', '/hello')\nprint(c.getresponse().read().decode(), end='')",
+				"hello GET secure.test:" + s.tlsPort + "\n"},
+			{"import socket\ns = socket.create_connection(('api.test', " + s.port + "))\ns.sendall(b'GET /hello HTTP/1.0\\r\\nHost: x\\r\\n\\r\\n')\nprint(s.makefile('rb').readline().decode().strip())",
+				"HTTP/1.1 200 OK\n"},
+			{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/auth').read().decode(), end='')", "authorized\n"},
+			{"import urllib.request, urllib.error\ntry:\n    urllib.request.urlopen('http://evil.test:" + s.port + "/hello')\nexcept urllib.error.URLError as e:\n    print(type(e.reason).__name__, e.reason.strerror)",
+				"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
+			{"import urllib.request, urllib.error\ntry:\n    urllib.request.urlopen('" + api + "/redirect?to=http://evil.test:" + s.port + "/hello')\nexcept urllib.error.URLError as e:\n    print(type(e.reason).__name__, e.reason.strerror)",
+				"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
+			{"import socket\ntry:\n    socket.create_connection(('10.0.0.1', 80))\nexcept OSError as e:\n    print(type(e).__name__, e.strerror)",
+				"PermissionError blocked by the sandbox's network policy: host not in allow list\n"},
+		}
+	})
+}
+
 func TestNetworkNode(t *testing.T) {
-	t.Parallel()
-	s := startServers(t)
-	p := netProvider(t, s, true)
-	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.test", "secure.test")})
-	api := "http://api.test:" + s.port
-	sec := "https://secure.test:" + s.tlsPort
-	for _, tc := range []struct{ js, out string }{
-		{"fetch('" + api + "/hello').then(r => r.text().then(t => console.log(r.status, r.ok, r.headers.get('content-type'), JSON.stringify(t))))",
-			"200 true text/plain \"hello GET api.test:" + s.port + "\\n\"\n"},
-		{"fetch('" + sec + "/hello').then(r => r.text()).then(t => process.stdout.write(t))", "hello GET secure.test:" + s.tlsPort + "\n"},
-		{"fetch('" + api + "/echo', {method: 'POST', body: JSON.stringify({a: 1}), headers: {'content-type': 'application/json'}}).then(r => r.text()).then(t => process.stdout.write(t))",
-			"POST /echo ct=application/json ua=node body={\"a\":1}\n"},
-		{"fetch('" + api + "/redirect?to=/hello').then(r => console.log(r.redirected, r.url))", "true " + api + "/hello\n"},
-		{"fetch('http://evil.test:" + s.port + "/').catch(e => console.log(e.message, e.cause.code, e.cause.message))",
-			"fetch failed EACCES Failed to connect to evil.test port " + s.port + " after 0 ms: blocked by the sandbox's network policy: host not in allow list\n"},
-		{"require('http').get('" + api + "/hello', res => { let b = ''; res.setEncoding('utf8'); res.on('data', c => b += c); res.on('end', () => console.log(res.statusCode, JSON.stringify(b))) })",
-			"200 \"hello GET api.test:" + s.port + "\\n\"\n"},
-		{"require('https').get('" + sec + "/missing', res => console.log(res.statusCode, res.headers['content-type']))", "404 text/plain; charset=utf-8\n"},
-		{"const r = require('http').request({hostname: 'api.test', port: " + s.port + ", path: '/echo', method: 'PUT'}, res => res.on('data', d => process.stdout.write(d))); r.write('x=1'); r.end()",
-			"PUT /echo ct= ua= body=x=1\n"},
-		{"require('http').get('http://evil.test:" + s.port + "/').on('error', e => console.log(e.code))", "EACCES\n"},
-	} {
-		res := run(t, sb, "node -e \"$JS\"", sandbox.RunCommandOptions{Env: map[string]string{"JS": tc.js}})
-		assert.Equal(t, 0, res.ExitCode, "%s\n%s", tc.js, res.Stderr)
-		assert.Equal(t, tc.out, res.Stdout, tc.js)
-	}
+	clientCases(t, `node -e "$SRC"`, func(s *netServers, api, sec string) [][2]string {
+		return [][2]string{
+			{"fetch('" + api + "/hello').then(r => r.text().then(t => console.log(r.status, r.ok, r.headers.get('content-type'), JSON.stringify(t))))",
+				"200 true text/plain \"hello GET api.test:" + s.port + "\\n\"\n"},
+			{"fetch('" + sec + "/hello').then(r => r.text()).then(t => process.stdout.write(t))", "hello GET secure.test:" + s.tlsPort + "\n"},
+			{"fetch('" + api + "/echo', {method: 'POST', body: JSON.stringify({a: 1}), headers: {'content-type': 'application/json'}}).then(r => r.text()).then(t => process.stdout.write(t))",
+				"POST /echo ct=application/json ua=node body={\"a\":1}\n"},
+			{"fetch('" + api + "/redirect?to=/hello').then(r => console.log(r.redirected, r.url))", "true " + api + "/hello\n"},
+			{"fetch('http://evil.test:" + s.port + "/').catch(e => console.log(e.message, e.cause.code, e.cause.message))",
+				"fetch failed EACCES Failed to connect to evil.test port " + s.port + " after 0 ms: blocked by the sandbox's network policy: host not in allow list\n"},
+			{"require('http').get('" + api + "/hello', res => { let b = ''; res.setEncoding('utf8'); res.on('data', c => b += c); res.on('end', () => console.log(res.statusCode, JSON.stringify(b))) })",
+				"200 \"hello GET api.test:" + s.port + "\\n\"\n"},
+			{"require('https').get('" + sec + "/missing', res => console.log(res.statusCode, res.headers['content-type']))", "404 text/plain; charset=utf-8\n"},
+			{"const r = require('http').request({hostname: 'api.test', port: " + s.port + ", path: '/echo', method: 'PUT'}, res => res.on('data', d => process.stdout.write(d))); r.write('x=1'); r.end()",
+				"PUT /echo ct= ua= body=x=1\n"},
+			{"require('http').get('http://evil.test:" + s.port + "/').on('error', e => console.log(e.code))", "EACCES\n"},
+		}
+	})
 }
 
 func TestNetworkByteLimit(t *testing.T) {

@@ -165,11 +165,7 @@ func TestCurlLikeCurl(t *testing.T) {
 	need(t, "curl")
 	base := diffServer(t)
 	files := map[string]string{"data.txt": "a=1\nb=2\n", "up.txt": "file body\n"}
-	for _, tc := range []struct {
-		args       []string
-		sameStderr bool
-		outFile    string
-	}{
+	cases := []diffCase{
 		{args: []string{"-s", base + "/hello"}},
 		{args: []string{"-sS", base + "/missing"}, sameStderr: true},
 		{args: []string{"-sSf", base + "/missing"}, sameStderr: true},
@@ -201,21 +197,35 @@ func TestCurlLikeCurl(t *testing.T) {
 		{args: []string{"--bogus"}, sameStderr: true},
 		{args: []string{}, sameStderr: true},
 		{args: []string{"-s", "-w", "%{bogus}|%{http_code}", base + "/hello"}, sameStderr: true},
-	} {
-		name := strings.Join(tc.args, " ")
-		wantOut, wantErr, wantCode, dir := theirs(t, "curl", tc.args, files)
-		gotOut, gotErr, gotCode, fsys := ours(t, "curl", tc.args, files)
+	}
+	diffCommand(t, "curl", cases, files)
+}
+
+// diffCase is one command line run by both the real command and ours.
+type diffCase struct {
+	args       []string
+	sameStderr bool   // compare stderr too (where it has no times or sizes)
+	outFile    string // compare this file it writes too
+}
+
+// diffCommand runs each case with the real name and with ours and compares
+// their output, status and files.
+func diffCommand(t *testing.T, name string, cases []diffCase, files map[string]string) {
+	for _, tc := range cases {
+		line := name + " " + strings.Join(tc.args, " ")
+		wantOut, wantErr, wantCode, dir := theirs(t, name, tc.args, files)
+		gotOut, gotErr, gotCode, fsys := ours(t, name, tc.args, files)
 		if gotCode != wantCode || gotOut != wantOut {
-			t.Errorf("curl %s:\n got  %d %q\n want %d %q", name, gotCode, gotOut, wantCode, wantOut)
+			t.Errorf("%s:\n got  %d %q\n want %d %q", line, gotCode, gotOut, wantCode, wantOut)
 		}
 		if tc.sameStderr && gotErr != wantErr {
-			t.Errorf("curl %s: stderr\n got  %q\n want %q", name, gotErr, wantErr)
+			t.Errorf("%s: stderr\n got  %q\n want %q", line, gotErr, wantErr)
 		}
 		if tc.outFile != "" {
 			want, _ := os.ReadFile(filepath.Join(dir, tc.outFile))
 			got, _ := afero.ReadFile(fsys, "/work/"+tc.outFile)
 			if string(got) != string(want) {
-				t.Errorf("curl %s: %s\n got  %q\n want %q", name, tc.outFile, got, want)
+				t.Errorf("%s: %s\n got  %q\n want %q", line, tc.outFile, got, want)
 			}
 		}
 	}
@@ -224,11 +234,7 @@ func TestCurlLikeCurl(t *testing.T) {
 func TestWgetLikeWget(t *testing.T) {
 	need(t, "wget")
 	base := diffServer(t)
-	for _, tc := range []struct {
-		args       []string
-		sameStderr bool
-		outFile    string
-	}{
+	diffCommand(t, "wget", []diffCase{
 		{args: []string{"-q", "-O", "-", base + "/hello"}},
 		{args: []string{"-qO-", base + "/hello"}},
 		{args: []string{"-q", "-O", "-", base + "/missing"}, sameStderr: true},
@@ -240,22 +246,5 @@ func TestWgetLikeWget(t *testing.T) {
 		{args: []string{"-q", "http://127.0.0.1:1/"}, sameStderr: true},
 		{args: []string{}, sameStderr: true},
 		{args: []string{"--bogus"}, sameStderr: true},
-	} {
-		name := strings.Join(tc.args, " ")
-		wantOut, wantErr, wantCode, dir := theirs(t, "wget", tc.args, nil)
-		gotOut, gotErr, gotCode, fsys := ours(t, "wget", tc.args, nil)
-		if gotCode != wantCode || gotOut != wantOut {
-			t.Errorf("wget %s:\n got  %d %q\n want %d %q", name, gotCode, gotOut, wantCode, wantOut)
-		}
-		if tc.sameStderr && gotErr != wantErr {
-			t.Errorf("wget %s: stderr\n got  %q\n want %q", name, gotErr, wantErr)
-		}
-		if tc.outFile != "" {
-			want, _ := os.ReadFile(filepath.Join(dir, tc.outFile))
-			got, _ := afero.ReadFile(fsys, "/work/"+tc.outFile)
-			if string(got) != string(want) {
-				t.Errorf("wget %s: %s\n got  %q\n want %q", name, tc.outFile, got, want)
-			}
-		}
-	}
+	}, nil)
 }
