@@ -7,12 +7,17 @@ import (
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
+	"context"
 	"fmt"
 	"io"
+	"io/fs"
 	"math/big"
 	"net"
 	"net/http"
 	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"strconv"
 	"strings"
 	"sync"
@@ -287,4 +292,50 @@ func TestNetworkByteLimit(t *testing.T) {
 	// The limit is per command: the next one has its own.
 	res = run(t, sb, "curl -sS http://api.test:"+s.port+"/hello", sandbox.RunCommandOptions{})
 	assert.Equal(t, "hello GET api.test:"+s.port+"\n", res.Stdout, res.Stderr)
+}
+
+// requests and its urllib3 (pure Python, here the copies the host's pip
+// vendors) work unchanged over the sandbox's socket and ssl modules.
+func TestNetworkRequests(t *testing.T) {
+	if testing.Short() {
+		t.Skip("importing requests in the sandbox's CPython takes about a minute")
+	}
+	t.Parallel()
+	out, err := exec.Command("python3", "-c", "import pip, os; print(os.path.dirname(pip.__file__))").Output()
+	if err != nil {
+		t.Skip("no host python3 with pip to take requests and urllib3 from")
+	}
+	pipDir := strings.TrimSpace(string(out))
+	s := startServers(t)
+	p := netProvider(t, s, true)
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.test", "secure.test")})
+	ctx := context.Background()
+	n := 0
+	for _, sub := range []string{"__init__.py", "_vendor/__init__.py", "_vendor/requests", "_vendor/urllib3", "_vendor/idna", "_vendor/certifi", "_vendor/chardet", "_vendor/six.py"} {
+		root := filepath.Join(pipDir, sub)
+		require.NoError(t, filepath.WalkDir(root, func(path string, d fs.DirEntry, err error) error {
+			if err != nil || d.IsDir() || !strings.HasSuffix(path, ".py") && !strings.HasSuffix(path, ".pem") {
+				return err
+			}
+			data, err := os.ReadFile(path)
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(pipDir, path)
+			n++
+			return sb.FileSystem().WriteFile(ctx, "vend/pip/"+filepath.ToSlash(rel), data)
+		}))
+	}
+	require.Greater(t, n, 50)
+	code := "import sys\nsys.path.insert(0, 'vend')\nfrom pip._vendor import requests\n" +
+		"r = requests.get('http://api.test:" + s.port + "/hello')\nprint(r.status_code, r.text, end='')\n" +
+		"r = requests.post('https://secure.test:" + s.tlsPort + "/echo', data={'a': 'b'})\nprint(r.status_code, r.text, end='')\n" +
+		"try:\n    requests.get('http://evil.test:" + s.port + "/')\nexcept requests.ConnectionError as e:\n    print('refused:', 'host not in allow list' in str(e))\n"
+	// Importing requests compiles some 80 modules from source in the
+	// sandbox's CPython (an -O0 build): about a minute.
+	res := run(t, sb, `python3 -c "$SRC"`, sandbox.RunCommandOptions{Env: map[string]string{"SRC": code}, Timeout: 4 * time.Minute})
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.Equal(t, "200 hello GET api.test:"+s.port+"\n"+
+		"200 POST /echo ct=application/x-www-form-urlencoded ua=python-requests/2.31.0 body=a=b\n"+
+		"refused: True\n", res.Stdout, res.Stderr)
 }
