@@ -86,7 +86,9 @@ func Adapters() []Adapter {
 			return localsandbox.New(localsandbox.Options{Root: dir}), func() { os.RemoveAll(dir) }, nil
 		}, Memory: ChildProcesses},
 		{Name: "wasm", New: func() (sandbox.Provider, func(), error) {
-			p := wasm.New(wasm.Options{Kv: wasmKv})
+			// TestNetwork lets the download workload reach its server on
+			// the host's loopback, which the policy refuses otherwise.
+			p := wasm.New(wasm.Options{Kv: wasmKv, TestNetwork: &wasm.TestNetwork{AllowLoopback: true}})
 			// Compile the images first (once per process), so that no
 			// workload measures it.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
@@ -237,6 +239,11 @@ func Workloads() []Workload {
 		{
 			Name: SnapshotName,
 			Once: snapshotEdit,
+		},
+		{
+			Name:  DownloadName,
+			Setup: downloadSetup,
+			Op:    download,
 		},
 		{
 			Name: ConcurrentName,

@@ -25,6 +25,12 @@ type Harness struct {
 	// Extra cases run after the suite's own, with the same fresh sandbox
 	// per case.
 	Extra []Case
+	// LoopbackNames says the providers resolve AllowedTestHost and
+	// DeniedTestHost to 127.0.0.1 and let commands reach loopback (a
+	// test-only setting of the adapter), so that the allow-list case can
+	// check a policy against a server the suite starts. Without it that
+	// case is skipped.
+	LoopbackNames bool
 	// ExpiryWithin bounds how long after its end a sandbox may still answer
 	// before it must be gone (a watchdog's poll interval). Zero means 15 s.
 	ExpiryWithin time.Duration
@@ -110,6 +116,7 @@ func Cases() []Case {
 	all = append(all, execCases...)
 	all = append(all, fileCases...)
 	all = append(all, lifecycleCases...)
+	all = append(all, networkCases...)
 	return all
 }
 

@@ -43,7 +43,8 @@ import (
 //     (timers can be unref'd), queueMicrotask, Promise and async/await,
 //     Buffer, TextEncoder/TextDecoder, URL/URLSearchParams,
 //     structuredClone, atob/btoa, AbortController, performance.now,
-//     crypto.randomUUID/getRandomValues; fetch rejects (no network);
+//     crypto.randomUUID/getRandomValues; fetch, http and https (request,
+//     get) through the sandbox's network policy (node_http.go);
 //   - require() of fs (sync, callback and promise forms, streams, fds),
 //     fs/promises, path, os, util, events, assert, buffer, crypto
 //     (hashes, HMAC, random), url, querystring, string_decoder, timers,
@@ -51,7 +52,7 @@ import (
 //     with or without "node:"; and of files: ./x, ./x.js, .json,
 //     ./dir/index.js, package.json "main", node_modules lookup, a cache,
 //     cycles, __filename/__dirname, require.main, require.resolve;
-//   - child_process, http, https, net, dns, worker_threads, zlib, vm,
+//   - child_process, net, dns, worker_threads, zlib, vm,
 //     stream and the other modules that would reach past the sandbox or
 //     are not implemented throw "X is not available in this sandbox";
 //   - ES modules (import/export, import.meta, import(), top-level await)

@@ -82,7 +82,7 @@ var (
 func nodePreludeProgram() (*goja.Program, error) {
 	nodePreludeOnce.Do(func() {
 		src := "(function (native) {\n'use strict';\n" + nodeJSInspect + nodeJSPath + nodeJSCore +
-			nodeJSProcess + nodeJSFS + nodeJSModules + nodeJSGlobals + "\n})"
+			nodeJSProcess + nodeJSHTTP + nodeJSFS + nodeJSModules + nodeJSGlobals + "\n})"
 		nodePreludePrg, nodePreludeErr = goja.Compile("node:internal/bootstrap", src, true)
 	})
 	return nodePreludePrg, nodePreludeErr
@@ -184,6 +184,7 @@ func (r *nodeRT) natives() *goja.Object {
 	n.Set("timeOrigin", float64(r.start.UnixNano())/1e6)
 
 	set("write", r.nWrite)
+	set("httpRequest", r.nHTTPRequest)
 	set("classOf", func(call goja.FunctionCall) goja.Value {
 		if o, ok := call.Argument(0).(*goja.Object); ok {
 			return vm.ToValue(nodeClassOf(o))

@@ -2627,9 +2627,6 @@ function structuredClone(value, seen) {
   return out;
 }
 
-function fetch() {
-  return Promise.reject(new TypeError('fetch failed: network access is not available in this sandbox'));
-}
 
 var webcrypto = {
   getRandomValues: function (arr) {
@@ -4067,8 +4064,8 @@ var builtinNames = ['assert', 'assert/strict', 'buffer', 'child_process', 'clust
   'readline', 'readline/promises', 'repl', 'stream', 'stream/promises', 'string_decoder', 'timers',
   'timers/promises', 'tls', 'tty', 'url', 'util', 'util/types', 'v8', 'vm', 'worker_threads', 'zlib',
   'async_hooks', 'diagnostics_channel', 'trace_events', 'wasi', 'sea', 'test'];
-var unavailableModules = { child_process: 1, cluster: 1, dgram: 1, dns: 1, 'dns/promises': 1, http: 1, http2: 1,
-  https: 1, inspector: 1, net: 1, repl: 1, tls: 1, v8: 1, vm: 1, worker_threads: 1, zlib: 1,
+var unavailableModules = { child_process: 1, cluster: 1, dgram: 1, dns: 1, 'dns/promises': 1, http2: 1,
+  inspector: 1, net: 1, repl: 1, tls: 1, v8: 1, vm: 1, worker_threads: 1, zlib: 1,
   stream: 1, 'stream/promises': 1, wasi: 1, sea: 1, test: 1, trace_events: 1 };
 var builtinCache = Object.create(null);
 function loadBuiltin(name) {
@@ -4099,6 +4096,8 @@ function loadBuiltin(name) {
         promises: timersPromises };
       break;
     case 'timers/promises': m = timersPromises; break;
+    case 'http': m = http; break;
+    case 'https': m = https; break;
     case 'readline': m = readline; readline.promises = readlinePromises; break;
     case 'readline/promises': m = readlinePromises; break;
     case 'process': m = process; break;
@@ -4416,6 +4415,8 @@ class AbortController {
   define('performance', performance);
   define('crypto', webcrypto);
   define('fetch', fetch);
+  define('Headers', Headers);
+  define('Response', Response);
 })();
 
 var nodeHooks = {

@@ -294,7 +294,7 @@ func TestNodeGlobals(t *testing.T) {
 		nodeScript("crypto", `const c = require('crypto'); console.log(c.createHash('sha256').update('abc').digest('hex'), c.createHash('md5').update('a').update('bc').digest('base64'), c.createHmac('sha1', 'k').update('m').digest('hex'), c.randomBytes(8).length, /^[0-9a-f-]{36}$/.test(crypto.randomUUID()), c.randomUUID().length)`,
 			"ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad kAFQmDzST7DWlj99KOF/cg== 772b71c8a2997e768be01d9711e4a4f34a24ef33 8 true 36\n"),
 		nodeScript("globalThis", `console.log(typeof global, global === globalThis, typeof setTimeout, typeof fetch, typeof performance.now(), typeof require, typeof module, typeof exports, typeof __dirname)`, "object true function function number function object object string\n"),
-		nodeScript("fetch unavailable", `fetch('http://x').catch(e => console.log(e.message))`, "fetch failed: network access is not available in this sandbox\n"),
+		nodeScript("fetch with no network", `fetch('http://x').catch(e => console.log(e.message, e.cause.code, e.cause.message))`, "fetch failed ECONNREFUSED Failed to connect to x port 80 after 0 ms: this sandbox has no network (its adapter offers none)\n"),
 	})
 }
 
@@ -402,8 +402,8 @@ func TestNodeModules(t *testing.T) {
 			"AssertionError ERR_ASSERTION Expected values to be strictly equal:\ncustom\nok\n"),
 		nodeScript("child_process unavailable", `try { require('child_process') } catch (e) { console.log(e.message) } try { require('node:child_process').execSync('ls') } catch (e) { console.log(e.message) }`,
 			"child_process is not available in this sandbox\nchild_process is not available in this sandbox\n"),
-		nodeScript("other unavailable", `for (const m of ['http', 'net', 'worker_threads']) { try { require(m) } catch (e) { console.log(e.message) } }`,
-			"http is not available in this sandbox\nnet is not available in this sandbox\nworker_threads is not available in this sandbox\n"),
+		nodeScript("other unavailable", `for (const m of ['http2', 'net', 'worker_threads']) { try { require(m) } catch (e) { console.log(e.message) } }`,
+			"http2 is not available in this sandbox\nnet is not available in this sandbox\nworker_threads is not available in this sandbox\n"),
 		{name: "relative requires", args: []string{"main.js"}, files: map[string]string{
 			"main.js":          `const a = require('./lib/a'); const b = require('./lib/b.js'); const d = require('./lib/dir'); const j = require('./data.json'); console.log(a.name, b(), d.kind, j.list, require('./lib/a') === a, a.count()); console.log(__filename, __dirname, require.main === module, module.id)`,
 			"lib/a.js":         `let n = 0; exports.name = 'a'; exports.count = () => ++n; exports.count(); console.log('loading a', __filename.endsWith('lib/a.js'), __dirname)`,

@@ -22,6 +22,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentenkit/agentenkit/shell"
+	"github.com/agentenkit/agentenkit/shell/pip"
 )
 
 // pythonNames are the commands the python image answers.
@@ -81,6 +82,11 @@ func run(argv []string, env map[string]string, dir string) int {
 func fallback(ctx context.Context, c *shell.Call, args []string) error {
 	switch args[0] {
 	case "python", "python3", "python3.12":
+		// `python3 -m pip ...` is the shell's pip (shell/pip): the
+		// sandbox's CPython cannot run the real one.
+		if len(args) >= 3 && args[1] == "-m" && args[2] == "pip" {
+			return pip.Main(ctx, c, append([]string{"pip"}, args[3:]...))
+		}
 		return shell.HostImage("python")(ctx, c, args)
 	case "sh", "bash":
 		return shell.HostImage("busybox")(ctx, c, args)

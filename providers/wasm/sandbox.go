@@ -9,8 +9,10 @@ import (
 	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+	wazerosys "github.com/tetratelabs/wazero/sys"
 
 	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+	"github.com/agentenkit/agentenkit/providers/wasm/internal/hostnet"
 	"github.com/agentenkit/agentenkit/sandbox"
 	"github.com/agentenkit/agentenkit/vfs"
 )
@@ -69,6 +71,8 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		delete(st.cancels, &cancel)
 		st.mu.Unlock()
 	}()
+
+	defer st.netBegin(s.p.netConfig(rec), runCtx, s.p.opts.NetworkBytes)()
 
 	host := &cmdHost{
 		image:   s.p.image,
@@ -292,10 +296,31 @@ func (t *trackFS) mark() { t.st.changed() }
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT | experimentalsys.O_TRUNC | experimentalsys.O_APPEND
 
 func (t *trackFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if hostnet.IsChannel(p) {
+		if ns := t.st.netCurrent(); ns != nil {
+			return hostnet.Open(ns.cfg, ns.sess), 0
+		}
+		return hostnet.Open(&hostnet.Config{}, nil), 0
+	}
 	if flag&writeFlags != 0 {
 		t.mark()
 	}
 	return t.FS.OpenFile(p, flag, perm)
+}
+
+// Stat and Lstat show the network channel as a file that is there.
+func (t *trackFS) Stat(p string) (wazerosys.Stat_t, experimentalsys.Errno) {
+	if hostnet.IsChannel(p) {
+		return hostnet.ChannelStat, 0
+	}
+	return t.FS.Stat(p)
+}
+
+func (t *trackFS) Lstat(p string) (wazerosys.Stat_t, experimentalsys.Errno) {
+	if hostnet.IsChannel(p) {
+		return hostnet.ChannelStat, 0
+	}
+	return t.FS.Lstat(p)
 }
 
 func (t *trackFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {

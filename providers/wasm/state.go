@@ -33,6 +33,7 @@ type liveRecord struct {
 	MemoryMB int               `json:"memoryMB"` // per instance
 	CmdMemMB int               `json:"commandMemoryMB"`
 	MaxProcs int               `json:"maxProcs"`
+	Network  sandbox.Network   `json:"network,omitzero"`
 
 	raw []byte // as read from the kv, for compare-and-swap
 }
@@ -136,6 +137,9 @@ type state struct {
 	changes atomic.Uint64 // bumped by every change to the files
 	saveMu  sync.Mutex
 	saved   uint64 // changes covered by the last save
+
+	netMu sync.Mutex
+	net   []*netSession // the running commands' networks, oldest first
 }
 
 func (p *Provider) newState(id string) *state {

@@ -3,7 +3,8 @@
 // run in WebAssembly with wazero — the project's own shell compiled for
 // WASI (the busybox image, built from ./images/busybox by `make images`)
 // and CPython for WASI (the python image). Nothing of the host is visible
-// to a command: no host file, no host environment variable, no network.
+// to a command: no host file, no host environment variable, and no network
+// but what the sandbox's policy lets the host open for it (network.go).
 //
 //	p := wasm.New(wasm.Options{})                 // in-process kv
 //	p := wasm.New(wasm.Options{Kv: sqliteStore})  // shared by the workers of one machine
@@ -46,9 +47,22 @@
 //   - A guest crash (a wasm trap) is a failed command with the trap's
 //     message, never a host panic.
 //
-// Not offered, with ErrUnsupported: GetURL and network all or by allow list
-// (docker, e2b and local give URLs; e2b filters by domain), CPU caps, images
-// and templates.
+// # Network
+//
+// CreateSandboxOptions.Network is none (the default), all, or an allow list
+// of hosts ("api.example.com", "*.example.org", either with ":port"). The
+// host opens every connection a command asks for (curl, wget, pip, node's
+// fetch and http, Python's socket, http.client and urllib): it checks the
+// name against the list, refuses loopback, private, link-local, CGNAT,
+// multicast and reserved addresses even under all, dials the address it
+// checked, does TLS for https (always verified), adds
+// Options.NetworkHeaders, and tells Options.OnNetwork. A refused connection
+// is an error in the guest that says "blocked by the sandbox's network
+// policy" and why. Each command's connections end with it and share
+// Options.NetworkBytes.
+//
+// Not offered, with ErrUnsupported: GetURL (docker, e2b and local give
+// URLs), CPU caps, images and templates.
 //
 // # State
 //
@@ -68,6 +82,7 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"net/http"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -80,6 +95,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/images"
 	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+	"github.com/agentenkit/agentenkit/providers/wasm/internal/hostnet"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -153,6 +169,20 @@ type Options struct {
 	// initialised CPython, about 7 MiB resident (its image's pages are
 	// shared). Default DefaultWarmPythons (16); negative keeps none.
 	WarmPythons int
+	// NetworkBytes caps the bytes one command's connections move, both
+	// ways together; default DefaultNetworkBytes (1 GiB).
+	NetworkBytes int64
+	// NetworkHeaders returns the request headers the host adds to every
+	// HTTP request a sandbox makes to host (lower case, as the guest named
+	// it), or nil: credentials the guest never sees. They are set over any
+	// the guest wrote under the same names.
+	NetworkHeaders func(host string) http.Header
+	// OnNetwork is told of every connection a command asked for, opened
+	// or refused; default: refused ones are logged with slog.
+	OnNetwork func(NetworkEvent)
+	// TestNetwork is for tests only (loopback servers, names and a CA of
+	// their own); nil in any real use.
+	TestNetwork *TestNetwork
 }
 
 // Provider makes wasm sandboxes. It is safe for concurrent use.
@@ -209,6 +239,9 @@ func New(opts Options) *Provider {
 	}
 	if opts.MaxProcs <= 0 {
 		opts.MaxProcs = DefaultMaxProcs
+	}
+	if opts.NetworkBytes <= 0 {
+		opts.NetworkBytes = DefaultNetworkBytes
 	}
 	if opts.Workdir == "" {
 		opts.Workdir = DefaultWorkdir
@@ -392,13 +425,8 @@ func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions
 
 // check validates create options into the new sandbox's live record.
 func (p *Provider) check(opts sandbox.CreateSandboxOptions) (*liveRecord, error) {
-	switch opts.Network.Mode {
-	case sandbox.NetworkNone:
-	case sandbox.NetworkAll, sandbox.NetworkAllowList:
-		return nil, sandbox.Unsupported(Name, "network "+opts.Network.String(),
-			"a wasm sandbox has no network at all; the docker, e2b and local adapters offer network all, and e2b allow lists by domain")
-	default:
-		return nil, fmt.Errorf("wasm: unknown network mode %q", opts.Network.Mode)
+	if _, err := hostnet.Parse(opts.Network); err != nil {
+		return nil, fmt.Errorf("wasm: %w", err)
 	}
 	if len(opts.Ports) > 0 {
 		return nil, sandbox.Unsupported(Name, "ports", "a wasm sandbox has no network; the docker, e2b and local adapters offer URLs")
@@ -436,6 +464,7 @@ func (p *Provider) check(opts sandbox.CreateSandboxOptions) (*liveRecord, error)
 		MemoryMB:  p.opts.MemoryLimitMB,
 		CmdMemMB:  p.opts.CommandMemoryMB,
 		MaxProcs:  p.opts.MaxProcs,
+		Network:   opts.Network,
 	}
 	rec.EndAt = minTime(now.Add(idle), rec.HardEnd)
 	if r.DiskMB > 0 {

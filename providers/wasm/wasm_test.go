@@ -78,13 +78,15 @@ func TestConformance(t *testing.T) {
 	store := memkv.New(memkv.Options{})
 	sandboxtest.Run(t, sandboxtest.Harness{
 		NewProvider: func(t *testing.T) sandbox.Provider {
-			return wasm.New(wasm.Options{Kv: store})
+			return wasm.New(wasm.Options{Kv: store, TestNetwork: &wasm.TestNetwork{
+				Resolve:       map[string]string{sandboxtest.AllowedTestHost: "127.0.0.1", sandboxtest.DeniedTestHost: "127.0.0.1"},
+				AllowLoopback: true,
+			}})
 		},
 		Unsupported: map[sandboxtest.Capability]string{
-			sandboxtest.CapURL:              "a wasm sandbox has no network, so no URL (docker, e2b and local give URLs)",
-			sandboxtest.CapNetworkAll:       "a wasm sandbox has no network at all",
-			sandboxtest.CapNetworkAllowList: "a wasm sandbox has no network at all (e2b filters by domain)",
+			sandboxtest.CapURL: "a wasm sandbox serves no port, so no URL (docker, e2b and local give URLs)",
 		},
-		ExpiryWithin: 2 * time.Second,
+		LoopbackNames: true,
+		ExpiryWithin:  2 * time.Second,
 	})
 }

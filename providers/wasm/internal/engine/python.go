@@ -4,7 +4,7 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
-	_ "embed"
+	"embed"
 	"encoding/binary"
 	"io/fs"
 	"path"
@@ -29,6 +29,22 @@ const PythonSiteDir = "/usr/lib/agentenkit/python"
 
 //go:embed python/sitecustomize.py
 var sitecustomize []byte
+
+// netShims are the network modules sitecustomize loads when a program
+// imports socket or ssl (see python/_agentenkit_net.py), beside it in
+// PythonSiteDir.
+//
+//go:embed python/_agentenkit_net.py python/_agentenkit_ssl.py
+var netShims embed.FS
+
+// withNetShims adds the network modules to a site folder.
+func withNetShims(site fstest.MapFS) fstest.MapFS {
+	for _, name := range []string{"_agentenkit_net.py", "_agentenkit_ssl.py"} {
+		b, _ := netShims.ReadFile("python/" + name)
+		site[name] = &fstest.MapFile{Data: b, Mode: 0o444}
+	}
+	return site
+}
 
 // PythonStdlibDir is where Run mounts, read-only, the image's own standard
 // library taken out of its zip (see pythonSite). It is last on PYTHONPATH,
@@ -71,7 +87,7 @@ func (img *Image) pythonSite(ctx context.Context) (site, stdlib fs.FS) {
 		Stderr:  &errb,
 		Timeout: 30 * time.Second,
 	}, fstest.MapFS{}, nil)
-	site = fstest.MapFS{"sitecustomize.py": {Data: sitecustomize, Mode: 0o444}}
+	site = withNetShims(fstest.MapFS{"sitecustomize.py": {Data: sitecustomize, Mode: 0o444}})
 	out := outb.Bytes()
 	if err != nil || code != 0 || len(out) < 8 {
 		return site, nil
@@ -80,7 +96,7 @@ func (img *Image) pythonSite(ctx context.Context) (site, stdlib fs.FS) {
 	if n <= 16 || n > uint64(len(out)-8) {
 		return site, nil
 	}
-	site = fstest.MapFS{"sitecustomize.pyc": {Data: out[8 : 8+n], Mode: 0o444}}
+	site = withNetShims(fstest.MapFS{"sitecustomize.pyc": {Data: out[8 : 8+n], Mode: 0o444}})
 	if rest := out[8+n:]; len(rest) > 0 {
 		if z, err := zip.NewReader(bytes.NewReader(rest), int64(len(rest))); err == nil {
 			stdlib = z
