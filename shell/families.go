@@ -1,0 +1,9 @@
+package shell
+
+// The command families that live in packages of their own (each imports
+// only shell/command and registers in its init). Importing them here is the
+// one place they are linked: every program that runs this shell — the
+// memory adapter natively, busybox.wasm for the wasm adapter — gets them.
+import (
+	_ "github.com/agentenkit/agentenkit/shell/git" // git on go-git
+)
