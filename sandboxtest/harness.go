@@ -107,6 +107,7 @@ func Cases() []Case {
 	all = append(all, execCases...)
 	all = append(all, fileCases...)
 	all = append(all, lifecycleCases...)
+	all = append(all, gitCases...)
 	return all
 }
 

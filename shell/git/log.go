@@ -478,6 +478,13 @@ func (r *repo) decoration(h plumbing.Hash, on bool) string {
 
 // writeCommit prints one commit in o's format, with its diff when asked.
 func (r *repo) writeCommit(w io.Writer, c *object.Commit, o logOpts, first, last bool) error {
+	if o.userFmt && o.format == "" {
+		// an empty format prints nothing, not even the line before a diff
+		if o.showDiff {
+			return r.writeCommitDiff(w, c, o, true)
+		}
+		return nil
+	}
 	if o.userFmt {
 		s := r.expand(o.format, c, o.date)
 		if o.separator {
