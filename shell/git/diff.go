@@ -8,7 +8,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/go-git/go-git/v5/plumbing/filemode"
 	"github.com/go-git/go-git/v5/utils/diff"
 	"github.com/sergi/go-diff/diffmatchpatch"
 )
@@ -470,5 +469,3 @@ func (r *repo) writeDiff(w io.Writer, o diffOpts, chs []change, from, to loader)
 	}
 	return nil
 }
-
-var _ = filemode.Regular

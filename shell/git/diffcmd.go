@@ -5,7 +5,6 @@ import (
 	"strings"
 
 	"github.com/go-git/go-git/v5/plumbing"
-	"github.com/spf13/afero"
 )
 
 // workLoader loads worktree files by the hashes a worktree snapshot has.
@@ -197,5 +196,3 @@ func cmdDiff(e *env, args []string) error {
 	}
 	return nil
 }
-
-var _ = afero.ReadFile

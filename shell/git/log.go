@@ -1,7 +1,6 @@
 package git
 
 import (
-	"errors"
 	"fmt"
 	"io"
 	"path"
@@ -13,8 +12,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/object"
 )
-
-var errEOF = io.EOF
 
 // logOpts are log's and show's options.
 type logOpts struct {
@@ -55,7 +52,7 @@ func (o *logOpts) parse(args []string, i *int) (bool, error) {
 		v, ok := next()
 		n, err := strconv.Atoi(v)
 		if !ok || err != nil {
-			return true, &usageErr{fmt.Sprintf("switch `n' expects a numerical value")}
+			return true, &usageErr{"switch `n' expects a numerical value"}
 		}
 		o.max = n
 	case strings.HasPrefix(a, "--max-count="):
@@ -244,8 +241,7 @@ func (r *repo) log(o logOpts) error {
 // (by commit date) first, as git log orders them by default.
 func (r *repo) walk(starts, stops []plumbing.Hash) ([]*object.Commit, error) {
 	hidden := map[plumbing.Hash]bool{}
-	var mark func(h plumbing.Hash) error
-	mark = func(h plumbing.Hash) error {
+	mark := func(h plumbing.Hash) error {
 		for stack := []plumbing.Hash{h}; len(stack) > 0; {
 			h := stack[len(stack)-1]
 			stack = stack[:len(stack)-1]
@@ -401,8 +397,7 @@ func relative(t time.Time) string {
 func subjectBody(msg string) (string, string) {
 	msg = strings.TrimLeft(msg, "\n")
 	para, rest, _ := strings.Cut(msg, "\n\n")
-	subject := strings.Join(strings.Fields(strings.ReplaceAll(para, "\n", " ")), " ")
-	subject = strings.ReplaceAll(strings.TrimRight(para, "\n"), "\n", " ")
+	subject := strings.ReplaceAll(strings.TrimRight(para, "\n"), "\n", " ")
 	return subject, strings.TrimLeft(rest, "\n")
 }
 
@@ -772,5 +767,3 @@ func (r *repo) showBlob(arg, rev, file string) error {
 	_, err = r.out.Write(b)
 	return err
 }
-
-var _ = errors.New

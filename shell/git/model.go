@@ -3,6 +3,7 @@ package git
 import (
 	"bytes"
 	"errors"
+	"io"
 	"io/fs"
 	"os"
 	"path"
@@ -59,7 +60,7 @@ func treeFiles(t *object.Tree) (snapshot, error) {
 	for {
 		name, e, err := w.Next()
 		if err != nil {
-			if errors.Is(err, errEOF) {
+			if errors.Is(err, io.EOF) {
 				break
 			}
 			return nil, err

@@ -1,7 +1,6 @@
 package git
 
 import (
-	"errors"
 	"fmt"
 	"path"
 	"sort"
@@ -10,7 +9,6 @@ import (
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
-	"github.com/go-git/go-git/v5/plumbing/storer"
 )
 
 const detachedAdvice = `Note: switching to '%s'.
@@ -1249,6 +1247,3 @@ func cmdTag(e *env, args []string) error {
 	}
 	return r.st.SetReference(plumbing.NewHashReference(plumbing.NewTagReferenceName(name), th))
 }
-
-var _ = errors.New
-var _ storer.ReferenceStorer

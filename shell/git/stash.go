@@ -5,7 +5,6 @@ import (
 	"path"
 	"strconv"
 	"strings"
-	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -558,5 +557,3 @@ func (r *repo) stashApply(h plumbing.Hash) error {
 	}
 	return r.saveIndex(idx)
 }
-
-var _ = time.Now
