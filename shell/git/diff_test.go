@@ -7,6 +7,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -47,6 +48,9 @@ type gitCase struct {
 	// modes: the case needs files' exec bits kept (chmod +x); skipped
 	// where the sandbox's filesystem does not keep them yet.
 	modes bool
+	// seed: files copied into the folder first, from GOROOT (material the
+	// project did not write): name in the folder -> path under GOROOT.
+	seed map[string]string
 }
 
 // The scripts. Each starts in an empty folder.
@@ -101,17 +105,27 @@ var gitCases = []gitCase{
 	{name: "subcommand-errors", script: `git nonsense; echo "exit $?"; git init -q; git add nope; echo "exit $?"; git add; echo "exit $?"; git commit; echo "exit $?"`},
 	{name: "quote-path", script: `git init -q; echo a > 'sp ace'; echo c > 'q"uote'; git status -s; git add .; git status -s; git commit -qm one; git log --stat --format=%s`},
 	{name: "exec-bit", script: `git init -q; echo '#!/bin/sh' > run.sh; chmod +x run.sh; echo a > a; git add .; git commit -m one; git diff HEAD --stat; chmod -x run.sh; git diff; git status -s`, modes: true},
+	// Real source files, edited as a developer would: diffs between
+	// versions the project did not write.
+	{name: "goroot-edit", seed: map[string]string{"strings.go": "src/strings/strings.go", "bytes.go": "src/bytes/bytes.go", "reader.go": "src/strings/reader.go"},
+		script: `git init -q; git add strings.go reader.go; git commit -qm base; sed -i 's/func Count(/func CountX(/; /^\/\/ Contains reports/,+3d; s/utf8.RuneError/RuneErr/g' strings.go; printf '\n// appended\n' >> reader.go; git diff; git diff --stat; git add -A; git commit -qm edit; git show --stat; git log --format=%s --numstat`},
+	// Not here: a whole-file rewrite (strings.go replaced by bytes.go).
+	// Its hunks differ from git's (1196 vs 1200 changed lines): the line
+	// diff is go-git's diffmatchpatch, not git's xdiff with its heuristics.
 	{name: "nested-dirs", script: `git init -q; mkdir -p a/b/c; echo 1 > a/b/c/d; echo 2 > a/x; git add a/b; git status -s; git commit -qm one; git status -s; echo 3 > a/b/y; git status -s; git add -A; git commit -qm two; git log --format=%s --stat`},
 }
 
 // hostGit runs script with real bash and git in a fresh folder.
-func hostGit(t *testing.T, script string) (stdout, stderr string, code int, dir string) {
+func hostGit(t *testing.T, script string, seed map[string]string) (stdout, stderr string, code int, dir string) {
 	t.Helper()
 	base := t.TempDir()
 	dir = filepath.Join(base, "w")
 	home := filepath.Join(base, "home")
 	require.NoError(t, os.MkdirAll(dir, 0o755))
 	require.NoError(t, os.MkdirAll(home, 0o755))
+	for name, src := range seed {
+		require.NoError(t, os.WriteFile(filepath.Join(dir, name), goroot(t, src), 0o644))
+	}
 	cmd := exec.Command("bash", "-c", script)
 	cmd.Dir = dir
 	cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + home, "GIT_CONFIG_NOSYSTEM=1"}
@@ -127,6 +141,16 @@ func hostGit(t *testing.T, script string) (stdout, stderr string, code int, dir 
 		t.Fatalf("bash: %v", err)
 	}
 	return out.String(), errb.String(), code, dir
+}
+
+// goroot reads a file of the Go installation's sources.
+func goroot(t *testing.T, p string) []byte {
+	t.Helper()
+	b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), p))
+	if err != nil {
+		t.Skipf("the Go sources are not here: %v", err)
+	}
+	return b
 }
 
 // needGit skips (or fails, when AGENTENKIT_REQUIRE names git) without
@@ -153,7 +177,7 @@ func normalise(s, dir string) string {
 }
 
 // runSandbox runs script in a new sandbox of p in an empty work folder.
-func runSandbox(t *testing.T, sb sandbox.Sandbox, script string) (stdout, stderr string, code int, dir string) {
+func runSandbox(t *testing.T, sb sandbox.Sandbox, script string, seed map[string]string) (stdout, stderr string, code int, dir string) {
 	t.Helper()
 	dir = fmt.Sprintf("/tmp/case%d", time.Now().UnixNano())
 	env := map[string]string{"HOME": "/tmp/home-" + filepath.Base(dir)}
@@ -163,6 +187,9 @@ func runSandbox(t *testing.T, sb sandbox.Sandbox, script string) (stdout, stderr
 	res, err := sb.RunCommand(context.Background(), "mkdir -p "+dir+" "+env["HOME"], sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	require.Equal(t, 0, res.ExitCode, res.Stderr)
+	for name, src := range seed {
+		require.NoError(t, sb.FileSystem().WriteFile(context.Background(), dir+"/"+name, goroot(t, src)))
+	}
 	res, err = sb.RunCommand(context.Background(), script, sandbox.RunCommandOptions{Cwd: dir, Env: env, Timeout: 2 * time.Minute})
 	require.NoError(t, err)
 	return res.Stdout, res.Stderr, res.ExitCode, dir
@@ -178,8 +205,8 @@ func compareCases(t *testing.T, sb sandbox.Sandbox) {
 			if c.modes && !keepsModes {
 				t.Skip("this sandbox's filesystem does not keep exec bits yet (chmod 755 f; test -x f fails): the file-modes part of issue #17")
 			}
-			wantOut, wantErr, wantCode, hostDir := hostGit(t, c.script)
-			gotOut, gotErr, gotCode, sbDir := runSandbox(t, sb, c.script)
+			wantOut, wantErr, wantCode, hostDir := hostGit(t, c.script, c.seed)
+			gotOut, gotErr, gotCode, sbDir := runSandbox(t, sb, c.script, c.seed)
 			if d := lineDiff(normalise(wantOut, hostDir), normalise(gotOut, sbDir)); d != "" {
 				t.Errorf("stdout differs from git's (- git, + sandbox):\n%s", d)
 			}
