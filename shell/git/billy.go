@@ -1,6 +1,7 @@
 package git
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -8,7 +9,6 @@ import (
 	"os"
 	"path"
 	"sort"
-	"strings"
 	"time"
 
 	"github.com/go-git/go-billy/v5"
@@ -38,8 +38,21 @@ func (a aferoFS) Open(name string) (billy.File, error) {
 	return a.OpenFile(name, os.O_RDONLY, 0)
 }
 
+// readAhead is the largest file a read-only open reads whole: go-git reads
+// the index and objects in many small reads, each a host call under WASI.
+const readAhead = 32 << 20
+
 func (a aferoFS) OpenFile(name string, flag int, perm os.FileMode) (billy.File, error) {
 	name = a.abs(name)
+	if flag&(os.O_WRONLY|os.O_RDWR|os.O_CREATE|os.O_APPEND|os.O_TRUNC) == 0 {
+		if fi, err := a.fs.Stat(name); err == nil && fi.Mode().IsRegular() && fi.Size() <= readAhead {
+			data, err := afero.ReadFile(a.fs, name)
+			if err != nil {
+				return nil, err
+			}
+			return &memFile{Reader: bytes.NewReader(data), name: name}, nil
+		}
+	}
 	if flag&os.O_CREATE != 0 {
 		if err := a.fs.MkdirAll(path.Dir(name), 0o755); err != nil {
 			return nil, err
@@ -142,6 +155,23 @@ func (a aferoFS) Chroot(dir string) (billy.Filesystem, error) {
 
 func (a aferoFS) Root() string { return "/" }
 
+// memFile is a file read whole, for reading.
+type memFile struct {
+	*bytes.Reader
+	name string
+}
+
+func (f *memFile) Name() string { return f.name }
+func (f *memFile) Write([]byte) (int, error) {
+	return 0, &os.PathError{Op: "write", Path: f.name, Err: fs.ErrPermission}
+}
+func (f *memFile) Close() error  { return nil }
+func (f *memFile) Lock() error   { return nil }
+func (f *memFile) Unlock() error { return nil }
+func (f *memFile) Truncate(int64) error {
+	return &os.PathError{Op: "truncate", Path: f.name, Err: fs.ErrPermission}
+}
+
 // file is an afero file as a billy file. Locks are no-ops: one shell
 // command at a time changes a sandbox's repository, and afero has no locks.
 type file struct {
@@ -149,8 +179,6 @@ type file struct {
 	name string
 }
 
-func (f *file) Name() string { return strings.TrimPrefix(f.name, "") }
-func (f *file) Lock() error  { return nil }
-func (f *file) Unlock() error {
-	return nil
-}
+func (f *file) Name() string  { return f.name }
+func (f *file) Lock() error   { return nil }
+func (f *file) Unlock() error { return nil }

@@ -158,7 +158,7 @@ func cmdDiff(e *env, args []string) error {
 			for p, e := range from {
 				all[p] = e
 			}
-			work, _, err := r.worktree(all)
+			work, _, err := r.worktree(all, nil)
 			if err != nil {
 				return err
 			}

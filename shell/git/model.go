@@ -9,6 +9,7 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"time"
 
 	"github.com/go-git/go-git/v5/plumbing"
 	"github.com/go-git/go-git/v5/plumbing/filemode"
@@ -122,7 +123,13 @@ func (i ignorer) ignored(p string, dir bool) bool {
 
 // worktreeFile hashes the file at repository path p; ok is false when it
 // is missing (or a folder).
-func (r *repo) worktreeFile(p string) (entry, bool, error) {
+//
+// With cached (the file's index entry) and indexTime (when the index was
+// written), a file whose size and modification time are the entry's, and
+// older than the index, is taken as the entry without being read: git's
+// stat check, racy-git safe (a file changed in the second the index was
+// written is read).
+func (r *repo) worktreeFile(p string, cached *index.Entry, indexTime time.Time) (entry, bool, error) {
 	abs := path.Join(r.top, p)
 	fi, err := lstat(r.c.FS, abs)
 	if err != nil {
@@ -133,6 +140,11 @@ func (r *repo) worktreeFile(p string) (entry, bool, error) {
 	}
 	if fi.IsDir() {
 		return entry{}, false, nil
+	}
+	if cached != nil && !indexTime.IsZero() && int64(cached.Size) == fi.Size() &&
+		cached.ModifiedAt.Equal(fi.ModTime()) && fi.ModTime().Before(indexTime) &&
+		cached.Mode == modeOf(fi) {
+		return entry{cached.Hash, cached.Mode}, true, nil
 	}
 	data, mode, err := r.readWorktree(abs, fi)
 	if err != nil {
@@ -151,6 +163,17 @@ func lstat(fsys afero.Fs, p string) (os.FileInfo, error) {
 		return fi, err
 	}
 	return fsys.Stat(p)
+}
+
+// modeOf is the git mode a worktree file has.
+func modeOf(fi os.FileInfo) filemode.FileMode {
+	switch {
+	case fi.Mode()&os.ModeSymlink != 0:
+		return filemode.Symlink
+	case fi.Mode()&0o111 != 0:
+		return filemode.Executable
+	}
+	return filemode.Regular
 }
 
 // readWorktree returns a worktree file's content as git stores it (a
@@ -172,10 +195,23 @@ func (r *repo) readWorktree(abs string, fi os.FileInfo) ([]byte, filemode.FileMo
 
 // worktree returns the worktree's state of the tracked paths (missing
 // ones absent) and the untracked, not ignored files (sorted).
-func (r *repo) worktree(tracked snapshot) (snapshot, []string, error) {
+func (r *repo) worktree(tracked snapshot, idx *index.Index) (snapshot, []string, error) {
 	wt := snapshot{}
+	cached := map[string]*index.Entry{}
+	var indexTime time.Time
+	if idx != nil {
+		for _, e := range idx.Entries {
+			cached[e.Name] = e
+		}
+		if fi, err := r.c.FS.Stat(path.Join(r.gitDir, "index")); err == nil {
+			indexTime = fi.ModTime()
+		}
+	}
 	for p := range tracked {
-		e, ok, err := r.worktreeFile(p)
+		if err := r.ctx.Err(); err != nil {
+			return nil, nil, err
+		}
+		e, ok, err := r.worktreeFile(p, cached[p], indexTime)
 		if err != nil {
 			return nil, nil, err
 		}

@@ -657,7 +657,8 @@ func (r *repo) restorePaths(specs []string, source string, staged, worktree bool
 			}
 			if staged {
 				if inSrc {
-					r.setIndexEntry(idx, p, e)
+					w, ok := s.work[p]
+					r.setIndexEntry(idx, p, e, worktree || ok && w == e)
 				} else {
 					_, _ = idx.Remove(p)
 				}
@@ -671,7 +672,7 @@ func (r *repo) restorePaths(specs []string, source string, staged, worktree bool
 						written++
 					}
 					if what == "checkout" && source != "" {
-						r.setIndexEntry(idx, p, e)
+						r.setIndexEntry(idx, p, e, true)
 					}
 				} else if what == "restore" && (staged || source != "") {
 					if err := r.removeFile(p); err != nil {
@@ -844,7 +845,7 @@ func cmdReset(e *env, args []string) error {
 			if old, err := idx.Entry(p); err == nil && old.Hash == en.hash && old.Mode == en.mode {
 				continue
 			}
-			r.setIndexEntry(idx, p, en)
+			r.setIndexEntry(idx, p, en, false)
 		}
 		if err := r.saveIndex(idx); err != nil {
 			return err

@@ -551,7 +551,7 @@ func (r *repo) stashApply(h plumbing.Hash) error {
 		}
 		if _, inBase := base[ch.to]; !inBase {
 			if ie, ok := itree[ch.to]; ok {
-				r.setIndexEntry(idx, ch.to, ie)
+				r.setIndexEntry(idx, ch.to, ie, ie == ch.toE)
 			}
 		}
 	}

@@ -36,7 +36,7 @@ func (r *repo) state() (*state, error) {
 		return nil, err
 	}
 	is := indexSnapshot(idx)
-	wt, untracked, err := r.worktree(is)
+	wt, untracked, err := r.worktree(is, idx)
 	if err != nil {
 		return nil, err
 	}

@@ -79,13 +79,18 @@ func (r *repo) removeFile(p string) error {
 	return nil
 }
 
-// setIndexEntry records e at p in idx as checked out now.
-func (r *repo) setIndexEntry(idx *index.Index, p string, e entry) {
+// setIndexEntry records e at p in idx. inSync says the worktree file now
+// holds e: its size and time are recorded for the stat check; otherwise
+// they are cleared, so the file is read next time.
+func (r *repo) setIndexEntry(idx *index.Index, p string, e entry, inSync bool) {
 	ie, err := idx.Entry(p)
 	if err != nil {
 		ie = idx.Add(p)
 	}
-	ie.Hash, ie.Mode, ie.ModifiedAt = e.hash, e.mode, time.Now()
+	ie.Hash, ie.Mode, ie.ModifiedAt, ie.Size = e.hash, e.mode, time.Time{}, 0
+	if !inSync {
+		return
+	}
 	if fi, err := lstat(r.c.FS, path.Join(r.top, p)); err == nil {
 		ie.Size = uint32(fi.Size())
 		ie.ModifiedAt = fi.ModTime()
@@ -186,7 +191,7 @@ func (r *repo) switchTree(s *state, to snapshot, force bool, what string) error 
 					return err
 				}
 			}
-			r.setIndexEntry(idx, p, t)
+			r.setIndexEntry(idx, p, t, true)
 		} else {
 			if err := r.removeFile(p); err != nil {
 				return err
