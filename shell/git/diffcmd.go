@@ -50,6 +50,27 @@ func (r *repo) resolve(rev string) (plumbing.Hash, error) {
 	return *h, nil
 }
 
+// resolveRange resolves "A..B" (either side defaults to HEAD); ok is
+// false when rev is no range.
+func (r *repo) resolveRange(rev string) (from, to plumbing.Hash, ok bool, err error) {
+	a, b, ok := strings.Cut(rev, "..")
+	if !ok || strings.HasPrefix(b, ".") {
+		return plumbing.ZeroHash, plumbing.ZeroHash, false, nil
+	}
+	if a == "" {
+		a = "HEAD"
+	}
+	if b == "" {
+		b = "HEAD"
+	}
+	from, err1 := r.resolve(a)
+	to, err2 := r.resolve(b)
+	if err1 != nil || err2 != nil {
+		return from, to, true, badRevision(rev)
+	}
+	return from, to, true, nil
+}
+
 func badRevision(rev string) error {
 	return fatalf("ambiguous argument '%s': unknown revision or path not in the working tree.\nUse '--' to separate paths from revisions, like this:\n'git <command> [<revision>...] -- [<file>...]'", rev)
 }
@@ -88,17 +109,9 @@ func cmdDiff(e *env, args []string) error {
 	// arguments that are no revision are paths (git's guess without --)
 	var commits []plumbing.Hash
 	for i, rev := range revs {
-		if a, b, ok := strings.Cut(rev, ".."); ok && !strings.Contains(b, ".") {
-			if a == "" {
-				a = "HEAD"
-			}
-			if b == "" {
-				b = "HEAD"
-			}
-			ha, err1 := r.resolve(a)
-			hb, err2 := r.resolve(b)
-			if err1 != nil || err2 != nil {
-				return badRevision(rev)
+		if ha, hb, ok, err := r.resolveRange(rev); ok {
+			if err != nil {
+				return err
 			}
 			commits = append(commits, ha, hb)
 			continue
@@ -171,22 +184,11 @@ func cmdDiff(e *env, args []string) error {
 	}
 	chs := compare(from, to, renames)
 	if len(specs) > 0 {
-		var prefixes []string
-		for _, sp := range specs {
-			p, ok := r.pathspec(sp)
-			if !ok {
-				return r.outside(sp)
-			}
-			prefixes = append(prefixes, p)
+		in, err := r.under(specs)
+		if err != nil {
+			return err
 		}
-		chs = filterChanges(chs, func(p string) bool {
-			for _, pre := range prefixes {
-				if pre == "" || p == pre || strings.HasPrefix(p, pre+"/") {
-					return true
-				}
-			}
-			return false
-		})
+		chs = filterChanges(chs, in)
 	}
 	if err := r.writeDiff(e.out, o, chs, load1, load2); err != nil {
 		return err

@@ -394,6 +394,27 @@ func (r *repo) pathspec(p string) (string, bool) {
 	return strings.TrimPrefix(strings.TrimPrefix(abs, r.top), "/"), true
 }
 
+// under returns whether a repository path is one of specs (command-line
+// paths) or inside one of them; a spec outside the worktree is an error.
+func (r *repo) under(specs []string) (func(string) bool, error) {
+	var prefixes []string
+	for _, sp := range specs {
+		p, ok := r.pathspec(sp)
+		if !ok {
+			return nil, r.outside(sp)
+		}
+		prefixes = append(prefixes, strings.TrimSuffix(p, "/"))
+	}
+	return func(p string) bool {
+		for _, pre := range prefixes {
+			if pre == "" || p == pre || strings.HasPrefix(p, pre+"/") {
+				return true
+			}
+		}
+		return false
+	}, nil
+}
+
 func (r *repo) outside(p string) error {
 	return fatalf("%s: '%s' is outside repository at '%s'", p, p, r.top)
 }

@@ -150,17 +150,9 @@ func (r *repo) log(o logOpts) error {
 	var starts []plumbing.Hash
 	var stops []plumbing.Hash
 	for _, rev := range o.revs {
-		if a, b, ok := strings.Cut(rev, ".."); ok {
-			if a == "" {
-				a = "HEAD"
-			}
-			if b == "" {
-				b = "HEAD"
-			}
-			ha, err1 := r.resolve(a)
-			hb, err2 := r.resolve(b)
-			if err1 != nil || err2 != nil {
-				return badRevision(rev)
+		if ha, hb, ok, err := r.resolveRange(rev); ok {
+			if err != nil {
+				return err
 			}
 			stops = append(stops, ha)
 			starts = append(starts, hb)

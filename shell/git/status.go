@@ -89,21 +89,8 @@ func cmdStatus(e *env, args []string) error {
 	}
 	var filter func(string) bool
 	if len(specs) > 0 {
-		var prefixes []string
-		for _, sp := range specs {
-			p, ok := r.pathspec(sp)
-			if !ok {
-				return r.outside(sp)
-			}
-			prefixes = append(prefixes, p)
-		}
-		filter = func(p string) bool {
-			for _, pre := range prefixes {
-				if pre == "" || p == pre || strings.HasPrefix(p, pre+"/") || strings.HasPrefix(p, strings.TrimSuffix(pre, "/")+"/") {
-					return true
-				}
-			}
-			return false
+		if filter, err = r.under(specs); err != nil {
+			return err
 		}
 	}
 	untracked := s.untracked
