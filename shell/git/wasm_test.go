@@ -36,3 +36,23 @@ func TestDifferentialWasm(t *testing.T) {
 	needGit(t)
 	compareCases(t, wasmSandbox(t))
 }
+
+// The spec's afterSandboxCall example, as written, on wasm with no git
+// identity configured: it commits (with the sandbox's default identity) and
+// git status is clean afterwards.
+func TestSpecAfterSandboxCallWasm(t *testing.T) {
+	sb := wasmSandbox(t)
+	res := run(t, sb, `git init -q && echo hi > notes.md && mkdir -p src && echo 'print(1)' > src/main.py`, nil)
+	if res.ExitCode != 0 {
+		t.Fatalf("setup: %s", res.Stderr)
+	}
+	res = run(t, sb, `git add -A && git commit -qm "agent: tool call" || true`, nil)
+	if res.ExitCode != 0 || res.Stderr != "" {
+		t.Fatalf("the example failed: exit %d, stderr %q", res.ExitCode, res.Stderr)
+	}
+	res = run(t, sb, `git status; git log --format='%an <%ae> %s'`, nil)
+	want := "On branch master\nnothing to commit, working tree clean\nuser <user@sandbox> agent: tool call\n"
+	if res.Stdout != want {
+		t.Fatalf("after the example:\n%s\nwant:\n%s", res.Stdout, want)
+	}
+}
