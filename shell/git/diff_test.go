@@ -7,7 +7,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
-	"runtime"
 	"strings"
 	"testing"
 	"time"
@@ -146,7 +145,11 @@ func hostGit(t *testing.T, script string, seed map[string]string) (stdout, stder
 // goroot reads a file of the Go installation's sources.
 func goroot(t *testing.T, p string) []byte {
 	t.Helper()
-	b, err := os.ReadFile(filepath.Join(runtime.GOROOT(), p))
+	root, err := exec.Command("go", "env", "GOROOT").Output()
+	if err != nil {
+		t.Skipf("no go command to find the Go sources: %v", err)
+	}
+	b, err := os.ReadFile(filepath.Join(strings.TrimSpace(string(root)), p))
 	if err != nil {
 		t.Skipf("the Go sources are not here: %v", err)
 	}
