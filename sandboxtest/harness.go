@@ -117,6 +117,7 @@ func Cases() []Case {
 	all = append(all, fileCases...)
 	all = append(all, lifecycleCases...)
 	all = append(all, networkCases...)
+	all = append(all, gitCases...)
 	return all
 }
 

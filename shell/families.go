@@ -1,9 +1,11 @@
 package shell
 
-// The command families that live in packages of their own, linked into
-// every program that runs the shell (the busybox image, the memory
-// adapter) here, in one place: each registers its commands in its init.
+// The command families that live in packages of their own (each imports
+// only shell/command and registers in its init). Importing them here is the
+// one place they are linked: every program that runs this shell — the
+// memory adapter natively, busybox.wasm for the wasm adapter — gets them.
 import (
+	_ "github.com/agentenkit/agentenkit/shell/git" // git on go-git
 	_ "github.com/agentenkit/agentenkit/shell/net" // curl, wget
 	_ "github.com/agentenkit/agentenkit/shell/pip" // pip, pip3
 )

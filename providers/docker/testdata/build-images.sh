@@ -3,10 +3,13 @@
 # made from Debian packages, loaded with `docker import`.
 #
 #   build-images.sh            both images
-#   build-images.sh busybox    agentenkit-test-busybox:1 (busybox-static, ~2 MB, <1 s)
-#   build-images.sh python     agentenkit-test-python:1  (python3 + busybox from .debs, ~50 MB)
+#   build-images.sh busybox    agentenkit-test-busybox:1 (busybox-static + git, ~60 MB)
+#   build-images.sh python     agentenkit-test-python:1  (python3 + git + busybox from .debs, ~190 MB)
 #
-# An image already on the engine is kept. Needs docker, apt-get and dpkg-deb.
+# Both have git (the sandboxtest git case needs it). An image already on the
+# engine is kept when its agentenkit.contents label matches what this script
+# builds (CONTENTS below), so a change of contents rebuilds it under the same
+# tag. Needs docker, apt-get and dpkg-deb.
 set -euo pipefail
 
 BUSYBOX_IMAGE=agentenkit-test-busybox:1
@@ -14,7 +17,14 @@ PYTHON_IMAGE=agentenkit-test-python:1
 
 say() { echo "build-images: $*" >&2; }
 
-have() { docker image inspect "$1" >/dev/null 2>&1; }
+# What the images hold; bump when the contents change.
+BUSYBOX_CONTENTS=busybox,git
+PYTHON_CONTENTS=python3,busybox,git
+
+# have IMAGE CONTENTS: the image is there with that contents label.
+have() {
+	[ "$(docker image inspect -f '{{index .Config.Labels "agentenkit.contents"}}' "$1" 2>/dev/null)" = "$2" ]
+}
 
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
@@ -54,24 +64,35 @@ install_busybox() {
 	done
 }
 
+# install_git DIR adds git (the binary and its templates; no perl, no
+# remote helpers' libraries) with the libraries it links: glibc, pcre2, zlib.
+# Unpacked apart and copied in keeping DIR's usr/bin -> ../bin link.
+install_git() {
+	local r=$1
+	fetch_debs "$work/git" git libc6 libpcre2-8-0 zlib1g
+	tar -C "$work/git/root" -c . | tar -C "$r" -x --keep-directory-symlink
+	rm -rf "$work/git"
+}
+
 import() {
-	local dir=$1 image=$2
+	local dir=$1 image=$2 contents=$3
 	say "importing $image ($(du -sh "$dir" | cut -f1))"
-	tar -C "$dir" -c . | docker import -c 'CMD ["/bin/sh"]' - "$image" >/dev/null
+	tar -C "$dir" -c . | docker import -c 'CMD ["/bin/sh"]' -c "LABEL agentenkit.contents=$contents" - "$image" >/dev/null
 	say "built $image"
 }
 
 build_busybox() {
-	if have "$BUSYBOX_IMAGE"; then say "$BUSYBOX_IMAGE is there"; return; fi
-	say "building $BUSYBOX_IMAGE from Debian's busybox-static"
+	if have "$BUSYBOX_IMAGE" "$BUSYBOX_CONTENTS"; then say "$BUSYBOX_IMAGE is there"; return; fi
+	say "building $BUSYBOX_IMAGE from Debian's busybox-static and git"
 	local r="$work/busybox"
 	base_layout "$r"
 	install_busybox "$r"
-	import "$r" "$BUSYBOX_IMAGE"
+	install_git "$r"
+	import "$r" "$BUSYBOX_IMAGE" "$BUSYBOX_CONTENTS"
 }
 
 build_python() {
-	if have "$PYTHON_IMAGE"; then say "$PYTHON_IMAGE is there"; return; fi
+	if have "$PYTHON_IMAGE" "$PYTHON_CONTENTS"; then say "$PYTHON_IMAGE is there"; return; fi
 	say "building $PYTHON_IMAGE from Debian's python3 packages"
 	local r="$work/py/root"
 	mkdir -p "$r"
@@ -81,11 +102,11 @@ build_python() {
 		| grep '^[a-z0-9]' | grep -vE '^(debconf|dpkg|perl|tzdata|readline-common|media-types|install-info|mime-support|libc-bin|base-files|base-passwd|bash|coreutils|ncurses-base|libgcc-s1|gcc-.*-base)$' | sort -u)
 	say "fetching $(echo "$pkgs" | wc -w) packages"
 	# shellcheck disable=SC2086
-	fetch_debs "$work/py" $pkgs libgcc-s1 gcc-12-base libc6 bash coreutils
+	fetch_debs "$work/py" $pkgs libgcc-s1 gcc-12-base libc6 bash coreutils git libpcre2-8-0 zlib1g
 	base_layout "$r"
 	install_busybox "$r"
 	[ -e "$r/usr/bin/python3" ] || ln -s python3.11 "$r/usr/bin/python3"
-	import "$r" "$PYTHON_IMAGE"
+	import "$r" "$PYTHON_IMAGE" "$PYTHON_CONTENTS"
 }
 
 case "${1:-all}" in
