@@ -191,20 +191,30 @@ func (s *Sandbox) SetTimeout(ctx context.Context, d time.Duration) error {
 
 // Destroy stops the sandbox's commands here and deletes its record and
 // snapshot. A sandbox already gone is fine.
-func (s *Sandbox) Destroy(ctx context.Context) error {
+func (s *Sandbox) Destroy(ctx context.Context) error { return s.p.DestroySandbox(ctx, s.id) }
+
+// DestroySandbox ends the sandbox id as its Destroy does, without reading
+// anything of it first: it ends a sandbox whose record or snapshot is
+// damaged too (Connect fails on those). An id that is not there is fine.
+func (p *Provider) DestroySandbox(ctx context.Context, id string) error {
+	if !idPattern.MatchString(id) {
+		return fmt.Errorf("wasm: destroy %q: not a wasm sandbox id: %w", id, sandbox.ErrGone)
+	}
 	ctx = context.WithoutCancel(ctx)
-	if err := s.p.kv.Delete(ctx, liveKey(s.id)); err != nil {
-		return fmt.Errorf("wasm: destroy %s: %w", s.id, err)
+	if err := p.kv.Delete(ctx, liveKey(id)); err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", id, err)
 	}
-	s.p.forget(s.id)
-	keys, err := s.p.kv.Keys(ctx, prefixKey(s.id))
-	if err != nil {
-		return fmt.Errorf("wasm: destroy %s: %w", s.id, err)
-	}
+	p.forget(id)
 	// The manifest first: a snapshot without it is no snapshot.
-	_ = s.p.kv.Delete(ctx, prefixKey(s.id)+"manifest")
+	if err := p.kv.Delete(ctx, prefixKey(id)+"manifest"); err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", id, err)
+	}
+	keys, err := p.kv.Keys(ctx, prefixKey(id))
+	if err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", id, err)
+	}
 	for _, k := range keys {
-		_ = s.p.kv.Delete(ctx, k)
+		_ = p.kv.Delete(ctx, k)
 	}
 	return nil
 }
