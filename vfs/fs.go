@@ -215,3 +215,21 @@ func (f *FS) change(op, name string, do func(p string) error) error {
 	}
 	return pathErr(op, displayPath(name), err)
 }
+
+// EnsureDir makes the folder name, with missing parents (0755), when it is
+// not there, replacing a file or link in its place; it reports whether it
+// changed anything. Adapters use it to give a sandbox its work folder back
+// at the start of a command after one removed it.
+func (f *FS) EnsureDir(name string) (bool, error) {
+	if fi, err := f.Stat(name); err == nil && fi.IsDir() {
+		return false, nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n, _, err := f.lookupName(name, false); err == nil && n.exists() && !n.isDir() {
+		if err := f.remove(n.path, anyKind); err != nil {
+			return false, pathErr("remove", n.path, err)
+		}
+	}
+	return true, f.mkdirAll(name, 0o755)
+}

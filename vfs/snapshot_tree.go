@@ -37,8 +37,9 @@ type saver struct {
 	files   map[string]fileState
 	flat    map[string]entry
 	stats   SnapshotStats
-	buf     []byte // a piece of a file being read
-	token   string // the saving/ key
+	buf     []byte       // a piece of a file being read
+	zw      *gzip.Writer // reused: a new one costs about a megabyte
+	token   string       // the saving/ key
 	renewed time.Time
 
 	committed []byte // the manifest as written
@@ -234,9 +235,13 @@ func (w *saver) put(data []byte) (string, error) {
 		return "", err
 	}
 	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	zw.Write(data)
-	zw.Close()
+	if w.zw == nil {
+		w.zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+	} else {
+		w.zw.Reset(&buf)
+	}
+	w.zw.Write(data)
+	w.zw.Close()
 	if err := w.s.store.Set(w.ctx, w.s.objKey(h), buf.Bytes(), w.ttl); err != nil {
 		return "", fmt.Errorf("vfs: write snapshot object: %w", err)
 	}

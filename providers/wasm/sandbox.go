@@ -38,9 +38,24 @@ func (s *Sandbox) FileSystem() sandbox.FileSystem { return &files{s: s} }
 // RunCommand runs command with bash (the busybox image) in the work folder
 // or opts.Cwd. See the package doc for the limits.
 func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.RunCommandOptions) (sandbox.CommandResult, error) {
-	st, rec, err := s.p.open(ctx, s.id, true)
+	// The time limit covers loading the files too.
+	start := time.Now()
+	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
+	defer cancel()
+	st, rec, err := s.p.open(runCtx, s.id, true)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+			stderr := sandbox.NewOutput(opts.Stderr)
+			fmt.Fprintf(stderr, "agentenkit: timed out after %s loading the sandbox's files\n", opts.CommandTimeout())
+			return sandbox.NewResult(sandbox.NewOutput(opts.Stdout), stderr, 124, true, time.Since(start)), nil
+		}
 		return sandbox.CommandResult{}, err
+	}
+	// A command that removed the work folder finds it back, empty.
+	if made, err := st.files().EnsureDir(rec.Workdir); err != nil {
+		return sandbox.CommandResult{}, fmt.Errorf("wasm: make the work folder %s again: %w", rec.Workdir, err)
+	} else if made {
+		st.changed()
 	}
 	dir := sandbox.ResolvePath(rec.Workdir, opts.Cwd)
 	if fi, err := st.files().Stat(dir); err != nil || !fi.IsDir() {
@@ -59,7 +74,6 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		s.p.prewarm(st, memPages)
 	}()
 
-	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
 	st.mu.Lock()
 	st.cancels[&cancel] = struct{}{}
 	st.mu.Unlock()
@@ -91,7 +105,6 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	table := newProcTable(host, 0)
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	changes := st.changes.Load()
-	start := time.Now()
 	code, runErr := sh.w.Run(withTable(runCtx, table), engine.RunSpec{
 		Args:   []string{"bash", "-c", command},
 		Env:    environ(rec, opts.Env),
