@@ -99,7 +99,7 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		},
 		fs:       sh.w.FS(),
 		memPages: memPages,
-		budget:   engine.NewMemoryBudget(uint64(max(rec.CmdMemMB, rec.MemoryMB)) << 20),
+		budget:   engine.NewMemoryBudgetWithin(s.p.budget, uint64(max(rec.CmdMemMB, rec.MemoryMB))<<20),
 		maxProcs: int32(rec.MaxProcs),
 	}
 	table := newProcTable(host, 0)

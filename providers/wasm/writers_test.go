@@ -226,3 +226,40 @@ func TestDamagedSnapshotIsNotGone(t *testing.T) {
 	_, err = other.Connect(ctx, sb.ID())
 	assert.ErrorIs(t, err, sandbox.ErrGone)
 }
+
+// TestProviderMemoryBudget: commands in different sandboxes together
+// cannot take more than the provider's MemoryBudgetMB; the one that asks
+// past it fails with a message naming the budget, and the budget is given
+// back after.
+func TestProviderMemoryBudget(t *testing.T) {
+	t.Parallel()
+	p := newProvider(t, nil, wasm.Options{MemoryBudgetMB: 200})
+	const script = `python3 -c 'import time; b = bytearray(90 << 20); time.sleep(3); print("held")'`
+	var wg sync.WaitGroup
+	results := make([]sandbox.CommandResult, 3)
+	for i := range results {
+		sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			results[i] = run(t, sb, script, sandbox.RunCommandOptions{})
+		}()
+	}
+	wg.Wait()
+	held, refused := 0, 0
+	for _, r := range results {
+		switch {
+		case r.ExitCode == 0 && r.Stdout == "held\n":
+			held++
+		case strings.Contains(r.Stderr, "memory budget"):
+			refused++
+		default:
+			t.Errorf("unexpected result %+v", r)
+		}
+	}
+	assert.GreaterOrEqual(t, held, 1, "one fits")
+	assert.GreaterOrEqual(t, refused, 1, "three of 90 MiB do not fit in 200 MiB together: %+v", results)
+	// Given back: one alone fits again.
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
+	assert.Equal(t, "held\n", run(t, sb, script, sandbox.RunCommandOptions{}).Stdout)
+}
