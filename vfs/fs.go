@@ -49,6 +49,11 @@ type FS struct {
 	usage   usage
 	writers map[*mem.FileData]int      // open writable handles per file
 	orphans map[*mem.FileData]struct{} // removed while open for writing
+
+	// bmu guards blobs, the content of every regular file (MemMapFs keeps
+	// only links' targets and the tree). A leaf lock.
+	bmu   sync.Mutex
+	blobs map[*mem.FileData]*blob
 }
 
 var (
@@ -65,6 +70,7 @@ func New(opts Options) *FS {
 		maxFiles: max(opts.MaxFiles, 0),
 		writers:  make(map[*mem.FileData]int),
 		orphans:  make(map[*mem.FileData]struct{}),
+		blobs:    make(map[*mem.FileData]*blob),
 	}
 }
 
@@ -88,7 +94,7 @@ func (f *FS) stat(op, name string, follow bool) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, pathErr(op, displayPath(name), err)
 	}
-	return newFileInfo(path.Base(displayPath(name)), n.info), nil
+	return f.newFileInfo(path.Base(displayPath(name)), n.info), nil
 }
 
 // Mkdir makes the directory name. Its parent must exist (ENOENT) and be a
