@@ -20,7 +20,7 @@ import (
 type file struct {
 	fs   *FS
 	data *mem.FileData
-	blob *blob // a regular file's content; nil for a directory
+	blob *blob  // a regular file's content; nil for a directory
 	name string // clean absolute path as opened
 	base string // the name Stat reports
 
