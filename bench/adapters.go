@@ -242,5 +242,9 @@ func Workloads() []Workload {
 			Name: ConcurrentName,
 			Once: concurrent,
 		},
+		{
+			Name: BigFileName,
+			Once: bigFile,
+		},
 	}
 }

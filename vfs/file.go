@@ -1,7 +1,6 @@
 package vfs
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"sync"
@@ -340,12 +339,4 @@ func (f *FS) listing(dir *mem.FileData) []fs.FileInfo {
 		list[i] = f.newFileInfo(kid.Name(), kid)
 	}
 	return list
-}
-
-// eof turns MemMapFs's io.ErrUnexpectedEOF past the end into io.EOF.
-func eof(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return io.EOF
-	}
-	return err
 }

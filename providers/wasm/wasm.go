@@ -506,6 +506,13 @@ func (p *Provider) sweep(ctx context.Context) {
 	}
 }
 
+// Evict drops this provider's copy of sandbox id (its files in memory,
+// its warm shells and Pythons) after stopping its commands here; the
+// sandbox lives on in the kv, and its next use loads the snapshot again,
+// as another process would. It frees the host memory of a sandbox that is
+// not in use.
+func (p *Provider) Evict(id string) { p.forget(id) }
+
 func (p *Provider) forget(id string) {
 	p.mu.Lock()
 	st := p.cache[id]
