@@ -64,7 +64,7 @@ func bigFile(ctx context.Context, a Adapter, _ sandbox.Provider) (Result, error)
 	defer sb.Destroy(context.WithoutCancel(ctx))
 	opts := sandbox.RunCommandOptions{Timeout: 15 * time.Minute}
 	want := fmt.Sprint(bigFileSize)
-	res, err := sb.RunCommand(ctx, fmt.Sprintf("head -c %d /dev/urandom > big && wc -c < big", bigFileSize), opts)
+	res, err := sb.RunCommand(ctx, fmt.Sprintf("head -c %d /dev/urandom > big && stat -c %%s big", bigFileSize), opts)
 	if err == nil && strings.TrimSpace(res.Stdout) != want {
 		err = fmt.Errorf("writing: %q, exit %d: %s", res.Stdout, res.ExitCode, res.Stderr)
 	}
@@ -76,7 +76,7 @@ func bigFile(ctx context.Context, a Adapter, _ sandbox.Provider) (Result, error)
 	p.Evict(sb.ID())
 	settle()
 	resetPeakRSS()
-	res, err = sb.RunCommand(ctx, "wc -c < big", opts)
+	res, err = sb.RunCommand(ctx, "cat big > /dev/null && stat -c %s big", opts)
 	if err == nil && strings.TrimSpace(res.Stdout) != want {
 		err = fmt.Errorf("reading back: %q, exit %d: %s", res.Stdout, res.ExitCode, res.Stderr)
 	}

@@ -14,6 +14,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"runtime"
 	"sort"
 	"strings"
 	"time"
@@ -39,6 +40,7 @@ type saver struct {
 	stats   SnapshotStats
 	buf     []byte       // a piece of a file being read
 	zw      *gzip.Writer // reused: a new one costs about a megabyte
+	zbuf    bytes.Buffer // what zw wrote for the object being stored
 	token   string       // the saving/ key
 	renewed time.Time
 
@@ -234,11 +236,12 @@ func (w *saver) put(data []byte) (string, error) {
 	if err := w.ctx.Err(); err != nil {
 		return "", err
 	}
-	var buf bytes.Buffer
+	buf := &w.zbuf // the store copies what it is given: one buffer serves
+	buf.Reset()
 	if w.zw == nil {
-		w.zw, _ = gzip.NewWriterLevel(&buf, gzip.BestSpeed)
+		w.zw, _ = gzip.NewWriterLevel(buf, gzip.BestSpeed)
 	} else {
-		w.zw.Reset(&buf)
+		w.zw.Reset(buf)
 	}
 	w.zw.Write(data)
 	w.zw.Close()
@@ -379,9 +382,26 @@ func usageOf(flat map[string]entry) (bytes int64, files int) {
 
 // reader reads objects.
 type reader struct {
-	s    *Snapshotter
-	ctx  context.Context
-	used map[string]struct{}
+	s       *Snapshotter
+	ctx     context.Context
+	used    map[string]struct{}
+	fetched int // bytes read from the store since the last collection
+}
+
+// collectEvery is how many bytes of objects a load reads between two
+// garbage collections. Each object the store returns is a new slice,
+// garbage once its content is in the FS; left to itself the collector lets
+// garbage grow as large as what is live before it runs, so loading a big
+// file would cost the host twice its size. Collecting every 64 MiB keeps
+// it at the files' size plus about that much.
+const collectEvery = 64 << 20
+
+func (r *reader) collect(n int) {
+	r.fetched += n
+	if r.fetched >= collectEvery {
+		r.fetched = 0
+		runtime.GC()
+	}
 }
 
 func (r *reader) get(h string) ([]byte, error) {
@@ -396,6 +416,7 @@ func (r *reader) getTo(w io.Writer, h string) error {
 		return err
 	}
 	raw, err := r.s.store.Get(r.ctx, r.s.objKey(h))
+	r.collect(len(raw))
 	if errors.Is(err, kv.ErrNotFound) {
 		return &missingError{h}
 	}
