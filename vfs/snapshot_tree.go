@@ -392,9 +392,9 @@ type reader struct {
 // garbage collections. Each object the store returns is a new slice,
 // garbage once its content is in the FS; left to itself the collector lets
 // garbage grow as large as what is live before it runs, so loading a big
-// file would cost the host twice its size. Collecting every 64 MiB keeps
+// file would cost the host twice its size. Collecting every 16 MiB keeps
 // it at the files' size plus about that much.
-const collectEvery = 64 << 20
+const collectEvery = 16 << 20
 
 func (r *reader) collect(n int) {
 	r.fetched += n
