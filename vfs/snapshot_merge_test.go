@@ -3,6 +3,7 @@ package vfs
 import (
 	"context"
 	"fmt"
+	"slices"
 	"sync"
 	"testing"
 	"time"
@@ -93,17 +94,7 @@ func TestConcurrentWritersMerge(t *testing.T) {
 	}
 }
 
-func sortedCopy(s []string) []string {
-	out := append([]string(nil), s...)
-	for i := range out {
-		for j := i + 1; j < len(out); j++ {
-			if out[j] < out[i] {
-				out[i], out[j] = out[j], out[i]
-			}
-		}
-	}
-	return out
-}
+func sortedCopy(s []string) []string { return slices.Sorted(slices.Values(s)) }
 
 // assertNoGarbage: the store holds exactly the objects the manifest
 // references.
