@@ -249,5 +249,9 @@ func Workloads() []Workload {
 			Name: ConcurrentName,
 			Once: concurrent,
 		},
+		{
+			Name: BigFileName,
+			Once: bigFile,
+		},
 	}
 }

@@ -28,6 +28,9 @@ func BenchmarkAdapters(b *testing.B) {
 						if r.PeakRSS > 0 {
 							b.ReportMetric(float64(r.PeakRSS>>20), "peak-RSS-MiB")
 						}
+						if r.Note != "" {
+							b.Log(r.Note)
+						}
 					}
 					return
 				}

@@ -172,7 +172,23 @@ func (rt *Runtime) use(ctx context.Context, sb sandbox.Sandbox, rec *record, raw
 	}
 	next := *rec
 	next.UsedAt = now
-	return rt.writeRecord(ctx, &next, raw, now)
+	err := rt.writeRecord(ctx, &next, raw, now)
+	if errors.Is(err, ErrRecordChanged) {
+		// Another worker used the same sandbox meanwhile (two commands on
+		// one thread at once): its write records the use too.
+		if cur, _, rerr := rt.readRecord(ctx, recordKeyOf(rec)); rerr == nil && cur != nil && cur.SandboxID == rec.SandboxID {
+			return nil
+		}
+	}
+	return err
+}
+
+// recordKeyOf is the key rec is kept under.
+func recordKeyOf(rec *record) string {
+	if rec.RunID != "" {
+		return recordKey(ScopeRun, rec.ThreadID)
+	}
+	return recordKey(ScopeThread, rec.ThreadID)
 }
 
 // idleFrom is how long the sandbox may now idle: SandboxIdleTTL, cut short
@@ -274,10 +290,7 @@ func (rt *Runtime) writeRecord(ctx context.Context, rec *record, oldRaw []byte, 
 	if err != nil {
 		return err
 	}
-	key := recordKey(ScopeThread, rec.ThreadID)
-	if rec.RunID != "" {
-		key = recordKey(ScopeRun, rec.ThreadID)
-	}
+	key := recordKeyOf(rec)
 	var ok bool
 	if oldRaw == nil {
 		ok, err = rt.kv.SetIfAbsent(ctx, key, raw, rt.recordTTL(rec, now))

@@ -30,7 +30,9 @@ type FileSystem interface {
 	// Exists reports whether a file or folder exists at path.
 	Exists(ctx context.Context, path string) (bool, error)
 	// Remove removes a file, or a folder with everything in it. A missing
-	// path is an error that matches fs.ErrNotExist.
+	// path is an error that matches fs.ErrNotExist. The work folder, or a
+	// folder holding it, is not removed: an error that matches
+	// fs.ErrInvalid (see CheckRemove).
 	Remove(ctx context.Context, path string) error
 }
 

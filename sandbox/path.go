@@ -1,6 +1,11 @@
 package sandbox
 
-import "path"
+import (
+	"fmt"
+	"io/fs"
+	"path"
+	"strings"
+)
 
 // ResolvePath returns the clean absolute path inside the sandbox that p names:
 // p itself when absolute, else p joined to workdir. ".." never climbs above
@@ -11,4 +16,16 @@ func ResolvePath(workdir, p string) string {
 		return path.Clean(p)
 	}
 	return path.Join("/", workdir, p)
+}
+
+// CheckRemove returns an error matching fs.ErrInvalid when removing abs (a
+// clean absolute path) would remove the work folder workdir: abs is the
+// work folder or a folder above it. FileSystem.Remove refuses those, so
+// that a sandbox always has its work folder; adapters call it first.
+func CheckRemove(workdir, abs string) error {
+	workdir = ResolvePath("/", workdir)
+	if abs == workdir || abs == "/" || strings.HasPrefix(workdir, abs+"/") {
+		return &fs.PathError{Op: "remove", Path: abs, Err: fmt.Errorf("%w: it is or holds the work folder %s, which the sandbox keeps; remove what is in it instead", fs.ErrInvalid, workdir)}
+	}
+	return nil
 }

@@ -6,6 +6,7 @@ import (
 	"errors"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"strings"
 
@@ -134,6 +135,27 @@ var fileCases = []Case{
 			require.NoError(e.T, err)
 			assert.False(e.T, ok, "Remove is recursive")
 			assert.Equal(e.T, "gone\n", e.Run("[ -e top ] || echo gone", sandbox.RunCommandOptions{}).Stdout)
+		},
+	},
+	{
+		Name: "files/remove-workdir",
+		Rule: "Remove refuses the work folder and the folders above it (an error matching fs.ErrInvalid): the files stay, and commands still run there.",
+		Check: func(e *Env) {
+			fsys := e.Sandbox.FileSystem()
+			require.NoError(e.T, fsys.WriteFile(e.Ctx, "kept.txt", []byte("kept")))
+			for _, p := range []string{"", ".", e.Workdir, e.Workdir + "/", "sub/.."} {
+				assert.ErrorIs(e.T, fsys.Remove(e.Ctx, p), fs.ErrInvalid, "Remove(%q)", p)
+			}
+			// Above it: refused too, or outside the sandbox where the work
+			// folder is its root (local).
+			for _, p := range []string{"/", path.Dir(e.Workdir)} {
+				err := fsys.Remove(e.Ctx, p)
+				assert.True(e.T, errors.Is(err, fs.ErrInvalid) || errors.Is(err, sandbox.ErrOutsideRoot), "Remove(%q), above the work folder: %v", p, err)
+			}
+			got, err := fsys.ReadFile(e.Ctx, "kept.txt")
+			require.NoError(e.T, err)
+			assert.Equal(e.T, "kept", got)
+			assert.Equal(e.T, e.Workdir+"\n", e.Run("pwd", sandbox.RunCommandOptions{}).Stdout)
 		},
 	},
 	{

@@ -1,11 +1,11 @@
 package vfs
 
 import (
-	"errors"
 	"io"
 	"io/fs"
 	"sync"
 	"syscall"
+	"time"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/afero/mem"
@@ -19,13 +19,15 @@ import (
 type file struct {
 	fs   *FS
 	data *mem.FileData
+	blob *blob  // a regular file's content; nil for a directory
 	name string // clean absolute path as opened
 	base string // the name Stat reports
 
 	readable, writable, append, isDir bool
 
-	mu     sync.Mutex // guards everything below and the offset in h
-	h      *mem.File
+	mu     sync.Mutex // guards everything below
+	h      *mem.File  // MemMapFs's handle: a directory's, and for mtimes
+	off    int64      // a regular file's offset
 	closed bool
 	wrote  bool // a write or truncate happened: Close may touch the mtime
 	list   []fs.FileInfo
@@ -51,8 +53,12 @@ func (h *file) Read(b []byte) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	n, err := h.h.Read(b)
-	return n, eof(err)
+	n := h.blob.ReadAt(b, h.off)
+	h.off += int64(n)
+	if n == 0 {
+		return 0, io.EOF
+	}
+	return n, nil
 }
 
 // ReadAt reads at off without moving the offset. Short of len(b) it
@@ -69,11 +75,11 @@ func (h *file) ReadAt(b []byte, off int64) (int, error) {
 	if len(b) == 0 {
 		return 0, nil
 	}
-	n, err := h.h.ReadAt(b, off)
-	if err = eof(err); err == nil && n < len(b) {
-		err = io.EOF
+	n := h.blob.ReadAt(b, off)
+	if n < len(b) {
+		return n, io.EOF
 	}
-	return n, err
+	return n, nil
 }
 
 // Write writes at the offset, or at the end with O_APPEND, and moves the
@@ -113,15 +119,14 @@ func (h *file) write(op string, b []byte, at int64) (int, error) {
 	}
 	h.fs.mu.Lock()
 	defer h.fs.mu.Unlock()
-	size := mem.GetFileInfo(h.data).Size()
-	cur, _ := h.h.Seek(0, io.SeekCurrent)
+	size := h.blob.Size()
 	off := at
 	switch {
 	case at >= 0:
 	case h.append:
 		off = size
 	default:
-		off = cur
+		off = h.off
 	}
 	if off > MaxFileSize-int64(len(b)) {
 		return 0, pathErr(op, h.name, syscall.EFBIG)
@@ -130,14 +135,14 @@ func (h *file) write(op string, b []byte, at int64) (int, error) {
 	if err := h.fs.room(grow, 0); err != nil {
 		return 0, pathErr(op, h.name, err)
 	}
-	_, _ = h.h.Seek(off, io.SeekStart)
-	n, err := h.h.Write(b)
-	if at >= 0 {
-		_, _ = h.h.Seek(cur, io.SeekStart)
+	h.blob.WriteAt(b, off)
+	if at < 0 {
+		h.off = off + int64(len(b))
 	}
+	mem.SetModTime(h.data, time.Now())
 	h.fs.usage.bytes += grow
 	h.wrote = true
-	return n, err
+	return len(b), nil
 }
 
 // Seek sets the offset as lseek(2): a negative result or an unknown whence
@@ -161,9 +166,9 @@ func (h *file) Seek(offset int64, whence int) (int64, error) {
 	switch whence {
 	case io.SeekStart:
 	case io.SeekCurrent:
-		base, _ = h.h.Seek(0, io.SeekCurrent)
+		base = h.off
 	case io.SeekEnd:
-		base = mem.GetFileInfo(h.data).Size()
+		base = h.blob.Size()
 	default:
 		return 0, pathErr("seek", h.name, syscall.EINVAL)
 	}
@@ -171,7 +176,8 @@ func (h *file) Seek(offset int64, whence int) (int64, error) {
 	if next < 0 || (offset > 0 && next < base) {
 		return 0, pathErr("seek", h.name, syscall.EINVAL)
 	}
-	return h.h.Seek(next, io.SeekStart)
+	h.off = next
+	return next, nil
 }
 
 // Truncate sets the size, as ftruncate(2): growing fills with zeros and
@@ -191,13 +197,12 @@ func (h *file) Truncate(size int64) error {
 	}
 	h.fs.mu.Lock()
 	defer h.fs.mu.Unlock()
-	grow := size - mem.GetFileInfo(h.data).Size()
+	grow := size - h.blob.Size()
 	if err := h.fs.room(grow, 0); err != nil {
 		return pathErr("truncate", h.name, err)
 	}
-	if err := h.h.Truncate(size); err != nil {
-		return pathErr("truncate", h.name, err)
-	}
+	h.blob.Truncate(size)
+	mem.SetModTime(h.data, time.Now())
 	h.fs.usage.bytes += grow
 	h.wrote = true
 	return nil
@@ -210,7 +215,11 @@ func (h *file) Stat() (fs.FileInfo, error) {
 	if h.closed {
 		return nil, closedErr("stat", h.name)
 	}
-	return newFileInfo(h.base, mem.GetFileInfo(h.data)), nil
+	info := mem.GetFileInfo(h.data)
+	if h.blob != nil {
+		return newFileInfoSized(h.base, info, h.blob.Size()), nil
+	}
+	return h.fs.newFileInfo(h.base, info), nil
 }
 
 // Sync does nothing: there is nothing below memory to sync to.
@@ -327,15 +336,7 @@ func (f *FS) listing(dir *mem.FileData) []fs.FileInfo {
 	kids := children(mem.GetFileInfo(dir))
 	list := make([]fs.FileInfo, len(kids))
 	for i, kid := range kids {
-		list[i] = newFileInfo(kid.Name(), kid)
+		list[i] = f.newFileInfo(kid.Name(), kid)
 	}
 	return list
-}
-
-// eof turns MemMapFs's io.ErrUnexpectedEOF past the end into io.EOF.
-func eof(err error) error {
-	if errors.Is(err, io.ErrUnexpectedEOF) {
-		return io.EOF
-	}
-	return err
 }

@@ -49,6 +49,11 @@ type FS struct {
 	usage   usage
 	writers map[*mem.FileData]int      // open writable handles per file
 	orphans map[*mem.FileData]struct{} // removed while open for writing
+
+	// bmu guards blobs, the content of every regular file (MemMapFs keeps
+	// only links' targets and the tree). A leaf lock.
+	bmu   sync.Mutex
+	blobs map[*mem.FileData]*blob
 }
 
 var (
@@ -65,6 +70,7 @@ func New(opts Options) *FS {
 		maxFiles: max(opts.MaxFiles, 0),
 		writers:  make(map[*mem.FileData]int),
 		orphans:  make(map[*mem.FileData]struct{}),
+		blobs:    make(map[*mem.FileData]*blob),
 	}
 }
 
@@ -88,7 +94,7 @@ func (f *FS) stat(op, name string, follow bool) (fs.FileInfo, error) {
 	if err != nil {
 		return nil, pathErr(op, displayPath(name), err)
 	}
-	return newFileInfo(path.Base(displayPath(name)), n.info), nil
+	return f.newFileInfo(path.Base(displayPath(name)), n.info), nil
 }
 
 // Mkdir makes the directory name. Its parent must exist (ENOENT) and be a
@@ -214,4 +220,22 @@ func (f *FS) change(op, name string, do func(p string) error) error {
 		err = do(n.path)
 	}
 	return pathErr(op, displayPath(name), err)
+}
+
+// EnsureDir makes the folder name, with missing parents (0755), when it is
+// not there, replacing a file or link in its place; it reports whether it
+// changed anything. Adapters use it to give a sandbox its work folder back
+// at the start of a command after one removed it.
+func (f *FS) EnsureDir(name string) (bool, error) {
+	if fi, err := f.Stat(name); err == nil && fi.IsDir() {
+		return false, nil
+	}
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	if n, _, err := f.lookupName(name, false); err == nil && n.exists() && !n.isDir() {
+		if err := f.remove(n.path, anyKind); err != nil {
+			return false, pathErr("remove", n.path, err)
+		}
+	}
+	return true, f.mkdirAll(name, 0o755)
 }

@@ -18,10 +18,15 @@ type fileInfo struct {
 }
 
 // newFileInfo describes info under the given name (a base name).
-func newFileInfo(name string, info *mem.FileInfo) *fileInfo {
+func (f *FS) newFileInfo(name string, info *mem.FileInfo) *fileInfo {
+	return newFileInfoSized(name, info, f.sizeOf(info))
+}
+
+// newFileInfoSized is newFileInfo with the size known.
+func newFileInfoSized(name string, info *mem.FileInfo, size int64) *fileInfo {
 	return &fileInfo{
 		name:    name,
-		size:    sizeOf(info),
+		size:    size,
 		mode:    info.Mode() &^ os.ModeTemporary,
 		modTime: info.ModTime(),
 	}
@@ -37,9 +42,12 @@ func (i *fileInfo) String() string     { return fs.FormatFileInfo(i) }
 
 // sizeOf is a node's size as this package reports it: a regular file's
 // length, a link's target length, 0 for a directory.
-func sizeOf(info *mem.FileInfo) int64 {
-	if info.IsDir() {
+func (f *FS) sizeOf(info *mem.FileInfo) int64 {
+	switch {
+	case info.IsDir():
 		return 0
+	case info.Mode().IsRegular():
+		return f.blobSize(info.FileData)
 	}
 	return info.Size()
 }

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"syscall"
+	"time"
 
 	"github.com/spf13/afero"
 	"github.com/spf13/afero/mem"
@@ -96,9 +97,10 @@ func (f *FS) openFile(name string, flag int, perm fs.FileMode, opts openOpts) (*
 	case n.exists():
 		data = n.info.FileData
 		if flag&os.O_TRUNC != 0 && writable {
-			h := mem.NewFileHandle(data)
-			f.usage.bytes -= n.info.Size()
-			_ = h.Truncate(0) // cannot fail on a writable open handle
+			b := f.blobOf(data)
+			f.usage.bytes -= b.Size()
+			b.Truncate(0)
+			mem.SetModTime(data, time.Now())
 		}
 	case flag&os.O_CREATE == 0:
 		return nil, pathErr("open", display, syscall.ENOENT)
@@ -124,6 +126,9 @@ func (f *FS) openFile(name string, flag int, perm fs.FileMode, opts openOpts) (*
 		writable: writable,
 		append:   flag&os.O_APPEND != 0,
 		isDir:    mem.GetFileInfo(data).IsDir(),
+	}
+	if !h.isDir {
+		h.blob = f.blobOf(data)
 	}
 	if writable {
 		h.h = mem.NewFileHandle(data)

@@ -52,7 +52,8 @@ func (f *FS) forget(info *mem.FileInfo) {
 		f.orphans[info.FileData] = struct{}{}
 		return
 	}
-	f.usage.bytes -= info.Size()
+	f.usage.bytes -= f.blobSize(info.FileData)
+	f.dropBlob(info.FileData)
 }
 
 // forgetTree forgets n and, for a directory, everything under it.
@@ -78,6 +79,7 @@ func (f *FS) closeWriter(data *mem.FileData) {
 	delete(f.writers, data)
 	if _, ok := f.orphans[data]; ok {
 		delete(f.orphans, data)
-		f.usage.bytes -= mem.GetFileInfo(data).Size()
+		f.usage.bytes -= f.blobSize(data)
+		f.dropBlob(data)
 	}
 }

@@ -35,7 +35,8 @@ type SandboxFSOptions struct {
 //     are listed as themselves;
 //   - Mkdir is mkdir -p;
 //   - Exists follows links: a dangling link does not exist;
-//   - Remove removes recursively; a missing path is fs.ErrNotExist.
+//   - Remove removes recursively; a missing path is fs.ErrNotExist; the
+//     work folder or a folder above it is refused (sandbox.CheckRemove).
 func SandboxFS(fsys *FS, workdir string, opts ...SandboxFSOptions) sandbox.FileSystem {
 	s := &sandboxFS{fsys: fsys, workdir: sandbox.ResolvePath("/", workdir)}
 	if len(opts) > 0 {
@@ -143,6 +144,9 @@ func (s *sandboxFS) Exists(ctx context.Context, p string) (bool, error) {
 func (s *sandboxFS) Remove(ctx context.Context, p string) error {
 	abs, err := s.begin(ctx, p)
 	if err != nil {
+		return err
+	}
+	if err := sandbox.CheckRemove(s.workdir, abs); err != nil {
 		return err
 	}
 	s.fsys.mu.Lock()

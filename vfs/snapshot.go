@@ -2,22 +2,15 @@ package vfs
 
 import (
 	"bytes"
-	"compress/gzip"
 	"context"
-	"crypto/sha256"
+	"crypto/rand"
 	"encoding/hex"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"hash/fnv"
-	"io"
 	"io/fs"
-	"path"
-	"sort"
 	"sync"
 	"time"
-
-	"github.com/spf13/afero"
 
 	"github.com/agentenkit/agentenkit/runtime/kv"
 )
@@ -28,21 +21,50 @@ type SnapshotStore interface {
 	Get(ctx context.Context, key string) ([]byte, error)
 	Set(ctx context.Context, key string, value []byte, ttl time.Duration) error
 	Delete(ctx context.Context, key string) error
+	SetIfAbsent(ctx context.Context, key string, value []byte, ttl time.Duration) (bool, error)
+	CompareAndSwap(ctx context.Context, key string, old, new []byte, ttl time.Duration) (bool, error)
+	CompareAndDelete(ctx context.Context, key string, old []byte) (bool, error)
+	Expire(ctx context.Context, key string, ttl time.Duration) (bool, error)
+	Keys(ctx context.Context, prefix string) ([]string, error)
 }
 
-// ErrNoSnapshot: there is no snapshot under the Snapshotter's prefix.
-var ErrNoSnapshot = errors.New("vfs: no snapshot")
+var (
+	// ErrNoSnapshot: there is no snapshot under the Snapshotter's prefix.
+	ErrNoSnapshot = errors.New("vfs: no snapshot")
+	// ErrDamaged matches the error of loading a snapshot whose manifest or
+	// one of whose objects is missing or does not hold what it should. The
+	// snapshot is not gone: it cannot be read, and only deleting it ends it.
+	ErrDamaged = errors.New("vfs: snapshot damaged")
+)
 
 // A snapshot is content-addressed, like a Git tree:
 //
-//	PREFIX/obj/HASH   a file's content, or a folder's entry list (gzip)
-//	PREFIX/manifest   {generation, root folder hash, usage}, written last
+//	PREFIX/obj/HASH     a file's content (or a 4 MiB piece of a big
+//	                    file's), or a folder's entry list (gzip)
+//	PREFIX/manifest     {generation, root folder hash, usage}, written last
+//	PREFIX/saving/ID    a Save in progress (short TTL)
+//	PREFIX/gc           a collection in progress (short TTL)
 //
 // An object's key is the SHA-256 of what it holds, so an object that is
 // already stored is never written again: a snapshot writes only the changed
 // files and the folders on the path from them to the root. A crash before
-// the manifest is written leaves the previous snapshot whole; objects only
-// the previous manifest used are deleted after the new one is in place.
+// the manifest is written leaves the previous snapshot whole.
+//
+// Many writers (processes, or Snapshotters in one process) may save one
+// snapshot at once. The manifest is written with a compare-and-swap on the
+// manifest the writer started from; when another writer got in first, the
+// two trees are merged three ways against that base — a path only one side
+// changed takes that side's version, a path both changed takes this
+// writer's (the last writer wins) — and the swap is tried again on the new
+// manifest. The merged tree is written into the writer's FS too, so the
+// other writer's changes show there.
+//
+// Objects no manifest references (the previous versions of changed files,
+// what a killed Save wrote) are collected by the writer that swapped the
+// manifest in, and only while no other Save is in progress: every Save
+// announces itself under saving/ before it decides which objects the store
+// holds, and waits while a collection runs. An object a live manifest, or a
+// manifest about to be written, references is never deleted.
 
 // Manifest is the head of a snapshot.
 type Manifest struct {
@@ -58,27 +80,45 @@ type SnapshotStats struct {
 	Generation     uint64
 	ObjectsWritten int
 	BytesWritten   int64 // compressed bytes sent to the store, manifest included
-	ObjectsDeleted int
+	ObjectsDeleted int   // objects no manifest referenced any more, collected
+	// Merged counts the other writers' snapshots this Save merged with
+	// (0 when nobody else saved since this Snapshotter's last Save or Load).
+	Merged int
 }
 
+const (
+	// savingTTL bounds how long a Save killed mid-way (its process ended)
+	// holds collection off; a long Save renews it.
+	savingTTL = 10 * time.Minute
+	// gcTTL bounds how long a killed collection holds Saves off.
+	gcTTL = time.Minute
+	// maxMerges bounds the merge-and-retry rounds of one Save.
+	maxMerges = 64
+)
+
 // Snapshotter saves an FS into a store under a prefix, incrementally, and
-// loads it back. It remembers what the store holds from its last Save or
-// Load, so it is meant for one sandbox in one process at a time; a second
-// process loads the snapshot first. It is safe for concurrent use.
+// loads it back. It remembers what the store held at its last Save or Load
+// (the base it merges against). Many Snapshotters, in one process or many,
+// may save and load the same prefix at once (see above). It is safe for
+// concurrent use.
 type Snapshotter struct {
 	store  SnapshotStore
 	prefix string
 
-	mu    sync.Mutex
-	gen   uint64
-	known map[string]struct{}  // objects the store holds for the current manifest
-	files map[string]fileState // content hashes of files as last saved
+	mu      sync.Mutex
+	gen     uint64
+	baseRaw []byte               // the manifest as last saved or loaded; nil before any
+	base    map[string]entry     // its tree, flat: clean path → entry (the root not listed)
+	known   map[string]struct{}  // objects the store holds for it
+	files   map[string]fileState // content hashes of files as last saved
+	swept   bool                 // a collection ran since the last Load
 }
 
 type fileState struct {
-	size  int64
-	mtime time.Time
-	hash  string
+	size   int64
+	mtime  time.Time
+	hash   string
+	chunks []string
 }
 
 // entry is one line of a folder object.
@@ -90,16 +130,21 @@ type entry struct {
 	MTime int64       `json:"mt"`
 	Hash  string      `json:"h,omitempty"`
 	Link  string      `json:"l,omitempty"`
+	// Chunks, for a file over fileChunk bytes, are its pieces' objects in
+	// order (Hash is then empty).
+	Chunks []string `json:"c,omitempty"`
 }
 
 // NewSnapshotter returns a Snapshotter that keeps its objects under prefix
 // (for example "wasm/SANDBOX-ID/").
 func NewSnapshotter(store SnapshotStore, prefix string) *Snapshotter {
-	return &Snapshotter{store: store, prefix: prefix, known: map[string]struct{}{}, files: map[string]fileState{}}
+	return &Snapshotter{store: store, prefix: prefix, known: map[string]struct{}{}, files: map[string]fileState{}, base: map[string]entry{}}
 }
 
 func (s *Snapshotter) objKey(h string) string { return s.prefix + "obj/" + h }
 func (s *Snapshotter) manifestKey() string    { return s.prefix + "manifest" }
+func (s *Snapshotter) gcKey() string          { return s.prefix + "gc" }
+func (s *Snapshotter) savingPrefix() string   { return s.prefix + "saving/" }
 
 // Generation returns the generation of the last snapshot this Snapshotter
 // saved or loaded (0 before any).
@@ -109,332 +154,266 @@ func (s *Snapshotter) Generation() uint64 {
 	return s.gen
 }
 
-// StoredManifest reads the manifest the store holds now, or ErrNoSnapshot.
+// StoredManifest reads the manifest the store holds now: ErrNoSnapshot when
+// there is none, ErrDamaged when it cannot be read.
 func (s *Snapshotter) StoredManifest(ctx context.Context) (Manifest, error) {
+	m, _, err := s.readManifest(ctx)
+	return m, err
+}
+
+func (s *Snapshotter) readManifest(ctx context.Context) (Manifest, []byte, error) {
 	var m Manifest
 	raw, err := s.store.Get(ctx, s.manifestKey())
 	if errors.Is(err, kv.ErrNotFound) {
-		return m, ErrNoSnapshot
+		return m, nil, ErrNoSnapshot
 	}
 	if err != nil {
-		return m, fmt.Errorf("vfs: read snapshot manifest: %w", err)
+		return m, nil, fmt.Errorf("vfs: read snapshot manifest: %w", err)
 	}
-	if err := json.Unmarshal(raw, &m); err != nil {
-		return m, fmt.Errorf("vfs: snapshot manifest is damaged: %w", err)
+	if err := json.Unmarshal(raw, &m); err != nil || m.Root == "" {
+		if err == nil {
+			err = errors.New("no root")
+		}
+		return m, raw, fmt.Errorf("%w: its manifest cannot be read (%v); delete the snapshot to end it", ErrDamaged, err)
 	}
-	return m, nil
+	return m, raw, nil
+}
+
+func randomID() string {
+	var b [12]byte
+	_, _ = rand.Read(b[:])
+	return hex.EncodeToString(b[:])
 }
 
 // Save writes a snapshot of fsys: the objects the store does not hold yet,
-// then the manifest (generation + 1) with ttl, then deletes the objects only
-// the previous manifest used. Every object is written with ttl too.
+// then the manifest (the stored generation + 1) with ttl, by compare-and-
+// swap on the manifest this Snapshotter last saved or loaded. When another
+// writer saved meanwhile, the two are merged (see the type's doc) and fsys
+// gets the other writer's changes. Every object is written with ttl too.
+// A snapshot deleted meanwhile (no manifest where there was one) is
+// ErrNoSnapshot: nothing is written.
 func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (SnapshotStats, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := &saver{s: s, ctx: ctx, ttl: ttl, fsys: fsys, used: map[string]struct{}{}, files: map[string]fileState{}}
-	root, err := w.folder("/")
-	if err != nil {
+	w := &saver{s: s, ctx: ctx, ttl: ttl, fsys: fsys, used: map[string]struct{}{}, files: map[string]fileState{}, flat: map[string]entry{}}
+	// Announce the Save before deciding what the store holds, then wait
+	// out a collection that started before.
+	token := s.savingPrefix() + randomID()
+	if err := s.store.Set(ctx, token, []byte("1"), savingTTL); err != nil {
+		return w.stats, fmt.Errorf("vfs: start a snapshot: %w", err)
+	}
+	w.token, w.renewed = token, time.Now()
+	release := func() { _ = s.store.Delete(context.WithoutCancel(ctx), token) }
+	if err := s.waitCollection(ctx); err != nil {
+		release()
 		return w.stats, err
 	}
-	bytes, files := fsys.Usage()
-	m := Manifest{Generation: s.gen + 1, Root: root, Bytes: bytes, Files: files, SavedAt: time.Now().UTC()}
-	raw, _ := json.Marshal(m)
-	if err := s.store.Set(ctx, s.manifestKey(), raw, ttl); err != nil {
-		return w.stats, fmt.Errorf("vfs: write snapshot manifest: %w", err)
+
+	root, err := w.folder("/")
+	if err != nil {
+		release()
+		return w.stats, err
 	}
-	w.stats.BytesWritten += int64(len(raw))
-	w.stats.Generation = m.Generation
+	flat := w.flat
+	bytes, files := fsys.Usage()
+	var committed []byte
+	for attempt := 0; ; attempt++ {
+		_, curRaw, err := s.readManifest(ctx)
+		switch {
+		case errors.Is(err, ErrNoSnapshot):
+			if s.baseRaw != nil {
+				release()
+				return w.stats, fmt.Errorf("vfs: the snapshot was deleted meanwhile: %w", ErrNoSnapshot)
+			}
+		case err != nil:
+			release()
+			return w.stats, err
+		}
+		var m Manifest
+		if curRaw == nil || bytes2equal(curRaw, s.baseRaw) {
+			m = Manifest{Generation: s.gen + 1, Root: root, Bytes: bytes, Files: files, SavedAt: time.Now().UTC()}
+		} else {
+			// Another writer got in first: merge with what it saved.
+			if attempt >= maxMerges {
+				release()
+				return w.stats, fmt.Errorf("vfs: save snapshot: other writers keep saving (%d merges); try again", attempt)
+			}
+			theirs, err := s.parseManifest(curRaw)
+			if err != nil {
+				release()
+				return w.stats, err
+			}
+			theirFlat, err := w.tree(theirs.Root)
+			if err != nil {
+				release()
+				return w.stats, fmt.Errorf("vfs: merge with the stored snapshot: %w", err)
+			}
+			if w.stats.Merged == 0 {
+				// Objects this Save took as stored may have been collected
+				// since its base: ask the store.
+				if err := w.recheckOurs(flat); err != nil {
+					release()
+					return w.stats, err
+				}
+			}
+			merged := mergeTrees(s.base, flat, theirFlat)
+			if root, err = w.putTree(merged); err != nil {
+				release()
+				return w.stats, err
+			}
+			bytes, files = usageOf(merged)
+			m = Manifest{Generation: theirs.Generation + 1, Root: root, Bytes: bytes, Files: files, SavedAt: time.Now().UTC()}
+			w.stats.Merged++
+			ok, err := w.swap(curRaw, m)
+			if err != nil {
+				release()
+				return w.stats, err
+			}
+			if !ok {
+				continue
+			}
+			if err := w.apply(flat, merged); err != nil {
+				release()
+				return w.stats, fmt.Errorf("vfs: bring the other writer's changes in: %w", err)
+			}
+			committed, flat = w.committed, merged
+			break
+		}
+		ok, err := w.swap(s.baseRaw, m)
+		if err != nil {
+			release()
+			return w.stats, err
+		}
+		if ok {
+			committed = w.committed
+			break
+		}
+	}
 	old := s.known
-	s.gen, s.known, s.files = m.Generation, w.used, w.files
-	// The new manifest is in place: what only the old one used can go. A
-	// failure here only leaves garbage that expires with its TTL.
+	s.gen, s.baseRaw, s.base, s.known, s.files = w.stats.Generation, committed, flat, w.used, w.files
+	release()
+	// Collect what no manifest needs: what the previous version used and
+	// this one does not, and once after each Load what killed Saves left.
+	garbage := !s.swept || w.stats.Merged > 0
 	for h := range old {
 		if _, still := w.used[h]; !still {
-			if s.store.Delete(context.WithoutCancel(ctx), s.objKey(h)) == nil {
-				w.stats.ObjectsDeleted++
-			}
+			garbage = true
+			break
 		}
+	}
+	if garbage {
+		w.stats.ObjectsDeleted = s.collect(context.WithoutCancel(ctx), committed)
 	}
 	return w.stats, nil
 }
 
-// saver is one Save's walk.
-type saver struct {
-	s     *Snapshotter
-	ctx   context.Context
-	ttl   time.Duration
-	fsys  *FS
-	used  map[string]struct{}
-	files map[string]fileState
-	stats SnapshotStats
+func bytes2equal(a, b []byte) bool { return b != nil && bytes.Equal(a, b) }
+
+func (s *Snapshotter) parseManifest(raw []byte) (Manifest, error) {
+	var m Manifest
+	if err := json.Unmarshal(raw, &m); err != nil || m.Root == "" {
+		return m, fmt.Errorf("%w: its manifest cannot be read; delete the snapshot to end it", ErrDamaged)
+	}
+	return m, nil
 }
 
-// folder stores the object of folder p (and what it holds) and returns its
-// hash.
-func (w *saver) folder(p string) (string, error) {
-	if err := w.ctx.Err(); err != nil {
-		return "", err
+// swap writes m as the manifest if the store still holds old (nil: none).
+func (w *saver) swap(old []byte, m Manifest) (bool, error) {
+	raw, _ := json.Marshal(m)
+	var ok bool
+	var err error
+	if old == nil {
+		ok, err = w.s.store.SetIfAbsent(w.ctx, w.s.manifestKey(), raw, w.ttl)
+	} else {
+		ok, err = w.s.store.CompareAndSwap(w.ctx, w.s.manifestKey(), old, raw, w.ttl)
 	}
-	d, err := w.fsys.Open(p)
 	if err != nil {
-		return "", err
+		return false, fmt.Errorf("vfs: write snapshot manifest: %w", err)
 	}
-	infos, err := d.Readdir(-1)
-	d.Close()
-	if err != nil {
-		return "", err
+	if ok {
+		w.stats.BytesWritten += int64(len(raw))
+		w.stats.Generation = m.Generation
+		w.committed = raw
 	}
-	sort.Slice(infos, func(i, j int) bool { return infos[i].Name() < infos[j].Name() })
-	entries := make([]entry, 0, len(infos))
-	for _, fi := range infos {
-		child := path.Join(p, fi.Name())
-		e := entry{Name: fi.Name(), Mode: fi.Mode(), MTime: fi.ModTime().UnixNano()}
-		switch {
-		case fi.Mode()&fs.ModeSymlink != 0:
-			e.Type = "l"
-			if e.Link, err = w.fsys.ReadlinkIfPossible(child); err != nil {
-				return "", err
-			}
-		case fi.IsDir():
-			e.Type = "d"
-			if e.Hash, err = w.folder(child); err != nil {
-				return "", err
-			}
-		default:
-			e.Type, e.Size = "f", fi.Size()
-			if e.Hash, err = w.file(child, fi); err != nil {
-				return "", err
-			}
+	return ok, nil
+}
+
+// waitCollection waits while a collection runs (at most gcTTL, its key's
+// life).
+func (s *Snapshotter) waitCollection(ctx context.Context) error {
+	deadline := time.Now().Add(gcTTL + time.Second)
+	for {
+		_, err := s.store.Get(ctx, s.gcKey())
+		if errors.Is(err, kv.ErrNotFound) {
+			return nil
 		}
-		entries = append(entries, e)
-	}
-	return w.putEntries(entries)
-}
-
-// A big folder is stored in chunks, so that a change to one entry writes
-// one chunk and the list of chunks, not the whole listing: with entries
-// sorted by name, a chunk ends after an entry whose name hashes to a
-// multiple of chunkEvery (about chunkEvery entries a chunk, boundaries set
-// by names, so an entry added or removed changes one chunk), or at
-// chunkMax entries. Up to chunkMax entries are one object, the listing
-// itself (a JSON array); more are a chunkedFolder object (a JSON object).
-const (
-	chunkEvery = 128
-	chunkMax   = 512
-)
-
-// chunkedFolder is a big folder's object: its chunks' hashes, in order,
-// each the object of a JSON array of entries.
-type chunkedFolder struct {
-	Chunks []string `json:"chunks"`
-}
-
-// nameHash spreads names evenly over 64 bits: FNV-1a, then a finaliser
-// (FNV's low bits alone follow names like f1.txt, f2.txt too closely).
-func nameHash(name string) uint64 {
-	h := fnv.New64a()
-	h.Write([]byte(name))
-	x := h.Sum64()
-	x ^= x >> 33
-	x *= 0xff51afd7ed558ccd
-	x ^= x >> 33
-	return x
-}
-
-// putEntries stores a folder's entries (sorted by name) and returns the
-// folder's hash.
-func (w *saver) putEntries(entries []entry) (string, error) {
-	if len(entries) <= chunkMax {
-		raw, _ := json.Marshal(entries)
-		return w.put(raw)
-	}
-	var cf chunkedFolder
-	start := 0
-	for i, e := range entries {
-		if i == len(entries)-1 || nameHash(e.Name)%chunkEvery == 0 || i+1-start == chunkMax {
-			raw, _ := json.Marshal(entries[start : i+1])
-			ch, err := w.put(raw)
-			if err != nil {
-				return "", err
-			}
-			cf.Chunks = append(cf.Chunks, ch)
-			start = i + 1
+		if err != nil {
+			return fmt.Errorf("vfs: start a snapshot: %w", err)
+		}
+		if time.Now().After(deadline) {
+			return nil
+		}
+		select {
+		case <-ctx.Done():
+			return ctx.Err()
+		case <-time.After(5 * time.Millisecond):
 		}
 	}
-	raw, _ := json.Marshal(cf)
-	return w.put(raw)
 }
 
-// file returns the hash of a file's content, storing it when new. A file
-// whose size and modification time are as last saved keeps its hash.
-func (w *saver) file(p string, fi fs.FileInfo) (string, error) {
-	if st, ok := w.s.files[p]; ok && st.size == fi.Size() && st.mtime.Equal(fi.ModTime()) {
-		if _, stored := w.s.known[st.hash]; stored {
-			w.used[st.hash] = struct{}{}
-			w.files[p] = st
-			return st.hash, nil
-		}
+// collect deletes the objects under the prefix that the manifest raw (this
+// Snapshotter's, just written) does not reference, unless another Save is
+// in progress or the manifest changed since: then a later Save collects.
+// It returns how many it deleted.
+func (s *Snapshotter) collect(ctx context.Context, raw []byte) int {
+	token := []byte(randomID())
+	ok, err := s.store.SetIfAbsent(ctx, s.gcKey(), token, gcTTL)
+	if err != nil || !ok {
+		return 0
 	}
-	data, err := afero.ReadFile(w.fsys, p)
+	defer s.store.CompareAndDelete(ctx, s.gcKey(), token)
+	if saving, err := s.store.Keys(ctx, s.savingPrefix()); err != nil || len(saving) > 0 {
+		return 0
+	}
+	if _, cur, err := s.readManifest(ctx); err != nil || !bytes.Equal(cur, raw) {
+		return 0
+	}
+	keys, err := s.store.Keys(ctx, s.prefix+"obj/")
 	if err != nil {
-		return "", err
+		return 0
 	}
-	h, err := w.put(data)
-	if err != nil {
-		return "", err
-	}
-	w.files[p] = fileState{size: fi.Size(), mtime: fi.ModTime(), hash: h}
-	return h, nil
-}
-
-// put stores data as an object unless the store holds it already.
-func (w *saver) put(data []byte) (string, error) {
-	sum := sha256.Sum256(data)
-	h := hex.EncodeToString(sum[:])
-	_, stored := w.s.known[h]
-	_, written := w.used[h]
-	w.used[h] = struct{}{}
-	if stored || written {
-		return h, nil
-	}
-	var buf bytes.Buffer
-	zw, _ := gzip.NewWriterLevel(&buf, gzip.BestSpeed)
-	zw.Write(data)
-	zw.Close()
-	if err := w.s.store.Set(w.ctx, w.s.objKey(h), buf.Bytes(), w.ttl); err != nil {
-		return "", fmt.Errorf("vfs: write snapshot object: %w", err)
-	}
-	w.stats.ObjectsWritten++
-	w.stats.BytesWritten += int64(buf.Len())
-	return h, nil
-}
-
-// Load reads the stored snapshot into a new FS with opts' quotas, and makes
-// it this Snapshotter's base for the next Save.
-func (s *Snapshotter) Load(ctx context.Context, opts Options) (*FS, Manifest, error) {
-	m, err := s.StoredManifest(ctx)
-	if err != nil {
-		return nil, m, err
-	}
-	fsys := New(opts)
-	l := &loader{s: s, ctx: ctx, fsys: fsys, used: map[string]struct{}{}, files: map[string]fileState{}}
-	if err := l.folder("/", m.Root); err != nil {
-		return nil, m, err
-	}
-	s.mu.Lock()
-	s.gen, s.known, s.files = m.Generation, l.used, l.files
-	s.mu.Unlock()
-	return fsys, m, nil
-}
-
-type loader struct {
-	s     *Snapshotter
-	ctx   context.Context
-	fsys  *FS
-	used  map[string]struct{}
-	files map[string]fileState
-}
-
-func (l *loader) get(h string) ([]byte, error) {
-	if err := l.ctx.Err(); err != nil {
-		return nil, err
-	}
-	raw, err := l.s.store.Get(l.ctx, l.s.objKey(h))
-	if err != nil {
-		return nil, fmt.Errorf("vfs: snapshot object %s: %w", h[:12], err)
-	}
-	zr, err := gzip.NewReader(bytes.NewReader(raw))
-	if err != nil {
-		return nil, fmt.Errorf("vfs: snapshot object %s is damaged: %w", h[:12], err)
-	}
-	data, err := io.ReadAll(zr)
-	if err != nil {
-		return nil, fmt.Errorf("vfs: snapshot object %s is damaged: %w", h[:12], err)
-	}
-	if sum := sha256.Sum256(data); hex.EncodeToString(sum[:]) != h {
-		return nil, fmt.Errorf("vfs: snapshot object %s does not match its hash", h[:12])
-	}
-	l.used[h] = struct{}{}
-	return data, nil
-}
-
-// entries reads a folder's entries from its object (a listing, or a
-// chunked one).
-func (l *loader) entries(p, h string) ([]entry, error) {
-	raw, err := l.get(h)
-	if err != nil {
-		return nil, err
-	}
-	if len(raw) > 0 && raw[0] == '{' {
-		var cf chunkedFolder
-		if err := json.Unmarshal(raw, &cf); err != nil {
-			return nil, fmt.Errorf("vfs: snapshot folder %s is damaged: %w", p, err)
-		}
-		var all []entry
-		for _, ch := range cf.Chunks {
-			part, err := l.entries(p, ch)
-			if err != nil {
-				return nil, err
-			}
-			all = append(all, part...)
-		}
-		return all, nil
-	}
-	var entries []entry
-	if err := json.Unmarshal(raw, &entries); err != nil {
-		return nil, fmt.Errorf("vfs: snapshot folder %s is damaged: %w", p, err)
-	}
-	return entries, nil
-}
-
-func (l *loader) folder(p, h string) error {
-	entries, err := l.entries(p, h)
-	if err != nil {
-		return err
-	}
-	for _, e := range entries {
-		child := path.Join(p, e.Name)
-		mtime := time.Unix(0, e.MTime)
-		switch e.Type {
-		case "d":
-			if err := l.fsys.Mkdir(child, e.Mode.Perm()); err != nil {
-				return err
-			}
-			if err := l.folder(child, e.Hash); err != nil {
-				return err
-			}
-		case "l":
-			if err := l.fsys.SymlinkIfPossible(e.Link, child); err != nil {
-				return err
-			}
+	start, n := time.Now(), 0
+	for _, k := range keys {
+		if _, live := s.known[k[len(s.prefix)+len("obj/"):]]; live {
 			continue
-		default:
-			data, err := l.get(e.Hash)
-			if err != nil {
-				return err
-			}
-			if err := l.fsys.WriteFile(child, data, e.Mode.Perm()); err != nil {
-				return err
-			}
-			l.files[child] = fileState{size: int64(len(data)), mtime: mtime, hash: e.Hash}
 		}
-		if err := l.fsys.Chtimes(child, mtime, mtime); err != nil {
-			return err
+		if time.Since(start) > gcTTL/2 {
+			break // the rest waits for the next collection
+		}
+		if s.store.Delete(ctx, k) == nil {
+			n++
 		}
 	}
-	return nil
+	s.swept = true
+	return n
 }
 
-// Delete removes the snapshot: its manifest, then every object it knows.
+// Delete removes the snapshot: its manifest, then every key under the
+// prefix (objects, saves in progress). It loads nothing, so it works on a
+// damaged snapshot too.
 func (s *Snapshotter) Delete(ctx context.Context) error {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if err := s.store.Delete(ctx, s.manifestKey()); err != nil {
 		return err
 	}
-	for h := range s.known {
-		_ = s.store.Delete(ctx, s.objKey(h))
+	keys, err := s.store.Keys(ctx, s.prefix)
+	if err != nil {
+		return err
 	}
-	s.known, s.files, s.gen = map[string]struct{}{}, map[string]fileState{}, 0
+	for _, k := range keys {
+		_ = s.store.Delete(ctx, k)
+	}
+	s.known, s.files, s.base, s.baseRaw, s.gen = map[string]struct{}{}, map[string]fileState{}, map[string]entry{}, nil, 0
 	return nil
 }

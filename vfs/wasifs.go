@@ -97,7 +97,7 @@ func (w *wasiFS) stat(p string, follow bool) (sys.Stat_t, experimentalsys.Errno)
 	if err != nil {
 		return sys.Stat_t{}, errno(err)
 	}
-	return statT(n.path, newFileInfo("", n.info)), 0
+	return statT(n.path, w.fsys.newFileInfo("", n.info)), 0
 }
 
 func (w *wasiFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {

@@ -5,6 +5,7 @@ import (
 	"os"
 	"path"
 	"syscall"
+	"time"
 
 	"github.com/spf13/afero/mem"
 )
@@ -49,7 +50,7 @@ func (f *FS) writeFile(name string, data []byte, perm fs.FileMode, parents bool)
 	}
 	grow, files := int64(len(data)), len(missing)
 	if n.exists() {
-		grow -= n.info.Size()
+		grow -= f.sizeOf(n.info)
 	} else {
 		files++
 	}
@@ -61,9 +62,9 @@ func (f *FS) writeFile(name string, data []byte, perm fs.FileMode, parents bool)
 			return pathErr("mkdir", dir, err)
 		}
 	}
-	var h *mem.File
+	var fd *mem.FileData
 	if n.exists() {
-		h = mem.NewFileHandle(n.info.FileData)
+		fd = n.info.FileData
 	} else {
 		if n, err = f.lookup(clean, true); err != nil {
 			return pathErr("open", display, err)
@@ -73,10 +74,13 @@ func (f *FS) writeFile(name string, data []byte, perm fs.FileMode, parents bool)
 			return pathErr("open", display, err)
 		}
 		f.usage.files++
-		h = created.(*mem.File)
+		fd = created.(*mem.File).Data()
+		_ = created.Close()
 	}
-	_ = h.Truncate(0)
-	_, _ = h.Write(data)
+	b := f.blobOf(fd)
+	b.Truncate(0)
+	b.WriteAt(data, 0)
+	mem.SetModTime(fd, time.Now())
 	f.usage.bytes += grow
-	return h.Close()
+	return nil
 }

@@ -10,6 +10,9 @@ import (
 	"path/filepath"
 	"strings"
 
+	"modernc.org/sqlite"
+	sqlite3 "modernc.org/sqlite/lib"
+
 	"github.com/agentenkit/agentenkit"
 	"github.com/agentenkit/agentenkit/providers/docker"
 	"github.com/agentenkit/agentenkit/providers/e2b"
@@ -151,9 +154,22 @@ func openKv() (kv.Store, error) {
 	file := filepath.Join(agentenkit.StateDir(), "kv.sqlite")
 	store, err := sqlitekv.Open(file)
 	if err != nil {
-		return nil, withHint(err, "set $AGENTENKIT_STATE_DIR to a folder you can write")
+		return nil, kvOpenError(err, file)
 	}
 	return store, nil
+}
+
+// kvOpenError says what to do about a kv file that does not open: a
+// damaged file (SQLite's CORRUPT or NOTADB) is not a folder problem.
+func kvOpenError(err error, file string) error {
+	var se *sqlite.Error
+	if errors.As(err, &se) {
+		switch se.Code() & 0xff {
+		case sqlite3.SQLITE_CORRUPT, sqlite3.SQLITE_NOTADB:
+			return withHint(err, "the state file %s is damaged: move it away (`mv %s %s.damaged`) and the next command starts afresh, with no threads or sandboxes; or point $AGENTENKIT_STATE_DIR at another folder", file, file, file)
+		}
+	}
+	return withHint(err, "set $AGENTENKIT_STATE_DIR to a folder you can write")
 }
 
 // state is what a command that keeps sandboxes per thread works with.

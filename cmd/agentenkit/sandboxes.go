@@ -164,6 +164,12 @@ func ago(d time.Duration) string {
 	return fmt.Sprintf("%dd%dh", int(d.Hours())/24, int(d.Hours())%24)
 }
 
+// idDestroyer is a provider that ends a sandbox by id without connecting
+// to it (the wasm adapter's DestroySandbox).
+type idDestroyer interface {
+	DestroySandbox(ctx context.Context, id string) error
+}
+
 func sandboxesKill(ctx context.Context, e *env, id string) int {
 	store, err := openKv()
 	if err != nil {
@@ -197,6 +203,18 @@ func sandboxesKill(ctx context.Context, e *env, id string) int {
 		p, err := newProvider(ctx, e, r.Provider, store)
 		if err != nil {
 			code = fail(e, fmt.Errorf("sandbox %s of thread %s: %w", r.SandboxID, r.ThreadID, err))
+			continue
+		}
+		if d, ok := p.(idDestroyer); ok {
+			// Nothing of the sandbox is read first: a damaged one ends too.
+			if err := d.DestroySandbox(ctx, r.SandboxID); err != nil && !errors.Is(err, sandbox.ErrGone) {
+				code = fail(e, fmt.Errorf("end sandbox %s: %w", r.SandboxID, err))
+				continue
+			}
+			fmt.Fprintf(e.stdout, "killed sandbox %s (%s, thread %s)\n", r.SandboxID, r.Provider, r.ThreadID)
+			if _, err := store.CompareAndDelete(ctx, r.key, r.raw); err != nil {
+				code = fail(e, fmt.Errorf("forget sandbox %s: %w", r.SandboxID, err))
+			}
 			continue
 		}
 		sb, err := p.Connect(ctx, r.SandboxID)

@@ -223,8 +223,8 @@ func (f *files) Exists(ctx context.Context, p string) (bool, error) {
 
 func (f *files) Remove(ctx context.Context, p string) error {
 	abs := f.abs(p)
-	if abs == "/" {
-		return &fs.PathError{Op: "remove", Path: abs, Err: fs.ErrInvalid}
+	if err := sandbox.CheckRemove(f.s.workdir, abs); err != nil {
+		return err
 	}
 	if _, err := f.s.p.api.ContainerStatPath(ctx, f.s.id, abs); err != nil {
 		if isNotFound(err) {

@@ -170,6 +170,13 @@ func (f *files) Remove(ctx context.Context, p string) error {
 	if err != nil {
 		return err
 	}
+	wd, err := f.s.workdir(ctx)
+	if err != nil {
+		return err
+	}
+	if err := sandbox.CheckRemove(wd, abs); err != nil {
+		return err
+	}
 	if _, err := f.stat(ctx, abs); err != nil {
 		return pathError("remove", p, err)
 	}

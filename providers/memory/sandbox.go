@@ -119,6 +119,10 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	if err := s.live(); err != nil {
 		return sandbox.CommandResult{}, err
 	}
+	// A command that removed the work folder finds it back, empty.
+	if _, err := s.fsys.EnsureDir(s.workdir); err != nil {
+		return sandbox.CommandResult{}, fmt.Errorf("memory: make the work folder %s again: %w", s.workdir, err)
+	}
 	dir := sandbox.ResolvePath(s.workdir, opts.Cwd)
 	if fi, err := s.fsys.Stat(dir); err != nil || !fi.IsDir() {
 		return sandbox.CommandResult{}, fmt.Errorf("memory: cwd %s: not a folder", dir)

@@ -40,9 +40,24 @@ func (s *Sandbox) FileSystem() sandbox.FileSystem { return &files{s: s} }
 // RunCommand runs command with bash (the busybox image) in the work folder
 // or opts.Cwd. See the package doc for the limits.
 func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.RunCommandOptions) (sandbox.CommandResult, error) {
-	st, rec, err := s.p.open(ctx, s.id, true)
+	// The time limit covers loading the files too.
+	start := time.Now()
+	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
+	defer cancel()
+	st, rec, err := s.p.open(runCtx, s.id, true)
 	if err != nil {
+		if ctx.Err() == nil && errors.Is(runCtx.Err(), context.DeadlineExceeded) {
+			stderr := sandbox.NewOutput(opts.Stderr)
+			fmt.Fprintf(stderr, "agentenkit: timed out after %s loading the sandbox's files\n", opts.CommandTimeout())
+			return sandbox.NewResult(sandbox.NewOutput(opts.Stdout), stderr, 124, true, time.Since(start)), nil
+		}
 		return sandbox.CommandResult{}, err
+	}
+	// A command that removed the work folder finds it back, empty.
+	if made, err := st.files().EnsureDir(rec.Workdir); err != nil {
+		return sandbox.CommandResult{}, fmt.Errorf("wasm: make the work folder %s again: %w", rec.Workdir, err)
+	} else if made {
+		st.changed()
 	}
 	dir := sandbox.ResolvePath(rec.Workdir, opts.Cwd)
 	if fi, err := st.files().Stat(dir); err != nil || !fi.IsDir() {
@@ -61,7 +76,6 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		s.p.prewarm(st, memPages)
 	}()
 
-	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
 	st.mu.Lock()
 	st.cancels[&cancel] = struct{}{}
 	st.mu.Unlock()
@@ -89,13 +103,12 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		},
 		fs:       sh.w.FS(),
 		memPages: memPages,
-		budget:   engine.NewMemoryBudget(uint64(max(rec.CmdMemMB, rec.MemoryMB)) << 20),
+		budget:   engine.NewMemoryBudgetWithin(s.p.budget, uint64(max(rec.CmdMemMB, rec.MemoryMB))<<20),
 		maxProcs: int32(rec.MaxProcs),
 	}
 	table := newProcTable(host, 0)
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	changes := st.changes.Load()
-	start := time.Now()
 	code, runErr := sh.w.Run(withTable(runCtx, table), engine.RunSpec{
 		Args:   []string{"bash", "-c", command},
 		Env:    environ(rec, opts.Env),
@@ -195,20 +208,30 @@ func (s *Sandbox) SetTimeout(ctx context.Context, d time.Duration) error {
 
 // Destroy stops the sandbox's commands here and deletes its record and
 // snapshot. A sandbox already gone is fine.
-func (s *Sandbox) Destroy(ctx context.Context) error {
+func (s *Sandbox) Destroy(ctx context.Context) error { return s.p.DestroySandbox(ctx, s.id) }
+
+// DestroySandbox ends the sandbox id as its Destroy does, without reading
+// anything of it first: it ends a sandbox whose record or snapshot is
+// damaged too (Connect fails on those). An id that is not there is fine.
+func (p *Provider) DestroySandbox(ctx context.Context, id string) error {
+	if !idPattern.MatchString(id) {
+		return fmt.Errorf("wasm: destroy %q: not a wasm sandbox id: %w", id, sandbox.ErrGone)
+	}
 	ctx = context.WithoutCancel(ctx)
-	if err := s.p.kv.Delete(ctx, liveKey(s.id)); err != nil {
-		return fmt.Errorf("wasm: destroy %s: %w", s.id, err)
+	if err := p.kv.Delete(ctx, liveKey(id)); err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", id, err)
 	}
-	s.p.forget(s.id)
-	keys, err := s.p.kv.Keys(ctx, prefixKey(s.id))
-	if err != nil {
-		return fmt.Errorf("wasm: destroy %s: %w", s.id, err)
-	}
+	p.forget(id)
 	// The manifest first: a snapshot without it is no snapshot.
-	_ = s.p.kv.Delete(ctx, prefixKey(s.id)+"manifest")
+	if err := p.kv.Delete(ctx, prefixKey(id)+"manifest"); err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", id, err)
+	}
+	keys, err := p.kv.Keys(ctx, prefixKey(id))
+	if err != nil {
+		return fmt.Errorf("wasm: destroy %s: %w", id, err)
+	}
 	for _, k := range keys {
-		_ = s.p.kv.Delete(ctx, k)
+		_ = p.kv.Delete(ctx, k)
 	}
 	return nil
 }

@@ -197,7 +197,7 @@ func (p *Provider) open(ctx context.Context, id string, use bool) (*state, *live
 		// A live record without files: destroyed under us.
 		return nil, nil, sandbox.Gone(Name, id)
 	case err != nil:
-		return nil, nil, fmt.Errorf("wasm: sandbox %s: %w", id, err)
+		return nil, nil, loadError(id, err)
 	}
 	st.mu.Lock()
 	stale := st.fsys == nil || m.Generation > st.snap.Generation()
@@ -210,10 +210,10 @@ func (p *Provider) open(ctx context.Context, id string, use bool) (*state, *live
 			if err != nil {
 				st.mu.Unlock()
 				st.saveMu.Unlock()
-				if errors.Is(err, vfs.ErrNoSnapshot) || errors.Is(err, kv.ErrNotFound) {
+				if errors.Is(err, vfs.ErrNoSnapshot) {
 					return nil, nil, sandbox.Gone(Name, id)
 				}
-				return nil, nil, fmt.Errorf("wasm: load sandbox %s: %w", id, err)
+				return nil, nil, loadError(id, err)
 			}
 			st.fsys = fsys
 			st.saved = st.changes.Load()
@@ -231,6 +231,16 @@ func (p *Provider) open(ctx context.Context, id string, use bool) (*state, *live
 	st.rec = rec
 	st.mu.Unlock()
 	return st, rec, nil
+}
+
+// loadError is the error of a snapshot that cannot be loaded: a damaged
+// one is not gone (nothing replaces it with an empty sandbox), and only
+// Destroy ends it.
+func loadError(id string, err error) error {
+	if errors.Is(err, vfs.ErrDamaged) {
+		return fmt.Errorf("wasm: sandbox %s cannot be loaded: %w (its files are kept as they are; `agentenkit sandboxes kill %s` or Destroy ends it)", id, err, id)
+	}
+	return fmt.Errorf("wasm: load sandbox %s: %w", id, err)
 }
 
 // use pushes the end back to now + Idle (not past the hard end). It writes
@@ -279,6 +289,9 @@ func (p *Provider) save(ctx context.Context, st *state) error {
 		return nil
 	}
 	if _, err := st.snap.Save(context.WithoutCancel(ctx), fsys, p.objectTTL(rec)); err != nil {
+		if errors.Is(err, vfs.ErrNoSnapshot) {
+			return fmt.Errorf("wasm: save sandbox %s: destroyed meanwhile: %w", st.id, sandbox.ErrGone)
+		}
 		return fmt.Errorf("wasm: save sandbox %s: %w", st.id, err)
 	}
 	st.saved = seq
@@ -293,7 +306,7 @@ func (p *Provider) restore(ctx context.Context, old string, rec *liveRecord) (*v
 	}
 	snap := vfs.NewSnapshotter(p.kv, prefixKey(old))
 	fsys, _, err := snap.Load(ctx, vfs.Options{MaxBytes: rec.MaxBytes, MaxFiles: rec.MaxFiles})
-	if errors.Is(err, vfs.ErrNoSnapshot) || errors.Is(err, kv.ErrNotFound) {
+	if errors.Is(err, vfs.ErrNoSnapshot) {
 		return nil, fmt.Errorf("wasm: restore from sandbox %s: no snapshot left (destroyed, or ended more than the restore window ago): %w", old, sandbox.ErrGone)
 	}
 	if err != nil {

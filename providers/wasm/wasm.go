@@ -139,6 +139,12 @@ type Options struct {
 	// (the shell, pipeline stages, python, background jobs); default 2048.
 	// Resources.MemoryMB sets both caps per sandbox.
 	CommandMemoryMB int
+	// MemoryBudgetMB caps the memory of all the commands the provider runs
+	// at once, over all its sandboxes: past it a command's next allocation
+	// fails and the command ends with a "memory limit exceeded" message
+	// naming the budget. Default: half the machine's memory (MemTotal in
+	// /proc/meminfo; 4096 where that cannot be read); negative: no budget.
+	MemoryBudgetMB int
 	// MaxBytes and MaxFiles are the default quotas of a sandbox's
 	// filesystem (Resources.DiskMB and MaxFiles override them); defaults
 	// 1 GiB and 100 000.
@@ -197,6 +203,8 @@ type Provider struct {
 	pythonsUsed   atomic.Int64 // prestarted Pythons that ran a command, for tests
 	prestarting   chan struct{}
 	pyTimes       pyTimes
+
+	budget *engine.MemoryBudget // every running command's, together; nil: none
 
 	mu      sync.Mutex
 	cache   map[string]*state // by id: this provider's copies
@@ -268,7 +276,14 @@ func New(opts Options) *Provider {
 	case opts.WarmShells < 0:
 		opts.WarmShells = 0
 	}
-	return &Provider{opts: opts, kv: opts.Kv, cache: map[string]*state{}, prestarting: make(chan struct{}, 1)}
+	if opts.MemoryBudgetMB == 0 {
+		opts.MemoryBudgetMB = defaultMemoryBudgetMB()
+	}
+	var budget *engine.MemoryBudget
+	if opts.MemoryBudgetMB > 0 {
+		budget = engine.NewMemoryBudget(uint64(opts.MemoryBudgetMB) << 20)
+	}
+	return &Provider{opts: opts, kv: opts.Kv, budget: budget, cache: map[string]*state{}, prestarting: make(chan struct{}, 1)}
 }
 
 // Name returns "wasm".
@@ -520,6 +535,13 @@ func (p *Provider) sweep(ctx context.Context) {
 	}
 }
 
+// Evict drops this provider's copy of sandbox id (its files in memory,
+// its warm shells and Pythons) after stopping its commands here; the
+// sandbox lives on in the kv, and its next use loads the snapshot again,
+// as another process would. It frees the host memory of a sandbox that is
+// not in use.
+func (p *Provider) Evict(id string) { p.forget(id) }
+
 func (p *Provider) forget(id string) {
 	p.mu.Lock()
 	st := p.cache[id]
@@ -535,4 +557,22 @@ func minTime(a, b time.Time) time.Time {
 		return a
 	}
 	return b
+}
+
+// defaultMemoryBudgetMB is half the machine's memory, as /proc/meminfo's
+// MemTotal says, or 4096 where it cannot be read.
+func defaultMemoryBudgetMB() int {
+	raw, err := os.ReadFile("/proc/meminfo")
+	if err != nil {
+		return 4096
+	}
+	for line := range strings.SplitSeq(string(raw), "\n") {
+		if rest, ok := strings.CutPrefix(line, "MemTotal:"); ok {
+			var kb int
+			if _, err := fmt.Sscan(strings.TrimSuffix(strings.TrimSpace(rest), " kB"), &kb); err == nil && kb > 0 {
+				return max(256, kb>>11)
+			}
+		}
+	}
+	return 4096
 }

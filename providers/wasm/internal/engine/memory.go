@@ -11,14 +11,15 @@ import (
 // may not grow past limit bytes. It records whether the guest ever asked for
 // more, and the most it had.
 type capAllocator struct {
-	limit  uint64
-	data   *dataImage    // the initial contents, when the module was split (splitData)
-	snap   *dataImage    // a snapshot laid over the memory once it is as large (clone.go)
-	budget *MemoryBudget // shared with other instances, or nil
-	mem    *capMemory    // the instance's memory, once allocated
-	hit    atomic.Bool
-	over   atomic.Bool // the budget, not the limit, said no
-	peak   atomic.Uint64
+	limit   uint64
+	data    *dataImage    // the initial contents, when the module was split (splitData)
+	snap    *dataImage    // a snapshot laid over the memory once it is as large (clone.go)
+	budget  *MemoryBudget // shared with other instances, or nil
+	mem     *capMemory    // the instance's memory, once allocated
+	hit     atomic.Bool
+	over    atomic.Bool                  // the budget, not the limit, said no
+	refused atomic.Pointer[MemoryBudget] // which budget: the command's or a parent
+	peak    atomic.Uint64
 
 	// A mapping is unmapped only once the run is over: wazero may free an
 	// instance's memory from another goroutine (Runtime.Close) while the
@@ -75,7 +76,7 @@ func (a *capAllocator) rebudget(b *MemoryBudget) bool {
 	if a.mem != nil {
 		size, taken = uint64(len(a.mem.buf)), a.mem.size
 	}
-	if b != nil && !b.take(size) {
+	if b != nil && b.take(size) != nil {
 		return false
 	}
 	if a.budget != nil {
@@ -116,9 +117,10 @@ func (m *capMemory) Reallocate(size uint64) []byte {
 		return nil
 	}
 	if b := m.a.budget; b != nil && size > m.size {
-		if !b.take(size - m.size) {
+		if refused := b.take(size - m.size); refused != nil {
 			m.a.hit.Store(true)
 			m.a.over.Store(true)
+			m.a.refused.Store(refused)
 			return nil
 		}
 		m.size = size
@@ -186,16 +188,23 @@ func (m *capMemory) Free() {
 }
 
 // MemoryBudget caps the linear memory of several instances together: a
-// command and every instance it starts, so that many instances, each
-// within its own cap, cannot take the host's memory between them. It is
-// safe for concurrent use.
+// command's instances, or (as the parent of the commands' budgets) every
+// instance a provider runs.
 type MemoryBudget struct {
-	limit uint64
-	used  atomic.Uint64
+	limit  uint64
+	used   atomic.Uint64
+	parent *MemoryBudget // charged too, when set
 }
 
 // NewMemoryBudget returns a budget of limit bytes.
 func NewMemoryBudget(limit uint64) *MemoryBudget { return &MemoryBudget{limit: limit} }
+
+// NewMemoryBudgetWithin returns a budget of limit bytes whose every byte is
+// charged to parent too (nil: none): a command's budget within the
+// provider's.
+func NewMemoryBudgetWithin(parent *MemoryBudget, limit uint64) *MemoryBudget {
+	return &MemoryBudget{limit: limit, parent: parent}
+}
 
 // Limit is the budget's size in bytes.
 func (b *MemoryBudget) Limit() uint64 { return b.limit }
@@ -203,16 +212,33 @@ func (b *MemoryBudget) Limit() uint64 { return b.limit }
 // Used is what the instances hold now, in bytes.
 func (b *MemoryBudget) Used() uint64 { return b.used.Load() }
 
-func (b *MemoryBudget) take(n uint64) bool {
+// take takes n bytes from b and its parents, all or none; it returns the
+// budget that said no, or nil.
+func (b *MemoryBudget) take(n uint64) *MemoryBudget {
 	for {
 		u := b.used.Load()
 		if u+n > b.limit {
-			return false
+			return b
 		}
 		if b.used.CompareAndSwap(u, u+n) {
-			return true
+			break
 		}
 	}
+	if b.parent != nil {
+		if refused := b.parent.take(n); refused != nil {
+			b.used.Add(^(n - 1))
+			return refused
+		}
+	}
+	return nil
 }
 
-func (b *MemoryBudget) give(n uint64) { b.used.Add(^(n - 1)) }
+func (b *MemoryBudget) give(n uint64) {
+	if n == 0 {
+		return
+	}
+	b.used.Add(^(n - 1))
+	if b.parent != nil {
+		b.parent.give(n)
+	}
+}

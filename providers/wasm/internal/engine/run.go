@@ -157,6 +157,11 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 
 func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, stderr io.Writer) (int, error) {
 	memNote := func(code int) (int, error) {
+		if refused := alloc.refused.Load(); alloc.over.Load() && refused != nil && refused != alloc.budget {
+			limit := refused.Limit() >> 20
+			fmt.Fprintf(stderr, "wasm: memory limit exceeded: the commands running in all sandboxes of this provider together hold %d MiB, its memory budget (wasm.Options.MemoryBudgetMB); try again when fewer run\n", limit)
+			return code, &RunError{Code: code, Kind: ErrMemoryLimit, Detail: fmt.Sprintf("over the provider's %d MiB", limit)}
+		}
 		if alloc.over.Load() {
 			limit := alloc.budget.Limit() >> 20
 			fmt.Fprintf(stderr, "wasm: memory limit exceeded: the command and the processes it started asked for more than %d MiB together\n", limit)
