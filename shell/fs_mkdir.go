@@ -51,7 +51,7 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 	status := 0
 	made := func(name, abs string) {
 		if mode != "" {
-			bits, _ := fsApplyMode(mode, 0o777&^fsUmask, true)
+			bits, _ := fsApplyMode(mode, 0o777&^uint32(fsUmaskOf(c.FS)), true)
 			_ = c.FS.Chmod(abs, fsUnixToMode(bits)|fs.ModeDir)
 		}
 		if verbose {
@@ -281,7 +281,7 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 			return
 		}
 		old := fsModeToUnix(fi.Mode())
-		bits, _ := fsApplyMode(mode, old, fi.IsDir())
+		bits, _ := fsApplyModeMask(mode, old, fi.IsDir(), uint32(fsUmaskOf(c.FS)))
 		if bits != old {
 			if err := c.FS.Chmod(abs, fsUnixToMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
 				if !quiet {
@@ -357,6 +357,12 @@ func fsUnixToMode(u uint32) fs.FileMode {
 // (a folder when isDir) and reports whether spec is valid. Symbolic
 // clauses without [ugoa] leave the umask's bits alone, as chmod does.
 func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
+	return fsApplyModeMask(spec, old, isDir, fsUmask)
+}
+
+// fsApplyModeMask is fsApplyMode under the umask umask, which a clause
+// without a who ("+x") leaves alone.
+func fsApplyModeMask(spec string, old uint32, isDir bool, umask uint32) (uint32, bool) {
 	if spec == "" {
 		return old, false
 	}
@@ -391,7 +397,7 @@ func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
 		mask := uint32(0o7777)
 		if who == 0 {
 			who = 0o7777
-			mask = ^uint32(fsUmask)
+			mask = ^umask
 		}
 		if i >= len(clause) {
 			return old, false

@@ -376,6 +376,8 @@ func (s *session) callHandler(ctx context.Context, args []string) ([]string, err
 		}
 	case "type":
 		return with(shInternal+"type", rest...), nil
+	case "umask":
+		return with(shInternal+"umask", rest...), nil
 	case "pwd":
 		if slices.Contains(rest, "-P") {
 			return with(shInternal+"pwd", rest...), nil
@@ -488,6 +490,8 @@ func (s *session) internal(ctx context.Context, hc interp.HandlerContext, args [
 		return s.typeBuiltin(hc, args[1:])
 	case "pwd":
 		return s.pwdP(hc, args[1:])
+	case "umask":
+		return s.umaskBuiltin(hc, args[1:])
 	}
 	return fmt.Errorf("unknown internal command %q", name)
 }
