@@ -106,6 +106,7 @@ func Cases() []Case {
 	var all []Case
 	all = append(all, execCases...)
 	all = append(all, fileCases...)
+	all = append(all, modeCases...)
 	all = append(all, lifecycleCases...)
 	return all
 }

@@ -81,9 +81,14 @@ func (f *files) WriteFile(ctx context.Context, p string, data []byte) error {
 	if abs == "/" {
 		return &fs.PathError{Op: "write", Path: abs, Err: fs.ErrInvalid}
 	}
+	// A file it replaces keeps its mode, as a write to it would.
+	mode := int64(0o644)
+	if st, err := f.s.p.api.ContainerStatPath(ctx, f.s.id, abs); err == nil && st.Mode.IsRegular() {
+		mode = int64(st.Mode.Perm())
+	}
 	var buf bytes.Buffer
 	tw := tar.NewWriter(&buf)
-	hdr := &tar.Header{Name: strings.TrimPrefix(abs, "/"), Mode: 0o644, Size: int64(len(data)), ModTime: time.Now(), Typeflag: tar.TypeReg}
+	hdr := &tar.Header{Name: strings.TrimPrefix(abs, "/"), Mode: mode, Size: int64(len(data)), ModTime: time.Now(), Typeflag: tar.TypeReg}
 	if err := tw.WriteHeader(hdr); err != nil {
 		return err
 	}
