@@ -576,6 +576,25 @@ func fsLookPath(fsys afero.Fs, dir, pathList, name string) string {
 	return ""
 }
 
+// fsLookPathNoExec is the first regular file called name in the folders
+// of pathList that has no execute bit, as bash names it when no folder has
+// an executable one ("Permission denied"); "" for none.
+func fsLookPathNoExec(fsys afero.Fs, dir, pathList, name string) string {
+	if pathList == "" {
+		return ""
+	}
+	for _, d := range strings.Split(pathList, ":") {
+		if d == "" {
+			d = "."
+		}
+		cand := path.Join(d, name)
+		if fi, err := fsys.Stat(shAbs(dir, cand)); err == nil && fi.Mode().IsRegular() {
+			return cand
+		}
+	}
+	return ""
+}
+
 func (s *session) hcLook(hc interp.HandlerContext) lookEnv {
 	return lookEnv{fsys: s.hcFS(hc), dir: hc.Dir, path: hc.Env.Get("PATH").String()}
 }
