@@ -178,7 +178,11 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		return s.runShellBuiltin(ctx, c, args)
 	}
 	if strings.Contains(name, "/") {
-		return s.runFile(ctx, c, c.Abs(name), args)
+		abs := c.Abs(name)
+		if base, ok := s.binPath(c, abs); ok {
+			return s.dispatch(ctx, c, append([]string{base}, args[1:]...))
+		}
+		return s.runFile(ctx, c, abs, args)
 	}
 	if name != "" {
 		pathList, _ := c.Env("PATH")
@@ -195,6 +199,30 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		return s.invoke(ctx, s.fallback, c, args)
 	}
 	return shNotFound(name)
+}
+
+// shBinDirs are the folders where a Linux box keeps the commands this
+// package has built in.
+var shBinDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true}
+
+// binPath tells whether abs, a path with no file in the FS, names one of
+// the commands built in (or the fallback's) in a folder where Linux keeps
+// it ("/bin/echo", "/usr/bin/env", "/usr/bin/python3", as `which` reports
+// them), and returns its name.
+func (s *session) binPath(c *Call, abs string) (string, bool) {
+	dir, base := path.Split(abs)
+	if !shBinDirs[path.Clean(dir)] || base == "" {
+		return "", false
+	}
+	if _, err := c.FS.Stat(abs); err == nil {
+		return "", false
+	}
+	_, handled := s.handlers[base]
+	_, builtin := lookupBuiltin(base)
+	if handled || builtin || interp.IsBuiltin(base) || s.fbNames[base] {
+		return base, true
+	}
+	return "", false
 }
 
 // invoke calls a Builtin, recovering a panic as status 2 with a message,

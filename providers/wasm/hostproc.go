@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io/fs"
 	"path"
 	"strings"
 	"sync"
@@ -79,6 +78,7 @@ type cmdHost struct {
 	python    func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell
 	pythonRan func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration)
 	fs        experimentalsys.FS
+	st        *state // the sandbox: control files of its Pythons (pyproc.go)
 	memPages  uint32
 	budget    *engine.MemoryBudget
 	maxProcs  int32
@@ -129,6 +129,7 @@ type proc struct {
 	consumed bool  // stdout is read by a later child, not the guest
 	cancel   context.CancelFunc
 	sigpipe  atomic.Bool
+	killedBy atomic.Int32 // the signal a kill through the control file named
 	done     chan struct{}
 	code     int
 }
@@ -270,6 +271,11 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	dir := spec.Dir
 	if dir == "" || !strings.HasPrefix(dir, "/") {
 		dir = "/"
+	}
+	if spec.Image == "python" && t.host.st != nil {
+		tok, unregister := registerCtl(ctx, t.host.st, child)
+		defer unregister()
+		env[ctlEnv] = tok
 	}
 	rs := engine.RunSpec{
 		Args:             spec.Args,
@@ -516,17 +522,7 @@ func hostChmod(ctx context.Context, t *procTable, m api.Module, stack []uint64) 
 // chmod sets the mode of p (absolute, in the sandbox) to the Unix bits
 // mode.
 func (h *cmdHost) chmod(p string, mode uint32) experimentalsys.Errno {
-	fm := fs.FileMode(mode & 0o777)
-	if mode&0o4000 != 0 {
-		fm |= fs.ModeSetuid
-	}
-	if mode&0o2000 != 0 {
-		fm |= fs.ModeSetgid
-	}
-	if mode&0o1000 != 0 {
-		fm |= fs.ModeSticky
-	}
-	return h.fs.Chmod(strings.TrimPrefix(path.Clean("/"+p), "/"), fm)
+	return h.fs.Chmod(strings.TrimPrefix(path.Clean("/"+p), "/"), fileMode(mode))
 }
 
 // hostUmask is fs_umask(): the umask the calling instance was started

@@ -84,6 +84,7 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 			s.p.prestartPython(st, img, memPages, argv0, env)
 		},
 		fs:       sh.w.FS(),
+		st:       st,
 		memPages: memPages,
 		budget:   engine.NewMemoryBudget(uint64(max(rec.CmdMemMB, rec.MemoryMB)) << 20),
 		maxProcs: int32(rec.MaxProcs),
@@ -292,6 +293,9 @@ func (t *trackFS) mark() { t.st.changed() }
 const writeFlags = experimentalsys.O_WRONLY | experimentalsys.O_RDWR | experimentalsys.O_CREAT | experimentalsys.O_TRUNC | experimentalsys.O_APPEND
 
 func (t *trackFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	if f, errno, ok := openCtl(t.st, p); ok {
+		return f, errno
+	}
 	if flag&writeFlags != 0 {
 		t.mark()
 	}
