@@ -179,7 +179,7 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 	}
 	if strings.Contains(name, "/") {
 		abs := c.Abs(name)
-		if base, ok := s.binPath(c, abs); ok {
+		if base, ok := s.binPath(c.FS, abs); ok {
 			return s.dispatch(ctx, c, append([]string{base}, args[1:]...))
 		}
 		return s.runFile(ctx, c, abs, args)
@@ -209,12 +209,12 @@ var shBinDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin"
 // the commands built in (or the fallback's) in a folder where Linux keeps
 // it ("/bin/echo", "/usr/bin/env", "/usr/bin/python3", as `which` reports
 // them), and returns its name.
-func (s *session) binPath(c *Call, abs string) (string, bool) {
+func (s *session) binPath(fsys afero.Fs, abs string) (string, bool) {
 	dir, base := path.Split(abs)
 	if !shBinDirs[path.Clean(dir)] || base == "" {
 		return "", false
 	}
-	if _, err := c.FS.Stat(abs); err == nil {
+	if _, err := fsys.Stat(abs); err == nil {
 		return "", false
 	}
 	_, handled := s.handlers[base]

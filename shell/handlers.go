@@ -532,6 +532,9 @@ func (s *session) lookPath(c lookEnv, name string) string {
 		if fsExecutable(c.fsys, shAbs(c.dir, name)) {
 			return name
 		}
+		if _, ok := s.binPath(c.fsys, shAbs(c.dir, name)); ok {
+			return name
+		}
 		return ""
 	}
 	if _, ok := s.handlers[name]; ok {

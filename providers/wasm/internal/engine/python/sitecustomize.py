@@ -311,7 +311,12 @@ def _agentenkit_subprocess(sp):
         @staticmethod
         def _check_exists(name, cwd, env):
             path = os.pathsep.join(os.get_exec_path(env))
-            script = 'command -v -- "$1" >/dev/null 2>&1 && exit 0; [ -d "$1" ] && exit 3; [ -e "$1" ] && exit 4; exit 5'
+            # As execve(2) would: found (0), a folder or a file without
+            # the exec bit (EACCES), nothing (ENOENT), a file with neither
+            # #! nor a format the sandbox runs (ENOEXEC).
+            script = ('p=$(command -v -- "$1") || { case $1 in */*) [ -d "$1" ] && exit 3; [ -e "$1" ] && exit 4;; '
+                      '*) IFS=:; for d in $PATH; do [ -f "${d:-.}/$1" ] && exit 4; done;; esac; exit 5; }; '
+                      '[ -f "$p" ] && { [ "$(head -c 2 -- "$p")" = "#!" ] || exit 6; }; exit 0')
             spec = {"image": "busybox", "args": ["sh", "-c", script, "sh", name],
                     "dir": os.path.abspath(cwd) if cwd else os.getcwd(), "env": ["PATH=" + path]}
             h = ctl({"op": "start", "spec": spec})[0]["r"]
@@ -329,6 +334,8 @@ def _agentenkit_subprocess(sp):
                 raise PermissionError(13, "Permission denied", name)
             if code == 5:
                 raise FileNotFoundError(2, "No such file or directory", name)
+            if code == 6:
+                raise OSError(8, "Exec format error", name)
 
         def _pump(self):
             """Moves what is ready: input the child asks for from an inherited
@@ -368,9 +375,16 @@ def _agentenkit_subprocess(sp):
             return moved
 
         def _done(self):
+            """Whether the child ended; then its returncode is set and
+            what it wrote to inherited or given descriptors is there."""
+            if self.returncode is not None:
+                return True
             ans = ctl({"op": "wait", "h": self._h})[0]
             if ans["r"] == -1 and not ans.get("sig"):
                 return False
+            while self._sinks and not all(self._eof[fd] for fd in self._sinks):
+                if not self._pump():
+                    ctl({"op": "poll", "ms": 10})
             self.returncode = -ans["sig"] if ans.get("sig") else ans["r"]
             return True
 
@@ -387,9 +401,6 @@ def _agentenkit_subprocess(sp):
             while True:
                 moved = self._pump()
                 if self._done():
-                    while self._sinks and not all(self._eof[fd] for fd in self._sinks):
-                        if not self._pump():
-                            ctl({"op": "poll", "ms": 10})
                     return self.returncode
                 if end is not None and time.monotonic() >= end:
                     raise sp.TimeoutExpired(self.args, timeout)
