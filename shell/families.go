@@ -4,5 +4,6 @@ package shell
 // its commands with shell/command in init): importing package shell links
 // them all in, for the memory adapter and the busybox image alike.
 import (
+	_ "github.com/agentenkit/agentenkit/shell/fileutil"
 	_ "github.com/agentenkit/agentenkit/shell/sysutil"
 )
