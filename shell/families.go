@@ -5,5 +5,6 @@ package shell
 // them all in, for the memory adapter and the busybox image alike.
 import (
 	_ "github.com/agentenkit/agentenkit/shell/fileutil"
+	_ "github.com/agentenkit/agentenkit/shell/patch"
 	_ "github.com/agentenkit/agentenkit/shell/sysutil"
 )
