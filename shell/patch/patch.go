@@ -301,4 +301,3 @@ func errText(err error) string {
 	}
 	return strings.ToUpper(s[:1]) + s[1:]
 }
-
