@@ -169,6 +169,9 @@ func (e *shEnviron) Get(name string) expand.Variable {
 	if e.hideTMPDIR && name == "TMPDIR" {
 		return expand.Variable{Set: true, Kind: expand.String, Str: shNoFifoDir}
 	}
+	if user, ok := strings.CutPrefix(name, "HOME "); ok {
+		return shUserHome(user)
+	}
 	vr := e.base.Get(name)
 	if !vr.Declared() {
 		if v, ok := shIdentity[name]; ok {
@@ -176,6 +179,21 @@ func (e *shEnviron) Get(name string) expand.Variable {
 		}
 	}
 	return vr
+}
+
+// shUserHome is what ~NAME expands to: the sandbox's users are user
+// (/home/user) and root (/root); any other name stays as written, as bash
+// leaves the tilde of a user it does not know. (The interpreter would
+// otherwise ask the host's user database.)
+func shUserHome(name string) expand.Variable {
+	home := "~" + name
+	switch name {
+	case "user":
+		home = "/home/user"
+	case "root":
+		home = "/root"
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: home}
 }
 
 func (e *shEnviron) Each(fn func(name string, vr expand.Variable) bool) {
