@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"github.com/agentenkit/agentenkit/shell/command"
+
 	"context"
 	"errors"
 	"fmt"
@@ -322,36 +324,12 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 	return Exit(status)
 }
 
-// fsModeToUnix is a FileMode's permission bits in Unix's octal form,
-// with setuid (04000), setgid (02000) and sticky (01000).
-func fsModeToUnix(m fs.FileMode) uint32 {
-	u := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		u |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		u |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		u |= 0o1000
-	}
-	return u
-}
+// fsModeToUnix is a FileMode's permission bits in Unix's octal form
+// (command.UnixMode).
+func fsModeToUnix(m fs.FileMode) uint32 { return command.UnixMode(m) }
 
-// fsUnixToMode is fsModeToUnix's inverse (permission bits only).
-func fsUnixToMode(u uint32) fs.FileMode {
-	m := fs.FileMode(u & 0o777)
-	if u&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if u&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if u&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
-}
+// fsUnixToMode is fsModeToUnix's inverse (command.FileMode).
+func fsUnixToMode(u uint32) fs.FileMode { return command.FileMode(u) }
 
 // fsApplyMode applies chmod's mode spec to the Unix bits old of a file
 // (a folder when isDir) and reports whether spec is valid. Symbolic

@@ -126,16 +126,7 @@ func (w *wasiFS) MkdirAll(name string, perm fs.FileMode) error {
 
 // Chmod sets name's mode through the host (links followed).
 func (w *wasiFS) Chmod(name string, mode fs.FileMode) error {
-	bits := uint32(mode.Perm())
-	if mode&fs.ModeSetuid != 0 {
-		bits |= 0o4000
-	}
-	if mode&fs.ModeSetgid != 0 {
-		bits |= 0o2000
-	}
-	if mode&fs.ModeSticky != 0 {
-		bits |= 0o1000
-	}
+	bits := fsModeToUnix(mode)
 	p := []byte(name)
 	if len(p) == 0 {
 		return &fs.PathError{Op: "chmod", Path: name, Err: syscall.ENOENT}
@@ -203,16 +194,7 @@ func wasiInfo(fi fs.FileInfo) fs.FileInfo {
 		return fi
 	}
 	bits := uint32(st.Dev & 0o7777)
-	mode := fi.Mode()&fs.ModeType | fs.FileMode(bits&0o777)
-	if bits&0o4000 != 0 {
-		mode |= fs.ModeSetuid
-	}
-	if bits&0o2000 != 0 {
-		mode |= fs.ModeSetgid
-	}
-	if bits&0o1000 != 0 {
-		mode |= fs.ModeSticky
-	}
+	mode := fi.Mode()&fs.ModeType | fsUnixToMode(bits)
 	sys := *st
 	sys.Dev = 1
 	sys.Mode = int(bits)

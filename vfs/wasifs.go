@@ -74,6 +74,21 @@ func UnixMode(mode fs.FileMode) uint32 {
 	return bits
 }
 
+// FileMode is UnixMode's inverse: the permission bits (with setuid,
+// setgid, sticky) of the Unix mode bits, no type.
+func FileMode(bits uint32) fs.FileMode {
+	m := fs.FileMode(bits & 0o777)
+	for _, b := range []struct {
+		unix uint32
+		mode fs.FileMode
+	}{{0o4000, fs.ModeSetuid}, {0o2000, fs.ModeSetgid}, {0o1000, fs.ModeSticky}} {
+		if bits&b.unix != 0 {
+			m |= b.mode
+		}
+	}
+	return m
+}
+
 type wasiFS struct {
 	experimentalsys.UnimplementedFS
 	fsys *FS

@@ -16,6 +16,7 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
 	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+	"github.com/agentenkit/agentenkit/vfs"
 )
 
 // The host module "agentenkit": how the busybox guest starts other
@@ -522,7 +523,7 @@ func hostChmod(ctx context.Context, t *procTable, m api.Module, stack []uint64) 
 // chmod sets the mode of p (absolute, in the sandbox) to the Unix bits
 // mode.
 func (h *cmdHost) chmod(p string, mode uint32) experimentalsys.Errno {
-	return h.fs.Chmod(strings.TrimPrefix(path.Clean("/"+p), "/"), fileMode(mode))
+	return h.fs.Chmod(strings.TrimPrefix(path.Clean("/"+p), "/"), vfs.FileMode(mode))
 }
 
 // hostUmask is fs_umask(): the umask the calling instance was started

@@ -6,7 +6,6 @@ import (
 	"encoding/binary"
 	"encoding/hex"
 	"encoding/json"
-	"io/fs"
 	"strings"
 	"sync"
 	"time"
@@ -277,19 +276,4 @@ func (p *proc) signal() int {
 		return 13
 	}
 	return 0
-}
-
-// fileMode is the fs.FileMode of Unix permission bits.
-func fileMode(bits uint32) fs.FileMode {
-	m := fs.FileMode(bits & 0o777)
-	if bits&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if bits&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if bits&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
 }

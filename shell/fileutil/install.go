@@ -65,7 +65,7 @@ func install(ctx context.Context, c *command.Call, args []string) error {
 			if !ok || err != nil || n > 0o7777 {
 				return c.Errorf(1, "install", "invalid mode %s (this install takes octal modes)", quote(v))
 			}
-			mode = fileMode(uint32(n))
+			mode = command.FileMode(uint32(n))
 		case strings.HasPrefix(a, "-t") || strings.HasPrefix(a, "--target-directory"):
 			v, ok := val("-t")
 			if !ok {
@@ -240,21 +240,6 @@ func readAll(c *command.Call, abs string) ([]byte, error) {
 func usage(c *command.Call, msg string) error {
 	fmt.Fprintf(c.Stderr, "install: %s\nTry 'install --help' for more information.\n", msg)
 	return command.Exit(1)
-}
-
-// fileMode is the fs.FileMode of Unix permission bits.
-func fileMode(bits uint32) fs.FileMode {
-	m := fs.FileMode(bits & 0o777)
-	if bits&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if bits&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if bits&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
 }
 
 // quote is a name as GNU tools quote it in messages.
