@@ -418,6 +418,11 @@ func (l *loader) folder(p, h string) error {
 			}
 			l.files[child] = fileState{size: int64(len(data)), mtime: mtime, hash: e.Hash}
 		}
+		if special := e.Mode & (fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); special != 0 {
+			if err := l.fsys.Chmod(child, e.Mode.Perm()|special); err != nil {
+				return err
+			}
+		}
 		if err := l.fsys.Chtimes(child, mtime, mtime); err != nil {
 			return err
 		}
