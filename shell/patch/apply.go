@@ -236,7 +236,7 @@ func find(lines []string, h *hunk, from, fuzz, _ int) (int, int, bool) {
 		trail++
 	}
 	cutLead, cutTrail := min(fuzz, lead), min(fuzz, trail)
-	if fuzz > 0 && cutLead == 0 && cutTrail == 0 {
+	if fuzz > 0 && (cutLead == 0 && cutTrail == 0 || cutLead+cutTrail >= len(old)) {
 		return 0, 0, false
 	}
 	want := old[cutLead : len(old)-cutTrail]

@@ -210,7 +210,9 @@ func parseHunk(lines []string, i int) (*hunk, int, error) {
 					h.noNLOld, h.noNLNew = true, true
 				}
 			}
-		case l == "\n" || l == "":
+		case l == "":
+			return nil, 0, fmt.Errorf("unexpected end of file in patch")
+		case l == "\n" || l == "\r\n":
 			h.lines = append(h.lines, " ")
 			oldN++
 			newN++
