@@ -6,5 +6,6 @@ package shell
 import (
 	_ "github.com/agentenkit/agentenkit/shell/fileutil"
 	_ "github.com/agentenkit/agentenkit/shell/patch"
+	_ "github.com/agentenkit/agentenkit/shell/shuf"
 	_ "github.com/agentenkit/agentenkit/shell/sysutil"
 )
