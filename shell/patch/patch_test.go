@@ -22,7 +22,7 @@ func TestParse(t *testing.T) {
 		t.Errorf("hunk 2: %+v", h)
 	}
 	for _, bad := range []string{
-		"--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n",        // ends early
+		"--- a\n+++ b\n@@ -1,2 +1,2 @@\n a\n",         // ends early
 		"--- a\n+++ b\n@@ -x +1 @@\n a\n",             // bad range
 		"*** a\n--- b\n***************\n*** 1 ****\n", // context diff
 		"--- a\n+++ b\n@@ -1 +1 @@\n?a\n",             // bad line
