@@ -115,6 +115,7 @@ func Cases() []Case {
 	var all []Case
 	all = append(all, execCases...)
 	all = append(all, fileCases...)
+	all = append(all, modeCases...)
 	all = append(all, lifecycleCases...)
 	all = append(all, networkCases...)
 	all = append(all, gitCases...)

@@ -178,20 +178,51 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		return s.runShellBuiltin(ctx, c, args)
 	}
 	if strings.Contains(name, "/") {
-		return s.runFile(ctx, c, c.Abs(name), args)
+		abs := c.Abs(name)
+		if base, ok := s.binPath(c.FS, abs); ok {
+			return s.dispatch(ctx, c, append([]string{base}, args[1:]...))
+		}
+		return s.runFile(ctx, c, abs, args)
 	}
 	if name != "" {
 		pathList, _ := c.Env("PATH")
 		if p := fsLookPath(c.FS, c.Dir, pathList, name); p != "" {
 			if data, ok := fsScriptText(c.FS, c.Abs(p)); ok {
-				return s.runFileText(ctx, c, data, args)
+				// $0 is the path found, as bash passes it.
+				return s.runFileText(ctx, c, data, append([]string{p}, args[1:]...))
 			}
+		} else if p := fsLookPathNoExec(c.FS, c.Dir, pathList, name); p != "" && !s.fbNames[name] {
+			return &shExecError{name: p, status: 126, msg: "Permission denied"}
 		}
 	}
 	if s.fallback != nil {
 		return s.invoke(ctx, s.fallback, c, args)
 	}
 	return shNotFound(name)
+}
+
+// shBinDirs are the folders where a Linux box keeps the commands this
+// package has built in.
+var shBinDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true}
+
+// binPath tells whether abs, a path with no file in the FS, names one of
+// the commands built in (or the fallback's) in a folder where Linux keeps
+// it ("/bin/echo", "/usr/bin/env", "/usr/bin/python3", as `which` reports
+// them), and returns its name.
+func (s *session) binPath(fsys afero.Fs, abs string) (string, bool) {
+	dir, base := path.Split(abs)
+	if !shBinDirs[path.Clean(dir)] || base == "" {
+		return "", false
+	}
+	if _, err := fsys.Stat(abs); err == nil {
+		return "", false
+	}
+	_, handled := s.handlers[base]
+	_, builtin := lookupBuiltin(base)
+	if handled || builtin || interp.IsBuiltin(base) || s.fbNames[base] {
+		return base, true
+	}
+	return "", false
 }
 
 // invoke calls a Builtin, recovering a panic as status 2 with a message,
@@ -283,47 +314,75 @@ var shShells = map[string]bool{"sh": true, "bash": true, "dash": true, "ash": tr
 
 // runFileText runs a script's text: without #! or with a shell's, in a
 // nested shell; with another interpreter, as "INTERP [ARG] FILE ARGS..."
-// through the lookup chain (python3 reaches the fallback).
+// through the lookup chain (python3 reaches the fallback). As Linux does,
+// everything after the interpreter is one argument; /usr/bin/env takes it
+// as the program's name (env -S splits it). A missing interpreter is
+// bash 5.2's "cannot execute: required file not found" (127), a program
+// env cannot find env's own "No such file or directory" (127).
 func (s *session) runFileText(ctx context.Context, c *Call, text string, args []string) error {
-	interpArgs := shShebang(text)
-	if len(interpArgs) == 0 || shShells[path.Base(interpArgs[0])] {
+	sb := shShebang(text)
+	if sb == nil || (!sb.env && shShells[path.Base(sb.interp)]) {
 		var flags []string
-		if len(interpArgs) > 1 {
-			flags = interpArgs[1:]
+		if sb != nil {
+			flags = strings.Fields(sb.arg)
 		}
 		return s.runNested(ctx, c, text, args[0], args[0], args[1:], flags)
 	}
-	cmd := slices.Clone(interpArgs)
-	cmd[0] = path.Base(cmd[0])
+	var cmd []string
+	switch {
+	case !sb.env:
+		cmd = []string{path.Base(sb.interp)}
+		if sb.arg != "" {
+			cmd = append(cmd, sb.arg)
+		}
+	case strings.HasPrefix(sb.arg, "-S"):
+		cmd = strings.Fields(strings.TrimPrefix(sb.arg, "-S"))
+	case sb.arg != "":
+		cmd = []string{sb.arg}
+	}
+	if len(cmd) == 0 {
+		return &shExecError{name: args[0], status: 127, msg: "cannot execute: required file not found"}
+	}
+	if sb.env && shShells[cmd[0]] {
+		return s.runNested(ctx, c, text, args[0], args[0], args[1:], cmd[1:])
+	}
 	cmd = append(cmd, args...)
 	err := c.Exec(ctx, cmd)
 	if errors.Is(err, ErrNotFound) {
-		return &shExecError{name: args[0], status: 126, msg: interpArgs[0] + ": bad interpreter: No such file or directory"}
+		if sb.env {
+			fmt.Fprintf(c.Stderr, "/usr/bin/env: '%s': No such file or directory\n", cmd[0])
+			if strings.ContainsAny(cmd[0], " \t") {
+				fmt.Fprintln(c.Stderr, "/usr/bin/env: use -[v]S to pass options in shebang lines")
+			}
+			return Exit(127)
+		}
+		return &shExecError{name: args[0], status: 127, msg: "cannot execute: required file not found"}
 	}
 	return err
 }
 
-// shShebang parses a "#!" line into the interpreter and its arguments,
-// seeing through /usr/bin/env (and env -S). Nil when there is none.
-func shShebang(text string) []string {
+// shebang is a script's "#!" line as Linux reads it: the interpreter and
+// the rest of the line as one argument ("" for none); env is set when the
+// interpreter is /usr/bin/env (any path ending in env).
+type shebang struct {
+	interp, arg string
+	env         bool
+}
+
+// shShebang parses a "#!" line; nil when there is none.
+func shShebang(text string) *shebang {
 	if !strings.HasPrefix(text, "#!") {
 		return nil
 	}
 	line, _, _ := strings.Cut(text[2:], "\n")
-	f := strings.Fields(strings.TrimSuffix(line, "\r"))
-	if len(f) == 0 {
+	line = strings.Trim(strings.TrimSuffix(line, "\r"), " \t")
+	if line == "" {
 		return nil
 	}
-	if path.Base(f[0]) == "env" {
-		f = f[1:]
-		for len(f) > 0 && strings.HasPrefix(f[0], "-") {
-			f = f[1:]
-		}
-		if len(f) == 0 {
-			return nil
-		}
-	}
-	return f
+	interp, arg, _ := strings.Cut(strings.ReplaceAll(line, "\t", " "), " ")
+	sb := &shebang{interp: interp, arg: strings.Trim(arg, " \t")}
+	sb.env = path.Base(interp) == "env"
+	return sb
 }
 
 // runNested runs text as a script in a nested shell over c: its own

@@ -229,7 +229,7 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 			_ = c.FS.Chmod(dstAbs, fi.Mode()&(fs.ModePerm|fs.ModeSetgid|fs.ModeSticky)|fs.ModeDir)
 			_ = c.FS.Chtimes(dstAbs, fi.ModTime(), fi.ModTime())
 		} else if derr != nil {
-			_ = c.FS.Chmod(dstAbs, (fi.Mode().Perm()&^fsUmask)|fs.ModeDir)
+			_ = c.FS.Chmod(dstAbs, (fi.Mode().Perm()&^fsUmaskOf(c.FS))|fs.ModeDir)
 		}
 		return ok
 	case fsIsSymlink(fi):

@@ -43,7 +43,7 @@ func fsWithDev(base afero.Fs, stdin io.Reader, stdout, stderr io.Writer) afero.F
 		base = d.base
 	}
 	if _, ok := base.(*fsPOSIX); !ok {
-		base = &fsPOSIX{base: base}
+		base = newFSPOSIX(base)
 	}
 	return &fsDev{base: base, stdin: stdin, stdout: stdout, stderr: stderr}
 }

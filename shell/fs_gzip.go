@@ -252,6 +252,7 @@ func fsGzipCompress(ctx context.Context, o *fsGzipOpts, w io.Writer, r io.Reader
 	if err != nil {
 		return err
 	}
+	zw.OS = 3 // Unix, as GNU gzip writes it
 	if name != "" {
 		zw.Name = name
 		zw.ModTime = mtime

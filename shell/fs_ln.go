@@ -30,7 +30,13 @@ func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, err
 	if name == "" {
 		return "", fsPathErr("stat", name, syscall.ENOENT)
 	}
-	rest := strings.Split(shAbs(dir, name), "/")
+	// Component by component, as written: "x/../a" needs x (a cleaned
+	// path would not).
+	raw := name
+	if !path.IsAbs(raw) {
+		raw = dir + "/" + raw
+	}
+	rest := strings.Split(raw, "/")
 	cur := "/"
 	links := 0
 	for len(rest) > 0 {

@@ -1,6 +1,8 @@
 package shell
 
 import (
+	"github.com/agentenkit/agentenkit/shell/command"
+
 	"context"
 	"errors"
 	"fmt"
@@ -51,7 +53,7 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 	status := 0
 	made := func(name, abs string) {
 		if mode != "" {
-			bits, _ := fsApplyMode(mode, 0o777&^fsUmask, true)
+			bits, _ := fsApplyMode(mode, 0o777&^uint32(fsUmaskOf(c.FS)), true)
 			_ = c.FS.Chmod(abs, fsUnixToMode(bits)|fs.ModeDir)
 		}
 		if verbose {
@@ -281,7 +283,7 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 			return
 		}
 		old := fsModeToUnix(fi.Mode())
-		bits, _ := fsApplyMode(mode, old, fi.IsDir())
+		bits, _ := fsApplyModeMask(mode, old, fi.IsDir(), uint32(fsUmaskOf(c.FS)))
 		if bits != old {
 			if err := c.FS.Chmod(abs, fsUnixToMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
 				if !quiet {
@@ -322,41 +324,23 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 	return Exit(status)
 }
 
-// fsModeToUnix is a FileMode's permission bits in Unix's octal form,
-// with setuid (04000), setgid (02000) and sticky (01000).
-func fsModeToUnix(m fs.FileMode) uint32 {
-	u := uint32(m.Perm())
-	if m&fs.ModeSetuid != 0 {
-		u |= 0o4000
-	}
-	if m&fs.ModeSetgid != 0 {
-		u |= 0o2000
-	}
-	if m&fs.ModeSticky != 0 {
-		u |= 0o1000
-	}
-	return u
-}
+// fsModeToUnix is a FileMode's permission bits in Unix's octal form
+// (command.UnixMode).
+func fsModeToUnix(m fs.FileMode) uint32 { return command.UnixMode(m) }
 
-// fsUnixToMode is fsModeToUnix's inverse (permission bits only).
-func fsUnixToMode(u uint32) fs.FileMode {
-	m := fs.FileMode(u & 0o777)
-	if u&0o4000 != 0 {
-		m |= fs.ModeSetuid
-	}
-	if u&0o2000 != 0 {
-		m |= fs.ModeSetgid
-	}
-	if u&0o1000 != 0 {
-		m |= fs.ModeSticky
-	}
-	return m
-}
+// fsUnixToMode is fsModeToUnix's inverse (command.FileMode).
+func fsUnixToMode(u uint32) fs.FileMode { return command.FileMode(u) }
 
 // fsApplyMode applies chmod's mode spec to the Unix bits old of a file
 // (a folder when isDir) and reports whether spec is valid. Symbolic
 // clauses without [ugoa] leave the umask's bits alone, as chmod does.
 func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
+	return fsApplyModeMask(spec, old, isDir, fsUmask)
+}
+
+// fsApplyModeMask is fsApplyMode under the umask umask, which a clause
+// without a who ("+x") leaves alone.
+func fsApplyModeMask(spec string, old uint32, isDir bool, umask uint32) (uint32, bool) {
 	if spec == "" {
 		return old, false
 	}
@@ -391,7 +375,7 @@ func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
 		mask := uint32(0o7777)
 		if who == 0 {
 			who = 0o7777
-			mask = ^uint32(fsUmask)
+			mask = ^umask
 		}
 		if i >= len(clause) {
 			return old, false

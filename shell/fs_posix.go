@@ -8,15 +8,41 @@ import (
 	"os"
 	"path"
 	"strings"
+	"sync/atomic"
 	"syscall"
 	"time"
 
 	"github.com/spf13/afero"
 )
 
-// fsUmask is the sandbox's fixed umask: files are created 0644 and folders
-// 0755 unless a mode says otherwise, as under a login shell.
+// fsUmask is the sandbox's default umask: files are created 0644 and
+// folders 0755 unless a mode says otherwise, as under a login shell. The
+// umask builtin changes it for the rest of the Run (see fsUmaskOf).
 const fsUmask = 0o022
+
+// fsUmaskOf is the umask in force over fsys: the one its fsPOSIX keeps,
+// or fsUmask.
+func fsUmaskOf(fsys afero.Fs) fs.FileMode {
+	if d, ok := fsys.(*fsDev); ok {
+		fsys = d.base
+	}
+	if p, ok := fsys.(*fsPOSIX); ok && p.umask != nil {
+		return fs.FileMode(p.umask.Load())
+	}
+	return fsUmask
+}
+
+// fsSetUmask sets the umask kept over fsys, when it keeps one.
+func fsSetUmask(fsys afero.Fs, mask fs.FileMode) bool {
+	if d, ok := fsys.(*fsDev); ok {
+		fsys = d.base
+	}
+	if p, ok := fsys.(*fsPOSIX); ok && p.umask != nil {
+		p.umask.Store(uint32(mask & 0o777))
+		return true
+	}
+	return false
+}
 
 // fsPOSIX is an afero.Fs that keeps the POSIX rules afero.MemMapFs
 // departs from, over any afero.Fs:
@@ -31,7 +57,8 @@ const fsUmask = 0o022
 //   - renaming over a folder needs an empty folder and a folder, renaming a
 //     folder into itself is EINVAL;
 //   - O_APPEND holds at every write;
-//   - new files and folders get the umask (022).
+//   - new files and folders get the umask (022 unless the umask builtin
+//     changed it).
 //
 // Names are made absolute ("/" + name) and clean before use. Symbolic
 // links are used when the base has them (afero.Symlinker); otherwise
@@ -40,13 +67,21 @@ const fsUmask = 0o022
 // Over a filesystem that already keeps these rules (package vfs) the checks
 // only cost a few extra Stat calls.
 type fsPOSIX struct {
-	base afero.Fs
+	base  afero.Fs
+	umask *atomic.Uint32 // shared by the copies of one Run
 }
 
 var (
 	_ afero.Fs        = (*fsPOSIX)(nil)
 	_ afero.Symlinker = (*fsPOSIX)(nil)
 )
+
+// newFSPOSIX returns fsys with the POSIX rules and a umask of its own.
+func newFSPOSIX(fsys afero.Fs) *fsPOSIX {
+	p := &fsPOSIX{base: fsys, umask: new(atomic.Uint32)}
+	p.umask.Store(uint32(fsInitialUmask(fsys)))
+	return p
+}
 
 // fsStrict returns fsys with the POSIX rules of fsPOSIX (fsys itself when
 // it already is one).
@@ -59,7 +94,7 @@ func fsStrict(fsys afero.Fs) afero.Fs {
 			return f
 		}
 	}
-	return &fsPOSIX{base: fsys}
+	return newFSPOSIX(fsys)
 }
 
 // fsPOSIXBuiltin runs b with c.FS made POSIX (fsStrict) for the call, so
@@ -149,7 +184,7 @@ func (p *fsPOSIX) Mkdir(name string, perm os.FileMode) error {
 	if err := p.parentOK("mkdir", name); err != nil {
 		return err
 	}
-	return p.base.Mkdir(name, perm&^fsUmask)
+	return p.base.Mkdir(name, perm&^fsUmaskOf(p))
 }
 
 func (p *fsPOSIX) MkdirAll(name string, perm os.FileMode) error {
@@ -168,7 +203,7 @@ func (p *fsPOSIX) MkdirAll(name string, perm os.FileMode) error {
 				return fsPathErr("mkdir", cur, syscall.ENOTDIR)
 			}
 		case errors.Is(err, fs.ErrNotExist):
-			if err := p.base.Mkdir(cur, perm&^fsUmask); err != nil && !errors.Is(err, fs.ErrExist) {
+			if err := p.base.Mkdir(cur, perm&^fsUmaskOf(p)); err != nil && !errors.Is(err, fs.ErrExist) {
 				return err
 			}
 		default:
@@ -206,7 +241,7 @@ func (p *fsPOSIX) OpenFile(name string, flag int, perm os.FileMode) (afero.File,
 		if err := p.parentOK("open", name); err != nil {
 			return nil, err
 		}
-		perm &^= fsUmask
+		perm &^= fsUmaskOf(p)
 	default:
 		return nil, err
 	}
@@ -394,3 +429,7 @@ func (a *fsAppendFile) Write(p []byte) (int, error) {
 }
 
 func (a *fsAppendFile) WriteString(s string) (int, error) { return a.Write([]byte(s)) }
+
+// fsInitialUmask is the umask a Run starts with over fsys: fsUmask, or on
+// wasip1 the one the host says the parent process had.
+var fsInitialUmask = func(afero.Fs) fs.FileMode { return fsUmask }

@@ -488,7 +488,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 	}
 	perm := fsUnixToMode(uint32(hdr.Mode))
 	if !t.o.preserve {
-		perm &^= fsUmask
+		perm &^= fsUmaskOf(c.FS)
 	}
 	exists := fsExists(c.FS, abs)
 	if exists && t.o.keepOld && hdr.Typeflag != tar.TypeDir {

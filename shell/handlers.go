@@ -169,6 +169,9 @@ func (e *shEnviron) Get(name string) expand.Variable {
 	if e.hideTMPDIR && name == "TMPDIR" {
 		return expand.Variable{Set: true, Kind: expand.String, Str: shNoFifoDir}
 	}
+	if user, ok := strings.CutPrefix(name, "HOME "); ok {
+		return shUserHome(user)
+	}
 	vr := e.base.Get(name)
 	if !vr.Declared() {
 		if v, ok := shIdentity[name]; ok {
@@ -176,6 +179,21 @@ func (e *shEnviron) Get(name string) expand.Variable {
 		}
 	}
 	return vr
+}
+
+// shUserHome is what ~NAME expands to: the sandbox's users are user
+// (/home/user) and root (/root); any other name stays as written, as bash
+// leaves the tilde of a user it does not know. (The interpreter would
+// otherwise ask the host's user database.)
+func shUserHome(name string) expand.Variable {
+	home := "~" + name
+	switch name {
+	case "user":
+		home = "/home/user"
+	case "root":
+		home = "/root"
+	}
+	return expand.Variable{Set: true, Kind: expand.String, Str: home}
 }
 
 func (e *shEnviron) Each(fn func(name string, vr expand.Variable) bool) {
@@ -376,6 +394,8 @@ func (s *session) callHandler(ctx context.Context, args []string) ([]string, err
 		}
 	case "type":
 		return with(shInternal+"type", rest...), nil
+	case "umask":
+		return with(shInternal+"umask", rest...), nil
 	case "pwd":
 		if slices.Contains(rest, "-P") {
 			return with(shInternal+"pwd", rest...), nil
@@ -488,6 +508,8 @@ func (s *session) internal(ctx context.Context, hc interp.HandlerContext, args [
 		return s.typeBuiltin(hc, args[1:])
 	case "pwd":
 		return s.pwdP(hc, args[1:])
+	case "umask":
+		return s.umaskBuiltin(hc, args[1:])
 	}
 	return fmt.Errorf("unknown internal command %q", name)
 }
@@ -528,6 +550,9 @@ func (s *session) lookPath(c lookEnv, name string) string {
 		if fsExecutable(c.fsys, shAbs(c.dir, name)) {
 			return name
 		}
+		if _, ok := s.binPath(c.fsys, shAbs(c.dir, name)); ok {
+			return name
+		}
 		return ""
 	}
 	if _, ok := s.handlers[name]; ok {
@@ -566,6 +591,25 @@ func fsLookPath(fsys afero.Fs, dir, pathList, name string) string {
 			if !path.IsAbs(cand) && !strings.HasPrefix(cand, ".") {
 				cand = "./" + cand
 			}
+			return cand
+		}
+	}
+	return ""
+}
+
+// fsLookPathNoExec is the first regular file called name in the folders
+// of pathList that has no execute bit, as bash names it when no folder has
+// an executable one ("Permission denied"); "" for none.
+func fsLookPathNoExec(fsys afero.Fs, dir, pathList, name string) string {
+	if pathList == "" {
+		return ""
+	}
+	for _, d := range strings.Split(pathList, ":") {
+		if d == "" {
+			d = "."
+		}
+		cand := path.Join(d, name)
+		if fi, err := fsys.Stat(shAbs(dir, cand)); err == nil && fi.Mode().IsRegular() {
 			return cand
 		}
 	}

@@ -80,6 +80,14 @@ type procSpec struct {
 	StdinFrom int32 `json:"stdinFrom,omitempty"`
 	// StderrToStdout sends the child's stderr into its stdout (|&).
 	StderrToStdout bool `json:"stderrToStdout,omitempty"`
+	// Umask is the child's umask (fs_umask tells it).
+	Umask *uint32 `json:"umask,omitempty"`
+}
+
+// umaskOf is the umask a child of c starts with.
+func umaskOf(c *Call) *uint32 {
+	m := uint32(fsUmaskOf(c.FS))
+	return &m
 }
 
 // errHostProc is a child the host would not start.
@@ -242,7 +250,7 @@ func (j *procJob) run(ctx context.Context) ([]int, error) {
 // runHostImage runs args as a child of image with c's folder, environment
 // and stdio, and returns its exit status as a Builtin does.
 func runHostImage(ctx context.Context, c *Call, image string, args []string) error {
-	h, err := startProc(procSpec{Image: image, Args: args, Dir: c.Dir, Env: c.Environ()})
+	h, err := startProc(procSpec{Image: image, Args: args, Dir: c.Dir, Env: c.Environ(), Umask: umaskOf(c)})
 	if err != nil {
 		var he *errHostProc
 		if errors.As(err, &he) && he.code == procErrImage {

@@ -500,6 +500,7 @@ func wasiPipeline(ctx context.Context, c *Call, args []string) error {
 			Args:  append([]string{"sh", "-c", prelude + stage, zero}, params...),
 			Dir:   c.Dir,
 			Env:   env,
+			Umask: umaskOf(c),
 		}
 		if i > 0 {
 			spec.StdinFrom = handles[i-1]

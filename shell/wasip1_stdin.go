@@ -65,6 +65,10 @@ func wasiOpen(s *session, hc interp.HandlerContext, name string, flag int, f afe
 	switch v := f.(type) {
 	case *os.File:
 		return f, nil
+	case *wasiFile:
+		if of, ok := v.File.(*os.File); ok {
+			return of, nil
+		}
 	case *fsDevFile:
 		switch v.kind {
 		case "null":
@@ -108,6 +112,9 @@ func wasiSpool(s *session, data []byte) (*os.File, error) {
 	_ = s.base.Remove(name)
 	if err != nil {
 		return nil, err
+	}
+	if wf, isWASI := r.(*wasiFile); isWASI {
+		r = wf.File
 	}
 	f, ok := r.(*os.File)
 	if !ok {

@@ -578,7 +578,11 @@ func (l *loader) folder(p, h string) error {
 				return err
 			}
 			l.files[child] = fileState{size: e.Size, mtime: mtime, hash: e.Hash, chunks: e.Chunks}
-			continue
+		}
+		if special := e.Mode & (fs.ModeSetuid | fs.ModeSetgid | fs.ModeSticky); special != 0 {
+			if err := l.fsys.Chmod(child, e.Mode.Perm()|special); err != nil {
+				return err
+			}
 		}
 		if err := l.fsys.Chtimes(child, mtime, mtime); err != nil {
 			return err

@@ -34,10 +34,60 @@ import (
 //   - Unlink of a directory is EISDIR, Rmdir of anything else ENOTDIR.
 //   - Hard links are ENOSYS. Times other than the modification time are not
 //     kept: Stat reports it as atime and ctime too.
+//   - Modes: WASI preview 1 has neither a mode argument (wazero asks for
+//     0o600 on every create, 0o700 on every mkdir) nor a mode in its
+//     filestat, nor chmod. So a file a guest creates gets 0o644 and a folder
+//     0o755, as under Linux's default umask 022; and a node's mode travels in
+//     the filestat's st_dev, which means nothing inside a sandbox: st_dev is
+//     WASIDevTag | the mode's Unix bits (07777, see UnixMode). The guests that
+//     know it (the busybox shell, the python image's sitecustomize) read the
+//     mode from there and report a constant st_dev. Changing a mode is the
+//     host's business (FS.Chmod, reached through the adapter's own calls).
 //
 // Every call goes through f and its lock, so guests, the host and other
 // sandboxes' views of the same FS see one another's changes at once.
 func (f *FS) WASI() experimentalsys.FS { return &wasiFS{fsys: f} }
+
+// WASIDevTag marks a WASI st_dev that carries a mode: the high 32 bits of
+// every st_dev the WASI view reports, the low 12 the mode's Unix bits.
+const WASIDevTag uint64 = 0x6165_6b6d << 32 // "aekm"
+
+// The permissions WASI guests create with (see WASI).
+const (
+	wasiFilePerm fs.FileMode = 0o644
+	wasiDirPerm  fs.FileMode = 0o755
+)
+
+// UnixMode is mode's permission bits as stat(2)'s st_mode has them:
+// rwxrwxrwx with setuid (04000), setgid (02000) and sticky (01000).
+func UnixMode(mode fs.FileMode) uint32 {
+	bits := uint32(mode.Perm())
+	if mode&fs.ModeSetuid != 0 {
+		bits |= 0o4000
+	}
+	if mode&fs.ModeSetgid != 0 {
+		bits |= 0o2000
+	}
+	if mode&fs.ModeSticky != 0 {
+		bits |= 0o1000
+	}
+	return bits
+}
+
+// FileMode is UnixMode's inverse: the permission bits (with setuid,
+// setgid, sticky) of the Unix mode bits, no type.
+func FileMode(bits uint32) fs.FileMode {
+	m := fs.FileMode(bits & 0o777)
+	for _, b := range []struct {
+		unix uint32
+		mode fs.FileMode
+	}{{0o4000, fs.ModeSetuid}, {0o2000, fs.ModeSetgid}, {0o1000, fs.ModeSticky}} {
+		if bits&b.unix != 0 {
+			m |= b.mode
+		}
+	}
+	return m
+}
 
 type wasiFS struct {
 	experimentalsys.UnimplementedFS
@@ -46,7 +96,9 @@ type wasiFS struct {
 
 var _ experimentalsys.FS = (*wasiFS)(nil)
 
-func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+// OpenFile opens p; a file it creates gets mode 0o644, whatever perm says
+// (see WASI).
+func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
 	var osFlag int
 	switch flag & (experimentalsys.O_RDONLY | experimentalsys.O_RDWR | experimentalsys.O_WRONLY) {
 	case experimentalsys.O_RDONLY:
@@ -72,7 +124,7 @@ func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode
 	if wantDir && flag&experimentalsys.O_CREAT != 0 {
 		return nil, experimentalsys.EINVAL
 	}
-	h, err := w.fsys.openFile(p, osFlag, perm, openOpts{noFollow: flag&experimentalsys.O_NOFOLLOW != 0})
+	h, err := w.fsys.openFile(p, osFlag, wasiFilePerm, openOpts{noFollow: flag&experimentalsys.O_NOFOLLOW != 0})
 	if err != nil {
 		return nil, errno(err)
 	}
@@ -100,8 +152,9 @@ func (w *wasiFS) stat(p string, follow bool) (sys.Stat_t, experimentalsys.Errno)
 	return statT(n.path, w.fsys.newFileInfo("", n.info)), 0
 }
 
-func (w *wasiFS) Mkdir(p string, perm fs.FileMode) experimentalsys.Errno {
-	return errno(w.fsys.Mkdir(p, perm))
+// Mkdir makes a folder with mode 0o755, whatever perm says (see WASI).
+func (w *wasiFS) Mkdir(p string, _ fs.FileMode) experimentalsys.Errno {
+	return errno(w.fsys.Mkdir(p, wasiDirPerm))
 }
 
 func (w *wasiFS) Chmod(p string, perm fs.FileMode) experimentalsys.Errno {
@@ -150,6 +203,7 @@ func timeOf(nanos int64) time.Time { return time.Unix(0, nanos) }
 func statT(p string, info fs.FileInfo) sys.Stat_t {
 	mtim := info.ModTime().UnixNano()
 	return sys.Stat_t{
+		Dev:   WASIDevTag | uint64(UnixMode(info.Mode())),
 		Ino:   inode(p),
 		Mode:  info.Mode(),
 		Nlink: 1,

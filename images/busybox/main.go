@@ -19,8 +19,6 @@ import (
 	"os"
 	"strings"
 
-	"github.com/spf13/afero"
-
 	"github.com/agentenkit/agentenkit/shell"
 	"github.com/agentenkit/agentenkit/shell/pip"
 )
@@ -64,7 +62,7 @@ func run(argv []string, env map[string]string, dir string) int {
 		}
 	}
 	code, _ := shell.Run(context.Background(), script, shell.Options{
-		FS:            afero.NewOsFs(),
+		FS:            shell.WASIFS(),
 		Dir:           dir,
 		Env:           env,
 		Stdin:         os.Stdin,

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"path"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -15,6 +16,7 @@ import (
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
 	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
+	"github.com/agentenkit/agentenkit/vfs"
 )
 
 // The host module "agentenkit": how the busybox guest starts other
@@ -56,7 +58,12 @@ type procSpec struct {
 	Env            []string `json:"env"`
 	StdinFrom      int32    `json:"stdinFrom,omitempty"`
 	StderrToStdout bool     `json:"stderrToStdout,omitempty"`
+	// Umask is the child's file mode creation mask; nil is 022.
+	Umask *uint32 `json:"umask,omitempty"`
 }
+
+// defaultUmask is the umask a command starts with, as under a login shell.
+const defaultUmask = 0o022
 
 // cmdHost is what every process of one RunCommand shares: the images, the
 // sandbox's files and the limits.
@@ -72,6 +79,7 @@ type cmdHost struct {
 	python    func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell
 	pythonRan func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration)
 	fs        experimentalsys.FS
+	st        *state // the sandbox: control files of its Pythons (pyproc.go)
 	memPages  uint32
 	budget    *engine.MemoryBudget
 	maxProcs  int32
@@ -82,6 +90,7 @@ type cmdHost struct {
 type procTable struct {
 	host  *cmdHost
 	depth int
+	umask uint32 // the instance's umask at start (fs_umask)
 
 	mu     sync.Mutex
 	next   int32
@@ -91,7 +100,7 @@ type procTable struct {
 }
 
 func newProcTable(host *cmdHost, depth int) *procTable {
-	return &procTable{host: host, depth: depth, procs: map[int32]*proc{}, wakeCh: make(chan struct{}, 1)}
+	return &procTable{host: host, depth: depth, umask: defaultUmask, procs: map[int32]*proc{}, wakeCh: make(chan struct{}, 1)}
 }
 
 type tableKey struct{}
@@ -121,6 +130,7 @@ type proc struct {
 	consumed bool  // stdout is read by a later child, not the guest
 	cancel   context.CancelFunc
 	sigpipe  atomic.Bool
+	killedBy atomic.Int32 // the signal a kill through the control file named
 	done     chan struct{}
 	code     int
 }
@@ -203,6 +213,9 @@ func (t *procTable) start(ctx context.Context, spec procSpec) int32 {
 	t.mu.Unlock()
 
 	child := newProcTable(t.host, t.depth+1)
+	if spec.Umask != nil {
+		child.umask = *spec.Umask & 0o777
+	}
 	childCtx = withTable(childCtx, child)
 	go t.run(childCtx, p, child, spec)
 	return h
@@ -259,6 +272,11 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	dir := spec.Dir
 	if dir == "" || !strings.HasPrefix(dir, "/") {
 		dir = "/"
+	}
+	if spec.Image == "python" && t.host.st != nil {
+		tok, unregister := registerCtl(ctx, t.host.st, child)
+		defer unregister()
+		env[ctlEnv] = tok
 	}
 	rs := engine.RunSpec{
 		Args:             spec.Args,
@@ -349,6 +367,8 @@ func defineHostModule(b wazero.HostModuleBuilder) wazero.HostModuleBuilder {
 	def("proc_wait", hostWait, i32)
 	def("proc_free", hostFree, i32)
 	def("proc_poll", hostPoll, i32)
+	def("fs_chmod", hostChmod, i32, i32, i32)
+	def("fs_umask", hostUmask)
 	return b
 }
 
@@ -486,4 +506,28 @@ func hostPoll(ctx context.Context, t *procTable, m api.Module, stack []uint64) i
 	case <-ctx.Done():
 	}
 	return 0
+}
+
+// hostChmod is fs_chmod(path, len, mode): it sets the permission bits
+// (07777, as chmod(2) takes them) of what the absolute path leads to, and
+// returns 0 or wazero's experimental/sys Errno (ENOENT is 12, ENOTDIR 14,
+// ELOOP 10, EPERM 19). WASI preview 1 has no chmod of its own.
+func hostChmod(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	raw, ok := m.Memory().Read(api.DecodeU32(stack[0]), api.DecodeU32(stack[1]))
+	if !ok {
+		return int32(experimentalsys.EFAULT)
+	}
+	return int32(t.host.chmod(string(raw), api.DecodeU32(stack[2])))
+}
+
+// chmod sets the mode of p (absolute, in the sandbox) to the Unix bits
+// mode.
+func (h *cmdHost) chmod(p string, mode uint32) experimentalsys.Errno {
+	return h.fs.Chmod(strings.TrimPrefix(path.Clean("/"+p), "/"), vfs.FileMode(mode))
+}
+
+// hostUmask is fs_umask(): the umask the calling instance was started
+// with (022, or what its parent passed in procSpec.Umask).
+func hostUmask(ctx context.Context, t *procTable, m api.Module, stack []uint64) int32 {
+	return int32(t.umask)
 }

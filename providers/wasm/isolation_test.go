@@ -55,6 +55,12 @@ func TestHostFilesAreNotVisible(t *testing.T) {
 		"python3 -c \"import os; print(os.listdir('/'))\"",
 		"echo planted > " + secretPath + ".planted",
 		"python3 -c \"open('" + host + "/py-planted','w').write('x')\"",
+		// Python's subprocess, os.system and a #! script reach only the
+		// sandbox's shell and files.
+		"python3 -c \"import subprocess; r = subprocess.run(['cat', '" + secretPath + "'], capture_output=True); print(r.stdout, r.returncode)\"",
+		"python3 -c \"import subprocess; r = subprocess.run('ls -la " + host + "; cat " + up + rel + "', shell=True, capture_output=True); print(r.stdout, r.returncode)\"",
+		"python3 -c \"import os; os.system('cat " + secretPath + "; echo planted > " + host + "/py-planted')\"",
+		"printf '#!/usr/bin/env python3\\nprint(open(\"" + secretPath + "\").read())\\n' > s.py; chmod +x s.py; ./s.py",
 	} {
 		res := run(t, sb, cmd, sandbox.RunCommandOptions{})
 		assert.NotContains(t, res.Stdout+res.Stderr, secret, "%q read the host's file", cmd)
@@ -80,6 +86,8 @@ func TestHostEnvIsNotVisible(t *testing.T) {
 		"env; set; echo $AGENTENKIT_WASM_TEST_SECRET",
 		"python3 -c 'import os; print(dict(os.environ))'",
 		"env | sort | python3 -c 'import sys; print(sys.stdin.read())'",
+		"python3 -c 'import subprocess; print(subprocess.run(\"env; set\", shell=True, capture_output=True))'",
+		"python3 -c 'import os; os.system(\"env\"); print(os.popen(\"set\").read())'",
 	} {
 		res := run(t, sb, cmd, sandbox.RunCommandOptions{})
 		assert.NotContains(t, res.Stdout+res.Stderr, secret, "%q saw the host's environment", cmd)

@@ -1,13 +1,13 @@
 package wasm_test
 
 import (
+	"context"
 	"crypto/ecdsa"
 	"crypto/elliptic"
 	"crypto/rand"
 	"crypto/tls"
 	"crypto/x509"
 	"crypto/x509/pkix"
-	"context"
 	"fmt"
 	"io"
 	"io/fs"

@@ -102,6 +102,7 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 			s.p.prestartPython(st, img, memPages, argv0, env)
 		},
 		fs:       sh.w.FS(),
+		st:       st,
 		memPages: memPages,
 		budget:   engine.NewMemoryBudgetWithin(s.p.budget, uint64(max(rec.CmdMemMB, rec.MemoryMB))<<20),
 		maxProcs: int32(rec.MaxProcs),
@@ -324,6 +325,9 @@ func (t *trackFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMod
 			return hostnet.Open(ns.cfg, ns.sess), 0
 		}
 		return hostnet.Open(&hostnet.Config{}, nil), 0
+	}
+	if f, errno, ok := openCtl(t.st, p); ok {
+		return f, errno
 	}
 	if flag&writeFlags != 0 {
 		t.mark()

@@ -34,6 +34,11 @@ def _agentenkit_prestarted():
         except OSError:
             pass  # as sitecustomize: the folder is where CPython started
         want = dict(e.split("=", 1) for e in env if "=" in e)
+        # The control file's token (sitecustomize.py) is this request's,
+        # not the environment's.
+        site = sys.modules.get("sitecustomize")
+        if site is not None:
+            site._ctl_token = want.pop("AGENTENKIT_CTL", None)
         for k in list(os.environ):
             if k not in want:
                 del os.environ[k]

@@ -76,3 +76,507 @@ def _agentenkit_site():
 
 _agentenkit_site()
 del _agentenkit_site
+# agentenkit: what CPython for WASI lacks and a Linux box has, through the
+# wasm adapter's control file (providers/wasm/pyproc.go): file modes (WASI
+# carries a node's mode in st_dev, see vfs.WASIDevTag; chmod and umask go
+# to the host), the sandbox's user (uid 1000), and processes — subprocess,
+# os.system and os.popen start their commands as children of the sandbox's
+# shell. The host gives this process its control file's name in
+# $AGENTENKIT_CTL, taken out of the environment here (and by the prestart
+# program for a prestarted CPython) before any user code runs.
+_ctl_token = None
+_ctl_fd = None
+
+
+def _agentenkit_ctl(req, data=b""):
+    """One request to the control file: (result, bytes)."""
+    global _ctl_fd
+    import os
+    import json
+    if _ctl_token is None:
+        raise OSError(58, "no process control in this Python (not started by the sandbox)")
+    if _ctl_fd is None:
+        _ctl_fd = os.open("/dev/agentenkit-ctl/" + _ctl_token, os.O_RDWR)
+    os.write(_ctl_fd, json.dumps(req).encode() + b"\n" + data)
+    buf = os.read(_ctl_fd, 1 << 21)
+    n = int.from_bytes(buf[:4], "little")
+    while len(buf) < 4 + n:
+        more = os.read(_ctl_fd, 4 + n - len(buf))
+        if not more:
+            break
+        buf += more
+    head, _, out = buf[4:4 + n].partition(b"\n")
+    ans = json.loads(head)
+    return ans, out
+
+
+def _agentenkit_setup():
+    import os
+    import sys
+    global _ctl_token
+    _ctl_token = os.environ.pop("AGENTENKIT_CTL", None)
+    tag = 0x61656B6D
+    extra = ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns",
+             "st_ctime_ns", "st_blksize", "st_blocks", "st_rdev")
+    stat_result = os.stat_result
+    _stat, _lstat, _fstat = os.stat, os.lstat, os.fstat
+
+    def fix(st):
+        dev = st.st_dev
+        if dev >> 32 != tag:
+            return st
+        mode = (st.st_mode & 0o170000) | (dev & 0o7777)
+        return stat_result((mode, st.st_ino, 1, st.st_nlink, 1000, 1000, st.st_size, st[7], st[8], st[9]),
+                           {k: getattr(st, k) for k in extra if hasattr(st, k)})
+
+    def stat(path, *, dir_fd=None, follow_symlinks=True):
+        return fix(_stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks))
+
+    def lstat(path, *, dir_fd=None):
+        return fix(_lstat(path, dir_fd=dir_fd))
+
+    def fstat(fd):
+        return fix(_fstat(fd))
+
+    def chmod(path, mode, *, dir_fd=None, follow_symlinks=True):
+        if isinstance(path, int) or dir_fd is not None:
+            raise OSError(58, "chmod of a file descriptor is not supported in this sandbox")
+        p = os.path.abspath(os.fsdecode(path))
+        ans, _ = _agentenkit_ctl({"op": "chmod", "path": p, "mode": int(mode) & 0o7777})
+        e = ans["r"]
+        if e:
+            import errno
+            code = {1: errno.EACCES, 10: errno.ELOOP, 12: errno.ENOENT, 14: errno.ENOTDIR,
+                    19: errno.EPERM, 20: errno.EROFS}.get(e, errno.EIO)
+            raise OSError(code, os.strerror(code), path)
+
+    def access(path, mode, *, dir_fd=None, effective_ids=False, follow_symlinks=True):
+        try:
+            st = stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
+        except OSError:
+            return False
+        need = (0o400 if mode & os.R_OK else 0) | (0o200 if mode & os.W_OK else 0) | (0o100 if mode & os.X_OK else 0)
+        return st.st_mode & need == need
+
+    umask_now = []
+
+    def umask(mask):
+        if not umask_now:
+            try:
+                umask_now.append(_agentenkit_ctl({"op": "umask"})[0]["r"])
+            except OSError:
+                umask_now.append(0o022)
+        old = umask_now[0]
+        umask_now[0] = int(mask) & 0o777
+        return old
+
+    def system(command):
+        import subprocess
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except Exception:
+                pass
+        code = subprocess.Popen(command, shell=True).wait()
+        return code << 8 if code >= 0 else -code
+
+    for name, f in (("stat", stat), ("lstat", lstat), ("fstat", fstat), ("chmod", chmod), ("access", access),
+                    ("umask", umask), ("system", system)):
+        f.__doc__ = getattr(os, name, f).__doc__
+        setattr(os, name, f)
+    for name in ("getuid", "geteuid", "getgid", "getegid"):
+        if not hasattr(os, name):
+            setattr(os, name, lambda: 1000)
+    if not sys.executable:
+        sys.executable = "/usr/bin/python3"
+
+    class SubprocessHook:
+        """Patches subprocess when it is first imported."""
+
+        def find_spec(self, name, path, target=None):
+            if name != "subprocess":
+                return None
+            sys.meta_path.remove(self)
+            spec = sys.modules["_frozen_importlib_external"].PathFinder.find_spec(name, path)
+            if spec is None or spec.loader is None:
+                return spec
+            loader_exec = spec.loader.exec_module
+
+            def exec_module(module):
+                loader_exec(module)
+                _agentenkit_subprocess(module)
+            spec.loader.exec_module = exec_module
+            return spec
+    sys.meta_path.insert(0, SubprocessHook())
+
+
+def _agentenkit_subprocess(sp):
+    """Replaces subprocess.Popen with one whose children the sandbox's shell
+    runs: run, call, check_call, check_output, getoutput, os.popen and
+    os.system use it."""
+    import io
+    import os
+    import sys
+    import time
+
+    WOULD_BLOCK, CLOSED = -1, -2
+
+    def ctl(req, data=b""):
+        return _agentenkit_ctl(req, data)
+
+    class _In(io.RawIOBase):
+        def __init__(self, proc):
+            self._p = proc
+
+        def writable(self):
+            return True
+
+        def write(self, b):
+            b = bytes(b)
+            done = 0
+            while done < len(b):
+                r = ctl({"op": "write", "h": self._p._h}, b[done:done + (64 << 10)])[0]["r"]
+                if r == CLOSED:
+                    raise BrokenPipeError(32, "Broken pipe")
+                if r < 0:
+                    raise OSError(9, "Bad file descriptor")
+                if r == 0:
+                    self._p._pump()
+                    ctl({"op": "poll", "ms": 10})
+                done += r
+            return done
+
+        def close(self):
+            if not self.closed and self._p._h is not None:
+                ctl({"op": "closein", "h": self._p._h})
+            super().close()
+
+    class _Out(io.RawIOBase):
+        def __init__(self, proc, fd):
+            self._p, self._fd = proc, fd
+
+        def readable(self):
+            return True
+
+        def readinto(self, b):
+            while True:
+                ans, out = ctl({"op": "read", "h": self._p._h, "fd": self._fd, "max": len(b)})
+                r = ans["r"]
+                if r > 0:
+                    b[:len(out)] = out
+                    return len(out)
+                if r == 0 or r != WOULD_BLOCK:
+                    return 0
+                self._p._pump()
+                ctl({"op": "poll", "ms": 50})
+
+    def _fd_of(x):
+        if isinstance(x, int):
+            return x
+        return x.fileno()
+
+    class Popen:
+        def __init__(self, args, bufsize=-1, executable=None, stdin=None, stdout=None, stderr=None,
+                     preexec_fn=None, close_fds=True, shell=False, cwd=None, env=None,
+                     universal_newlines=None, startupinfo=None, creationflags=0, restore_signals=True,
+                     start_new_session=False, pass_fds=(), *, user=None, group=None, extra_groups=None,
+                     encoding=None, errors=None, text=None, umask=-1, pipesize=-1, process_group=None):
+            self.args = args
+            self.returncode = None
+            self.stdin = self.stdout = self.stderr = None
+            self._h = None
+            self.encoding, self.errors = encoding, errors
+            self.text_mode = bool(encoding or errors or text or universal_newlines)
+            self._out = {1: bytearray(), 2: bytearray()}
+            self._eof = {1: False, 2: False}
+            self._input_off = 0
+            if isinstance(args, (str, bytes, os.PathLike)):
+                argv = [args]
+            else:
+                argv = list(args)
+            argv = [os.fsdecode(a) for a in argv]
+            if not argv:
+                raise IndexError("list index out of range")
+            if shell:
+                argv = ["sh", "-c"] + argv
+            else:
+                if executable is not None:
+                    argv[0] = os.fsdecode(executable)
+                if argv[0] == sys.executable:
+                    argv[0] = "python3"
+                self._check_exists(argv[0], cwd, env)
+                argv = ["sh", "-c", '"$0" "$@"'] + argv
+            if cwd is not None:
+                cwd = os.path.abspath(os.fsdecode(cwd))
+                if not os.path.isdir(cwd):
+                    code = 20 if os.path.exists(cwd) else 2
+                    raise OSError(code, os.strerror(code), cwd) if code == 20 else FileNotFoundError(2, os.strerror(2), cwd)
+            else:
+                cwd = os.getcwd()
+            envmap = os.environ if env is None else env
+            envl = [os.fsdecode(k) + "=" + os.fsdecode(v) for k, v in envmap.items()]
+            mask = umask
+            if mask < 0:
+                mask = os.umask(0)
+                os.umask(mask)
+            for s in (sys.stdout, sys.stderr):
+                try:
+                    s.flush()
+                except Exception:
+                    pass
+            spec = {"image": "busybox", "args": argv, "dir": cwd, "env": envl, "umask": mask,
+                    "stderrToStdout": stderr == sp.STDOUT}
+            h = ctl({"op": "start", "spec": spec})[0]["r"]
+            if h <= 0:
+                if h == -3:
+                    raise BlockingIOError(11, "Resource temporarily unavailable (too many processes in this command)")
+                raise OSError(58, "the sandbox could not start the process")
+            self._h = h
+            self.pid = 1000 + h
+            # stdin
+            self._stdin_src = None
+            if stdin == sp.PIPE:
+                raw = _In(self)
+                self.stdin = io.BufferedWriter(raw, 64 << 10) if bufsize != 0 else raw
+                if self.text_mode:
+                    self.stdin = io.TextIOWrapper(self.stdin, encoding=encoding, errors=errors,
+                                                  write_through=True, line_buffering=(bufsize == 1))
+            elif stdin == sp.DEVNULL:
+                ctl({"op": "closein", "h": h})
+            elif stdin is None:
+                self._stdin_src = 0
+            else:
+                self._stdin_src = _fd_of(stdin)
+            # stdout, stderr
+            self._sinks = {}
+            for fd, target in ((1, stdout), (2, stderr)):
+                if fd == 2 and target == sp.STDOUT:
+                    self._eof[2] = True
+                    continue
+                if target == sp.PIPE:
+                    stream = io.BufferedReader(_Out(self, fd))
+                    if self.text_mode:
+                        stream = io.TextIOWrapper(stream, encoding=encoding, errors=errors)
+                    setattr(self, "stdout" if fd == 1 else "stderr", stream)
+                elif target == sp.DEVNULL:
+                    self._sinks[fd] = None
+                elif target is None:
+                    self._sinks[fd] = fd
+                else:
+                    try:
+                        target.flush()
+                    except Exception:
+                        pass
+                    self._sinks[fd] = _fd_of(target)
+
+        @staticmethod
+        def _check_exists(name, cwd, env):
+            path = os.pathsep.join(os.get_exec_path(env))
+            # As execve(2) would: found (0), a folder or a file without
+            # the exec bit (EACCES), nothing (ENOENT), a file with neither
+            # #! nor a format the sandbox runs (ENOEXEC).
+            script = ('p=$(command -v -- "$1") || { case $1 in */*) [ -d "$1" ] && exit 3; [ -e "$1" ] && exit 4;; '
+                      '*) IFS=:; for d in $PATH; do [ -f "${d:-.}/$1" ] && exit 4; done;; esac; exit 5; }; '
+                      '[ -f "$p" ] && { [ "$(head -c 2 -- "$p")" = "#!" ] || exit 6; }; exit 0')
+            spec = {"image": "busybox", "args": ["sh", "-c", script, "sh", name],
+                    "dir": os.path.abspath(cwd) if cwd else os.getcwd(), "env": ["PATH=" + path]}
+            h = ctl({"op": "start", "spec": spec})[0]["r"]
+            if h <= 0:
+                return
+            ctl({"op": "closein", "h": h})
+            while True:
+                ans = ctl({"op": "wait", "h": h})[0]
+                if ans["r"] != -1:
+                    break
+                ctl({"op": "poll", "ms": 50})
+            ctl({"op": "free", "h": h})
+            code = ans["r"]
+            if code == 3 or code == 4:
+                raise PermissionError(13, "Permission denied", name)
+            if code == 5:
+                raise FileNotFoundError(2, "No such file or directory", name)
+            if code == 6:
+                raise OSError(8, "Exec format error", name)
+
+        def _pump(self):
+            """Moves what is ready: input the child asks for from an inherited
+            stdin, output to inherited or given descriptors. Returns whether
+            anything moved."""
+            moved = False
+            if self._stdin_src is not None:
+                w = ctl({"op": "wanted", "h": self._h})[0]["r"]
+                if w == 1:
+                    try:
+                        chunk = os.read(self._stdin_src, 64 << 10)
+                    except OSError:
+                        chunk = b""
+                    if chunk:
+                        _In(self).write(chunk)
+                    else:
+                        ctl({"op": "closein", "h": self._h})
+                        self._stdin_src = None
+                    moved = True
+                elif w < 0:
+                    self._stdin_src = None
+            for fd, sink in self._sinks.items():
+                if self._eof[fd]:
+                    continue
+                while True:
+                    ans, out = ctl({"op": "read", "h": self._h, "fd": fd, "max": 1 << 20})
+                    r = ans["r"]
+                    if r > 0:
+                        moved = True
+                        if sink is not None:
+                            while out:
+                                out = out[os.write(sink, out):]
+                        continue
+                    if r != WOULD_BLOCK:
+                        self._eof[fd] = True
+                    break
+            return moved
+
+        def _done(self):
+            """Whether the child ended; then its returncode is set and
+            what it wrote to inherited or given descriptors is there."""
+            if self.returncode is not None:
+                return True
+            ans = ctl({"op": "wait", "h": self._h})[0]
+            if ans["r"] == -1 and not ans.get("sig"):
+                return False
+            while self._sinks and not all(self._eof[fd] for fd in self._sinks):
+                if not self._pump():
+                    ctl({"op": "poll", "ms": 10})
+            self.returncode = -ans["sig"] if ans.get("sig") else ans["r"]
+            return True
+
+        def poll(self):
+            if self.returncode is None:
+                self._pump()
+                self._done()
+            return self.returncode
+
+        def wait(self, timeout=None):
+            if self.returncode is not None:
+                return self.returncode
+            end = None if timeout is None else time.monotonic() + timeout
+            while True:
+                moved = self._pump()
+                if self._done():
+                    return self.returncode
+                if end is not None and time.monotonic() >= end:
+                    raise sp.TimeoutExpired(self.args, timeout)
+                if not moved:
+                    ms = 50 if end is None else max(1, min(50, int((end - time.monotonic()) * 1000)))
+                    ctl({"op": "poll", "ms": ms})
+
+        def communicate(self, input=None, timeout=None):
+            end = None if timeout is None else time.monotonic() + timeout
+            if input is not None and self.text_mode and isinstance(input, str):
+                input = input.encode(self.encoding or "utf-8", self.errors or "strict")
+            pipes = {}
+            if self.stdout is not None:
+                pipes[1] = self.stdout
+            if self.stderr is not None:
+                pipes[2] = self.stderr
+            stdin_open = self.stdin is not None and not self.stdin.closed
+            if stdin_open:
+                try:
+                    self.stdin.flush()
+                except BrokenPipeError:
+                    pass
+            while True:
+                moved = self._pump()
+                if stdin_open:
+                    data = input or b""
+                    if self._input_off < len(data):
+                        r = ctl({"op": "write", "h": self._h}, data[self._input_off:self._input_off + (64 << 10)])[0]["r"]
+                        if r > 0:
+                            self._input_off += r
+                            moved = True
+                        elif r < 0:
+                            self._input_off = len(data)
+                    if self._input_off >= len(data):
+                        try:
+                            self.stdin.close()
+                        except BrokenPipeError:
+                            pass
+                        stdin_open = False
+                for fd in pipes:
+                    while not self._eof[fd]:
+                        ans, out = ctl({"op": "read", "h": self._h, "fd": fd, "max": 1 << 20})
+                        r = ans["r"]
+                        if r > 0:
+                            self._out[fd] += out
+                            moved = True
+                            continue
+                        if r != WOULD_BLOCK:
+                            self._eof[fd] = True
+                        break
+                if all(self._eof[fd] for fd in pipes) and not stdin_open and self._done():
+                    break
+                if end is not None and time.monotonic() >= end:
+                    exc = sp.TimeoutExpired(self.args, timeout)
+                    exc.stdout = bytes(self._out[1]) if 1 in pipes else None
+                    exc.stderr = bytes(self._out[2]) if 2 in pipes else None
+                    raise exc
+                if not moved:
+                    ms = 50 if end is None else max(1, min(50, int((end - time.monotonic()) * 1000)))
+                    ctl({"op": "poll", "ms": ms})
+            self.wait()
+            res = []
+            for fd in (1, 2):
+                if fd not in pipes:
+                    res.append(None)
+                    continue
+                data = bytes(self._out[fd])
+                if self.text_mode:
+                    data = data.decode(self.encoding or "utf-8", self.errors or "strict")
+                    data = data.replace("\r\n", "\n").replace("\r", "\n")
+                res.append(data)
+                try:
+                    pipes[fd].close()
+                except Exception:
+                    pass
+            return tuple(res)
+
+        def send_signal(self, sig):
+            if self.returncode is None:
+                ctl({"op": "kill", "h": self._h, "sig": int(sig)})
+
+        def terminate(self):
+            self.send_signal(15)
+
+        def kill(self):
+            self.send_signal(9)
+
+        def __enter__(self):
+            return self
+
+        def __exit__(self, exc_type, value, traceback):
+            for s in (self.stdout, self.stderr):
+                if s is not None:
+                    try:
+                        s.close()
+                    except Exception:
+                        pass
+            try:
+                if self.stdin is not None:
+                    self.stdin.close()
+            except Exception:
+                pass
+            finally:
+                if exc_type == KeyboardInterrupt:
+                    return
+                self.wait()
+
+        def __repr__(self):
+            return "<Popen: returncode: {} args: {!r}>".format(self.returncode, self.args)
+
+        __class_getitem__ = classmethod(lambda cls, item: cls)
+
+    Popen.__module__ = "subprocess"
+    sp.Popen = Popen
+
+
+_agentenkit_setup()
+del _agentenkit_setup

@@ -1,0 +1,51 @@
+package sandboxtest
+
+import (
+	"strings"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// modeCases are the file modes every Linux box keeps, and so every
+// adapter: the umask 022, chmod, executables run by their #! line.
+var modeCases = []Case{
+	{
+		Name: "modes/created-644-755",
+		Rule: "Under the default umask 022 a file a command creates has mode 644 and a folder 755; chmod changes the mode and stat reports it.",
+		Check: func(e *Env) {
+			res := e.Run("umask; echo x > f; mkdir d; stat -c '%a %F' f d; chmod 750 f; chmod g+w,o=rx d; stat -c %a f d; umask 077; touch g; mkdir h; stat -c %a g h", sandbox.RunCommandOptions{})
+			assert.Equal(e.T, "0022\n644 regular file\n755 directory\n750\n775\n600\n700\n", res.Stdout, "stderr: %s", res.Stderr)
+			assert.Equal(e.T, 0, res.ExitCode)
+		},
+	},
+	{
+		Name: "modes/writefile-644-keeps-mode",
+		Rule: "FileSystem().WriteFile makes a new file with mode 644 and keeps the mode of a file it replaces.",
+		Check: func(e *Env) {
+			fsys := e.Sandbox.FileSystem()
+			require.NoError(e.T, fsys.WriteFile(e.Ctx, "new.txt", []byte("a\n")))
+			require.NoError(e.T, fsys.WriteFile(e.Ctx, "run.sh", []byte("#!/bin/sh\necho one\n")))
+			res := e.Run("chmod 755 run.sh", sandbox.RunCommandOptions{})
+			require.Equal(e.T, 0, res.ExitCode, "stderr: %s", res.Stderr)
+			require.NoError(e.T, fsys.WriteFile(e.Ctx, "run.sh", []byte("#!/bin/sh\necho two\n")))
+			res = e.Run("stat -c %a new.txt run.sh; ./run.sh", sandbox.RunCommandOptions{})
+			assert.Equal(e.T, "644\n755\ntwo\n", res.Stdout, "stderr: %s", res.Stderr)
+		},
+	},
+	{
+		Name: "modes/executable-by-shebang",
+		Rule: "chmod +x f && ./f runs f by its #! line with its arguments; without the exec bit it is Permission denied, exit 126.",
+		Check: func(e *Env) {
+			res := e.Run(`printf '#!/bin/sh\necho "ran $1"\n' > s.sh && chmod +x s.sh && ./s.sh one`, sandbox.RunCommandOptions{})
+			assert.Equal(e.T, "ran one\n", res.Stdout, "stderr: %s", res.Stderr)
+			assert.Equal(e.T, 0, res.ExitCode)
+			res = e.Run(`printf '#!/bin/sh\necho ran\n' > n.sh; ./n.sh`, sandbox.RunCommandOptions{})
+			assert.Equal(e.T, "", res.Stdout)
+			assert.Equal(e.T, 126, res.ExitCode)
+			assert.True(e.T, strings.Contains(res.Stderr, "./n.sh: Permission denied"), "stderr: %q", res.Stderr)
+		},
+	},
+}
