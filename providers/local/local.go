@@ -8,7 +8,20 @@
 //     the sandbox's Envs and the call's Env — nothing else of the app's.
 //   - The file API is confined to the folder (os.Root): "..", absolute host
 //     paths and links pointing out are ErrOutsideRoot.
-//   - The time limit kills the command's whole process group.
+//   - The processes: where the host allows it (unshare --pid, in a user
+//     namespace when the app is not root) each command runs in a PID
+//     namespace of its own with its own /proc, so it sees none of the
+//     app's processes nor their environment, and every process it started
+//     ends with it (background jobs too, as on the wasm and memory
+//     adapters). Elsewhere Create logs a warning, once, that a command can
+//     read the app's environment through /proc.
+//   - The time limit, the end of ctx and Destroy kill every process the
+//     command started: the namespace, or else its process group and every
+//     process whose environment holds its marker (AGENTENKIT_COMMAND_ID),
+//     setsid ones included.
+//   - A file with more than one link (a hard link a command made, maybe to
+//     a host file) is replaced by WriteFile, never written through; FIFOs
+//     and devices are refused.
 //   - Network none is enforced with a network namespace (unshare -n) where
 //     the host allows it; elsewhere Create logs a warning that it is not.
 //     Allow lists are ErrUnsupported.
