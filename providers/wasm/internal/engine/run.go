@@ -197,7 +197,10 @@ func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, st
 			return memNote(ExitTrap)
 		}
 		detail, _, _ := strings.Cut(err.Error(), "\n") // drop the stack trace
-		fmt.Fprintf(stderr, "wasm: %s crashed: %s\n", img.name, detail)
+		// The image's name without what follows a colon (a host path for
+		// busybox): the guest sees this message.
+		name, _, _ := strings.Cut(img.name, ":")
+		fmt.Fprintf(stderr, "wasm: %s crashed: %s\n", name, detail)
 		return ExitTrap, &RunError{Code: ExitTrap, Kind: ErrTrap, Detail: detail}
 	}
 }
