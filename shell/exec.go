@@ -203,10 +203,10 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 // (yes, seq, cat /dev/zero) ends at its next write, however seldom it
 // checks ctx itself.
 func (s *session) invoke(ctx context.Context, b Builtin, c *Call, args []string) (err error) {
+	// c is this invocation's own (callFromHC, execFor): its Exec sees the
+	// same stdout.
 	if c.Stdout != nil {
-		cc := *c
-		cc.Stdout = ctxWriter{ctx, c.Stdout}
-		c = &cc
+		c.Stdout = ctxWriter{ctx, c.Stdout}
 	}
 	defer func() {
 		if p := recover(); p != nil {
