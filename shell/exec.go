@@ -65,6 +65,9 @@ func shNotFound(name string) error {
 func (s *session) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
 	return func(ctx context.Context, args []string) error {
 		hc := interp.HandlerCtx(ctx)
+		if args[0] == shGuardCmd && len(args) == 2 {
+			return s.guard(ctx, hc, args[1])
+		}
 		if strings.HasPrefix(args[0], shInternal) {
 			return s.toInterp(ctx, hc, args, s.internal(ctx, hc, args))
 		}
@@ -226,8 +229,16 @@ func (s *session) binPath(fsys afero.Fs, abs string) (string, bool) {
 }
 
 // invoke calls a Builtin, recovering a panic as status 2 with a message,
-// and makes a blocked read of stdin return when ctx ends.
+// and makes a blocked read of stdin return when ctx ends. Its stdout fails
+// every write with ctx's error once ctx ended, so that a loop of output
+// (yes, seq, cat /dev/zero) ends at its next write, however seldom it
+// checks ctx itself.
 func (s *session) invoke(ctx context.Context, b Builtin, c *Call, args []string) (err error) {
+	// c is this invocation's own (callFromHC, execFor): its Exec sees the
+	// same stdout.
+	if c.Stdout != nil {
+		c.Stdout = ctxWriter{ctx, c.Stdout}
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(c.Stderr, "%s: internal error: %v\n", args[0], p)
@@ -493,4 +504,17 @@ loop:
 		return Exit(127)
 	}
 	return s.runNested(ctx, c, string(data), file, file, rest[1:], flags)
+}
+
+// ctxWriter is a writer that fails with ctx's error once ctx ended.
+type ctxWriter struct {
+	ctx context.Context
+	w   io.Writer
+}
+
+func (w ctxWriter) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.w.Write(p)
 }

@@ -18,6 +18,7 @@ import (
 	"path"
 	"runtime"
 	"slices"
+	"strconv"
 	"strings"
 	"sync"
 	"syscall"
@@ -413,6 +414,14 @@ func (s *session) callHandler(ctx context.Context, args []string) ([]string, err
 			var b strings.Builder
 			if syntax.NewPrinter().Print(&b, f) == nil {
 				return append(slices.Clone(args[:i+1]), b.String()), nil
+			}
+		}
+	case "shift":
+		// The interpreter panics on a negative count.
+		if len(rest) == 1 {
+			if n, err := strconv.Atoi(rest[0]); err == nil && n < 0 {
+				fmt.Fprintf(interp.HandlerCtx(ctx).Stderr, "%s: shift: %s: shift count out of range\n", s.name, rest[0])
+				return []string{shInternal + "status", "1"}, nil
 			}
 		}
 	case "unset":

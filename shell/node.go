@@ -364,12 +364,18 @@ func (r *nodeRT) run(inv nodeInvocation) int {
 	case inv.hasCode:
 		src, name = inv.code, "[eval]"
 	case inv.fromStdin:
-		b, err := io.ReadAll(r.stdin)
-		if err != nil {
+		var b strings.Builder
+		if err := textCopy(r.ctx, &b, r.stdin); err != nil {
+			if r.ctx.Err() != nil {
+				return 1 // the caller reports the context's end
+			}
 			fmt.Fprintf(r.stderr, "node: reading standard input: %v\n", err)
 			return 1
 		}
-		src, name = string(b), "[stdin]"
+		src, name = b.String(), "[stdin]"
+		if r.ctx.Err() != nil {
+			return 1
+		}
 	}
 	if inv.check {
 		if inv.script != "" {

@@ -303,7 +303,9 @@ func (s *session) syntaxMessage(prefix string, err error) string {
 //   - the tests -O and -G (owned by the user, by the group) become -e:
 //     the sandbox's user owns every file, and the interpreter would look
 //     the user up on the host;
-//   - the names of declared functions are noted, for command -v and type.
+//   - the names of declared functions are noted, for command -v and type;
+//   - a background job and a pipeline's left side run under a guard that
+//     turns a panic into a failed command (guard.go).
 //
 // It reports whether it changed anything.
 func (s *session) rewrite(node syntax.Node) bool {
@@ -338,6 +340,9 @@ func (s *session) rewrite(node syntax.Node) bool {
 		}
 		return true
 	})
+	if guardGoroutines(node) {
+		changed = true
+	}
 	return changed
 }
 

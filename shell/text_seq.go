@@ -152,7 +152,7 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 	count := 0
 	if useInt {
 		for x := first.intValue; (step.intValue > 0 && x <= last.intValue) || (step.intValue < 0 && x >= last.intValue); {
-			if count%1024 == 0 && ctx.Err() != nil {
+			if count%64 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if count > 0 {
@@ -173,7 +173,7 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 		x := first.value
 		outOfRange := (step.value > 0 && x > last.value) || (step.value < 0 && x < last.value)
 		for i := 1; !outOfRange; i++ {
-			if count%1024 == 0 && ctx.Err() != nil {
+			if count%64 == 0 && ctx.Err() != nil {
 				return ctx.Err()
 			}
 			if count > 0 {

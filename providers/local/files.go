@@ -5,10 +5,14 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"sort"
 	"strings"
+	"syscall"
+
+	"github.com/google/uuid"
 
 	"github.com/agentenkit/agentenkit/sandbox"
 )
@@ -93,8 +97,63 @@ func (f *files) WriteFile(ctx context.Context, p string, data []byte) error {
 				return err
 			}
 		}
-		return f.sb.root.WriteFile(rel, data, 0o644)
+		return f.writeFile(rel, data)
 	})
+}
+
+// writeFile writes data to rel, replacing a file with more than one link
+// instead of writing through it: a hard link a command made to a host file
+// outside the folder must not let the API overwrite that file. A folder,
+// FIFO or device is refused.
+func (f *files) writeFile(rel string, data []byte) error {
+	if fi, err := f.sb.root.Stat(rel); err == nil && !fi.Mode().IsRegular() {
+		return &fs.PathError{Op: "write", Path: rel, Err: fmt.Errorf("not a regular file (%s): %w", fi.Mode().Type(), fs.ErrInvalid)}
+	}
+	fh, err := f.sb.root.OpenFile(rel, os.O_WRONLY|os.O_CREATE, 0o644)
+	if err != nil {
+		return err
+	}
+	fi, err := fh.Stat()
+	if err != nil {
+		fh.Close()
+		return err
+	}
+	if st, ok := fi.Sys().(*syscall.Stat_t); ok && st.Nlink > 1 {
+		fh.Close()
+		return f.replace(rel, data, fi.Mode().Perm())
+	}
+	err = fh.Truncate(0)
+	if err == nil {
+		_, err = fh.Write(data)
+	}
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	return err
+}
+
+// replace puts a new file with data and perm at rel, through a temporary
+// file in the same folder renamed over it.
+func (f *files) replace(rel string, data []byte, perm fs.FileMode) error {
+	tmp := filepath.Join(filepath.Dir(rel), ".agentenkit-write-"+uuid.NewString())
+	fh, err := f.sb.root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, 0o600)
+	if err != nil {
+		return err
+	}
+	_, err = fh.Write(data)
+	if cerr := fh.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = f.sb.root.Chmod(tmp, perm)
+	}
+	if err == nil {
+		err = f.sb.root.Rename(tmp, rel)
+	}
+	if err != nil {
+		_ = f.sb.root.Remove(tmp)
+	}
+	return err
 }
 
 func (f *files) ReadDir(ctx context.Context, p string) ([]sandbox.FileEntry, error) {

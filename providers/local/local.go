@@ -8,7 +8,20 @@
 //     the sandbox's Envs and the call's Env — nothing else of the app's.
 //   - The file API is confined to the folder (os.Root): "..", absolute host
 //     paths and links pointing out are ErrOutsideRoot.
-//   - The time limit kills the command's whole process group.
+//   - The processes: where the host allows it (unshare --pid, in a user
+//     namespace when the app is not root) each command runs in a PID
+//     namespace of its own with its own /proc, so it sees none of the
+//     app's processes nor their environment, and every process it started
+//     ends with it (background jobs too, as on the wasm and memory
+//     adapters). Elsewhere Create logs a warning, once, that a command can
+//     read the app's environment through /proc.
+//   - The time limit, the end of ctx and Destroy kill every process the
+//     command started: the namespace, or else its process group and every
+//     process whose environment holds its marker (AGENTENKIT_COMMAND_ID),
+//     setsid ones included.
+//   - A file with more than one link (a hard link a command made, maybe to
+//     a host file) is replaced by WriteFile, never written through; FIFOs
+//     and devices are refused.
 //   - Network none is enforced with a network namespace (unshare -n) where
 //     the host allows it; elsewhere Create logs a warning that it is not.
 //     Allow lists are ErrUnsupported.
@@ -68,8 +81,10 @@ type Provider struct {
 	root    string
 	shell   string
 	log     *slog.Logger
-	netns   bool // unshare -n works here
+	netns   bool     // unshare -n works here
+	pidns   []string // the unshare command of a PID namespace with its own /proc, when it works here
 	netWarn sync.Once
+	pidWarn sync.Once
 }
 
 var _ sandbox.Provider = (*Provider)(nil)
@@ -99,7 +114,23 @@ func New(opts Options) *Provider {
 		p.log.Warn("the local sandbox adapter does not isolate: commands run on this host as this user; use wasm, docker or e2b in production")
 	}
 	p.netns = exec.Command("unshare", "-n", "true").Run() == nil
+	p.pidns = pidNamespace()
 	return p
+}
+
+// pidNamespace returns the unshare command that runs a program in a PID
+// namespace of its own with its own /proc (in a user namespace mapping the
+// app's user to itself when the app is not root), or nil when the host
+// does not allow it.
+func pidNamespace() []string {
+	args := []string{"unshare", "--pid", "--fork", "--mount-proc", "--kill-child"}
+	if os.Geteuid() != 0 {
+		args = append(args, "--user", "--map-current-user")
+	}
+	if exec.Command(args[0], append(args[1:], "true")...).Run() != nil {
+		return nil
+	}
+	return args
 }
 
 // Err returns the configuration error of New, if any.
@@ -153,6 +184,11 @@ func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions
 }
 
 func (p *Provider) check(opts sandbox.CreateSandboxOptions) error {
+	if p.pidns == nil {
+		p.pidWarn.Do(func() {
+			p.log.Warn("local sandbox: commands do not get a PID namespace on this host (unshare --pid failed): a command can see the app's processes and read their environment, secrets included, through /proc; background processes are killed by a sweep of their marker")
+		})
+	}
 	switch opts.Network.Mode {
 	case sandbox.NetworkNone:
 		if !p.netns {
@@ -204,7 +240,7 @@ func (p *Provider) open(st state) (*Sandbox, error) {
 	if err != nil {
 		return nil, fmt.Errorf("local: open sandbox folder: %w", err)
 	}
-	sb := &Sandbox{p: p, id: st.ID, dir: p.dir(st.ID), root: root, running: map[int]struct{}{}}
+	sb := &Sandbox{p: p, id: st.ID, dir: p.dir(st.ID), root: root, running: map[running]struct{}{}}
 	sb.files = &files{sb: sb}
 	return sb, nil
 }

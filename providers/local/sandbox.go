@@ -5,7 +5,6 @@ import (
 	"fmt"
 	"os"
 	"sync"
-	"syscall"
 	"time"
 
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -19,8 +18,9 @@ type Sandbox struct {
 	root  *os.Root
 	files *files
 
-	mu      sync.Mutex
-	running map[int]struct{} // process groups of commands in flight
+	mu        sync.Mutex
+	running   map[running]struct{} // commands in flight
+	destroyed bool
 }
 
 var _ sandbox.Sandbox = (*Sandbox)(nil)
@@ -87,14 +87,19 @@ func (s *Sandbox) GetURL(ctx context.Context, port int, protocol string) (string
 	return fmt.Sprintf("%s://127.0.0.1:%d", protocol, port), nil
 }
 
-// Destroy kills the commands this process runs in the sandbox and removes
-// its folder and state.
+// Destroy kills every process of the commands this process runs in the
+// sandbox (see RunCommand) and removes its folder and state.
 func (s *Sandbox) Destroy(ctx context.Context) error {
 	s.mu.Lock()
-	for pgid := range s.running {
-		_ = syscall.Kill(-pgid, syscall.SIGKILL)
+	s.destroyed = true
+	runs := make([]running, 0, len(s.running))
+	for r := range s.running {
+		runs = append(runs, r)
 	}
 	s.mu.Unlock()
+	for _, r := range runs {
+		r.kill()
+	}
 	s.p.remove(s.id)
 	return nil
 }

@@ -129,6 +129,11 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	}
 	runCtx, cancel := context.WithTimeout(ctx, opts.CommandTimeout())
 	s.mu.Lock()
+	if s.gone { // destroyed since the check above
+		s.mu.Unlock()
+		cancel()
+		return sandbox.CommandResult{}, sandbox.Gone(Name, s.id)
+	}
 	s.cancels[&cancel] = struct{}{}
 	handlers := s.handlers
 	s.mu.Unlock()

@@ -64,26 +64,40 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		return sandbox.CommandResult{}, fmt.Errorf("wasm: cwd %s: not a folder of the sandbox", dir)
 	}
 	memPages := rec.memPages()
-	sh, err := s.p.takeShell(ctx, st, memPages)
-	if err != nil {
-		if ctx.Err() != nil {
-			return sandbox.CommandResult{}, ctx.Err()
-		}
-		return sandbox.CommandResult{}, fmt.Errorf("wasm: start the shell: %w", err)
-	}
-	defer func() {
-		s.p.putShell(st, sh)
-		s.p.prewarm(st, memPages)
-	}()
-
+	// The cancel (of runCtx, made above) is registered before anything
+	// slow, and the sandbox checked once more after: a Destroy from now on
+	// stops the command, and one that came before is ErrGone.
 	st.mu.Lock()
-	st.cancels[&cancel] = struct{}{}
+	gone := st.gone
+	if !gone {
+		st.cancels[&cancel] = struct{}{}
+	}
 	st.mu.Unlock()
 	defer func() {
 		cancel()
 		st.mu.Lock()
 		delete(st.cancels, &cancel)
 		st.mu.Unlock()
+	}()
+	if gone {
+		return sandbox.CommandResult{}, sandbox.Gone(Name, s.id)
+	}
+	if _, err := s.p.readLive(ctx, s.id); err != nil {
+		return sandbox.CommandResult{}, err
+	}
+	sh, err := s.p.takeShell(ctx, st, memPages)
+	if err != nil {
+		if ctx.Err() != nil {
+			return sandbox.CommandResult{}, ctx.Err()
+		}
+		if _, lerr := s.p.readLive(context.WithoutCancel(ctx), s.id); lerr != nil {
+			return sandbox.CommandResult{}, lerr
+		}
+		return sandbox.CommandResult{}, fmt.Errorf("wasm: start the shell: %w", err)
+	}
+	defer func() {
+		s.p.putShell(st, sh)
+		s.p.prewarm(st, memPages)
 	}()
 
 	defer st.netBegin(s.p.netConfig(rec), runCtx, s.p.opts.NetworkBytes)()
@@ -135,6 +149,12 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 		}
 	}
 
+	if runErr != nil && ctx.Err() == nil && errors.Is(runCtx.Err(), context.Canceled) {
+		// Not the caller, not the time limit: Destroy (or the end).
+		if _, err := s.p.readLive(context.WithoutCancel(ctx), s.id); err != nil {
+			return sandbox.CommandResult{}, err
+		}
+	}
 	var re *engine.RunError
 	switch {
 	case timedOut:

@@ -228,6 +228,30 @@ func TestIdleAndMaxLifetime(t *testing.T) {
 	assert.NoError(t, err, "the snapshot outlives the live record, for RestoreFrom")
 }
 
+// A Destroy at any moment of a command's start (before the shell is
+// taken, while it is, just after) stops it with ErrGone: none runs on.
+func TestDestroyRacesCommandStart(t *testing.T) {
+	t.Parallel()
+	ctx := context.Background()
+	p := newProvider(t, nil, wasm.Options{})
+	for _, delay := range []time.Duration{0, time.Millisecond, 3 * time.Millisecond, 10 * time.Millisecond, 25 * time.Millisecond, 60 * time.Millisecond} {
+		sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
+		done := make(chan error, 1)
+		go func() {
+			_, err := sb.RunCommand(ctx, "sleep 60", sandbox.RunCommandOptions{})
+			done <- err
+		}()
+		time.Sleep(delay)
+		require.NoError(t, sb.Destroy(ctx))
+		select {
+		case err := <-done:
+			assert.ErrorIs(t, err, sandbox.ErrGone, "Destroy %v after the start", delay)
+		case <-time.After(20 * time.Second):
+			t.Fatalf("Destroy %v after the start did not stop the command", delay)
+		}
+	}
+}
+
 func TestDestroyStopsCommands(t *testing.T) {
 	t.Parallel()
 	ctx := context.Background()

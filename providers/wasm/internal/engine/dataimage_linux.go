@@ -1,6 +1,7 @@
 package engine
 
 import (
+	"fmt"
 	"os"
 	"syscall"
 	"unsafe"
@@ -16,21 +17,36 @@ type mappedFile struct {
 // canMapData reports whether images can be mapped here.
 const canMapData = true
 
-// newDataImage keeps image in a file to map.
+// dataImageTemp makes the unlinked file of a data image (a variable for
+// the tests).
+var dataImageTemp = func() (*os.File, error) { return os.CreateTemp("", "agentenkit-wasm-data-*") }
+
+// newDataImage keeps image in a file to map. Every page of the file is
+// written, the padding after the image too: a page the file lacks (a full
+// temporary folder, a short write) would be a SIGBUS in the guest's memory
+// instead of an error here. Any failed write is an error, and the caller
+// then copies the data as wazero does.
 func newDataImage(image []byte) (*dataImage, error) {
-	f, err := os.CreateTemp("", "agentenkit-wasm-data-*")
+	f, err := dataImageTemp()
 	if err != nil {
 		return nil, err
 	}
 	_ = os.Remove(f.Name()) // the open file lives on; nothing is left behind
 	page := os.Getpagesize()
 	size := (len(image) + page - 1) / page * page
-	if _, err := f.Write(image); err == nil {
-		err = f.Truncate(int64(size))
+	_, err = f.Write(image)
+	if err == nil && size > len(image) {
+		_, err = f.Write(make([]byte, size-len(image)))
+	}
+	if err == nil {
+		var fi os.FileInfo
+		if fi, err = f.Stat(); err == nil && fi.Size() != int64(size) {
+			err = fmt.Errorf("engine: data image is %d bytes in %s, want %d", fi.Size(), f.Name(), size)
+		}
 	}
 	if err != nil {
 		f.Close()
-		return nil, err
+		return nil, fmt.Errorf("engine: data image: %w", err)
 	}
 	return &dataImage{size: len(image), bytes: image, file: mappedFile{f: f, size: size}}, nil
 }

@@ -603,3 +603,27 @@ func TestPruneCache(t *testing.T) {
 		}
 	}
 }
+
+// A guest that recurses without end overflows wazero's stack: a trap like
+// any other (ExitTrap, ErrTrap, the message on stderr), not an error of the
+// engine. testdata/recurse.wasm is `(func $start (call $start))`.
+func TestStackOverflowIsATrap(t *testing.T) {
+	ctx := context.Background()
+	e, err := New(ctx, Options{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer e.Close(ctx)
+	img, err := e.Load(ctx, "recurse", "testdata/recurse.wasm")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stderr bytes.Buffer
+	code, err := img.Run(ctx, RunSpec{Stderr: &stderr})
+	if code != ExitTrap || !errors.Is(err, ErrTrap) {
+		t.Fatalf("code %d err %v, want %d and ErrTrap", code, err, ExitTrap)
+	}
+	if !strings.Contains(stderr.String(), "stack overflow") {
+		t.Errorf("stderr %q", stderr.String())
+	}
+}

@@ -191,7 +191,7 @@ func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, st
 		// Ended with an error of its own while the context was ending (a
 		// host function saw ctx done): the context decides.
 		return ctxResult(ctx.Err())
-	case !strings.Contains(err.Error(), "\nwasm stack trace:"):
+	case !strings.Contains(err.Error(), "\nwasm stack trace:") && !wasmRuntimeError(err):
 		// It never ran: instantiation failed (a missing import, a bad
 		// config).
 		return -1, fmt.Errorf("engine: run %s: %w", img.name, err)
@@ -202,9 +202,24 @@ func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, st
 			return memNote(ExitTrap)
 		}
 		detail, _, _ := strings.Cut(err.Error(), "\n") // drop the stack trace
-		fmt.Fprintf(stderr, "wasm: %s crashed: %s\n", img.name, detail)
+		// The image's name without what follows a colon (a host path for
+		// busybox): the guest sees this message.
+		name, _, _ := strings.Cut(img.name, ":")
+		fmt.Fprintf(stderr, "wasm: %s crashed: %s\n", name, detail)
 		return ExitTrap, &RunError{Code: ExitTrap, Kind: ErrTrap, Detail: detail}
 	}
+}
+
+// wasmRuntimeError tells whether err is one of wazero's runtime errors: a
+// trap of the guest. wazero returns one without a stack trace for a stack
+// overflow (to spare unwinding a deep stack), and does not export its type.
+func wasmRuntimeError(err error) bool {
+	for e := err; e != nil; e = errors.Unwrap(e) {
+		if fmt.Sprintf("%T", e) == "*wasmruntime.Error" {
+			return true
+		}
+	}
+	return false
 }
 
 // runDir is RunSpec.Dir checked and cleaned: "/" when empty, an error
