@@ -51,7 +51,10 @@ func e2bProvider(t *testing.T) sandbox.Provider {
 	}
 	srv := e2btest.New(e2btest.Options{Backend: back, APIKey: e2bTestKey})
 	t.Cleanup(srv.Close)
-	p := e2b.New(e2bTestKey, e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+	p, err := e2b.New(e2bTestKey, e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	probe, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	if err != nil {

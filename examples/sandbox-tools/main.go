@@ -496,8 +496,11 @@ func newProvider(ctx context.Context, name string, store kv.Store, errOut io.Wri
 		if key == "" {
 			return nil, errors.New("-provider e2b needs E2B_API_KEY (https://e2b.dev/dashboard)")
 		}
-		p := e2b.New(key, e2b.Options{Domain: os.Getenv("E2B_DOMAIN"), APIURL: os.Getenv("AGENTENKIT_E2B_API_URL"), SandboxURL: os.Getenv("AGENTENKIT_E2B_SANDBOX_URL")})
-		return p, p.Err()
+		p, err := e2b.New(key, e2b.Options{Domain: os.Getenv("E2B_DOMAIN"), APIURL: os.Getenv("AGENTENKIT_E2B_API_URL"), SandboxURL: os.Getenv("AGENTENKIT_E2B_SANDBOX_URL")})
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	case "local":
 		p := localsandbox.New(localsandbox.Options{Root: filepath.Join(agentenkit.StateDir(), "local")})
 		return p, p.Err()
