@@ -13,21 +13,27 @@ import (
 
 // The runtime, under the names the docs use.
 type (
-	Runtime          = runtime.Runtime
-	RuntimeOptions   = runtime.Options
-	RuntimeConfig    = runtime.Config
-	BuiltinToolPorts = runtime.Ports
-	SandboxCall      = runtime.SandboxCall
-	SandboxHandle    = runtime.SandboxHandle
-	SandboxScope     = runtime.Scope
-	Tool             = runtime.Tool
-	RunState         = runtime.RunState
-	Agent            = runtime.Agent
-	AgentOptions     = runtime.AgentOptions
-	ApprovalPolicy   = runtime.ApprovalPolicy
-	Approval         = runtime.Approval
-	RunHandle        = runtime.RunHandle
-	Event            = runtime.Event
+	Runtime              = runtime.Runtime
+	RuntimeOptions       = runtime.Options
+	RuntimeConfig        = runtime.Config
+	BuiltinToolPorts     = runtime.Ports
+	BuiltinToolOptions   = runtime.BuiltinToolOptions
+	BashOptions          = runtime.BashOptions
+	CodeExecutionOptions = runtime.CodeExecutionOptions
+	TextEditorOptions    = runtime.TextEditorOptions
+	SandboxCall          = runtime.SandboxCall
+	ThreadSandbox        = runtime.ThreadSandbox
+	SandboxScope         = runtime.Scope
+	Tool                 = runtime.Tool
+	ToolContext          = runtime.ToolContext
+	ToolHandler          = runtime.ToolHandler
+	RunState             = runtime.RunState
+	Agent                = runtime.Agent
+	AgentOptions         = runtime.AgentOptions
+	ApprovalPolicy       = runtime.ApprovalPolicy
+	Approval             = runtime.Approval
+	RunHandle            = runtime.RunHandle
+	Event                = runtime.Event
 )
 
 // Approval policies of a tool: ask every time, never, or a func of the input.
@@ -90,14 +96,18 @@ func StateDir() string {
 
 // SandboxFor returns the sandbox of the thread (or run) of ctx, the ctx of a
 // tool call or a run.
-func SandboxFor(ctx context.Context) (*SandboxHandle, error) { return runtime.SandboxFor(ctx) }
+func SandboxFor(ctx context.Context) (ThreadSandbox, error) { return runtime.SandboxFor(ctx) }
 
-// WithSandbox runs fn with ctx's sandbox, once more on a fresh one (Lost or
-// Restored) when it ended part way.
-func WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
+// WithSandbox runs fn with the sandbox of the thread (or run) of ctx, the
+// ctx of a tool call or a run, and returns what fn returns; once more on a
+// fresh sandbox (Lost or Restored, with its Note) when it ended part way.
+func WithSandbox[T any](ctx context.Context, fn func(ThreadSandbox) (T, error)) (T, error) {
 	return runtime.WithSandbox(ctx, fn)
 }
 
-// AgentTool returns a custom tool; inside handler, SandboxFor(ctx) gives the
-// thread's sandbox.
-var AgentTool = runtime.AgentTool
+// AgentTool returns a custom tool whose handler gets the model's input
+// object and the call's ToolContext; inside it, WithSandbox(ctx, ...) gives
+// the thread's sandbox.
+func AgentTool(name, description string, handler ToolHandler) Tool {
+	return runtime.AgentTool(name, description, handler)
+}

@@ -2,7 +2,6 @@ package agentenkit_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"time"
@@ -30,13 +29,11 @@ func ExampleSetupAgentCore() {
 		panic(err)
 	}
 	count := agentenkit.AgentTool("count_files", "Counts the files in the work folder.",
-		func(ctx context.Context, _ json.RawMessage) (any, error) {
-			sb, err := agentenkit.SandboxFor(ctx)
-			if err != nil {
-				return nil, err
-			}
-			res, err := sb.RunCommand(ctx, "touch a b c; ls | wc -l", agentenkit.RunCommandOptions{})
-			return res.Stdout, err
+		func(ctx context.Context, _ map[string]any, _ agentenkit.ToolContext) (string, error) {
+			return agentenkit.WithSandbox(ctx, func(ts agentenkit.ThreadSandbox) (string, error) {
+				res, err := ts.Sandbox.RunCommand(ctx, "touch a b c; ls | wc -l", agentenkit.RunCommandOptions{})
+				return res.Stdout, err
+			})
 		})
 	out, err := rt.CallTool(runtime.WithThread(ctx, "thread-1"), count, nil)
 	fmt.Printf("%q %v\n", out, err)

@@ -29,16 +29,11 @@ func ExampleRuntime_CreateStreamTextAgent() {
 	if err != nil {
 		panic(err)
 	}
-	writeNote := runtime.AgentTool("write_note", "Writes a note into the sandbox.", func(ctx context.Context, in json.RawMessage) (any, error) {
-		var args struct{ Text string }
-		if err := json.Unmarshal(in, &args); err != nil {
-			return nil, err
-		}
-		sb, err := runtime.SandboxFor(ctx) // the thread's sandbox
-		if err != nil {
-			return nil, err
-		}
-		return "saved note.txt", sb.FileSystem().WriteFile(ctx, "note.txt", []byte(args.Text))
+	writeNote := runtime.AgentTool("write_note", "Writes a note into the sandbox.", func(ctx context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
+		text, _ := in["text"].(string)
+		return runtime.WithSandbox(ctx, func(ts runtime.ThreadSandbox) (string, error) { // the thread's sandbox
+			return "saved note.txt", ts.Sandbox.FileSystem().WriteFile(ctx, "note.txt", []byte(text))
+		})
 	})
 	agent, err := rt.CreateStreamTextAgent(runtime.AgentOptions{
 		Name:   "notes",

@@ -17,7 +17,7 @@ import (
 
 // waitTool blocks until its ctx ends, after saying it started.
 func waitTool(started chan<- struct{}) runtime.Tool {
-	return runtime.AgentTool("wait", "Waits.", func(ctx context.Context, in json.RawMessage) (any, error) {
+	return rawTool("wait", "Waits.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return nil, ctx.Err()

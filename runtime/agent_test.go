@@ -25,7 +25,7 @@ func call(name, input string) model.ToolCall {
 // touchTool writes input.path in the thread's sandbox and returns the
 // sandbox's id.
 func touchTool(calls *atomic.Int32) runtime.Tool {
-	return runtime.AgentTool("touch", "Makes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
+	return rawTool("touch", "Makes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		if calls != nil {
 			calls.Add(1)
 		}
@@ -37,7 +37,7 @@ func touchTool(calls *atomic.Int32) runtime.Tool {
 		if err != nil {
 			return nil, err
 		}
-		return sb.ID(), sb.FileSystem().WriteFile(ctx, args.Path, []byte("x"))
+		return sb.Sandbox.ID(), sb.Sandbox.FileSystem().WriteFile(ctx, args.Path, []byte("x"))
 	})
 }
 
@@ -93,6 +93,8 @@ func TestSendRunsTheLoop(t *testing.T) {
 	assert.Equal(t, "touch", w.hooked[0].Tool)
 	assert.Equal(t, h.RunID, w.hooked[0].RunID)
 	assert.Equal(t, sandboxID, w.hooked[0].Sandbox.ID())
+	assert.Equal(t, msgs[2].ToolResults()[0].ToolCallID, w.hooked[0].ToolCallID, "the hook gets the model's call id")
+	assert.NotEmpty(t, w.hooked[0].ToolCallID)
 	w.hookMu.Unlock()
 
 	run, _, err := rt.BeginRun(tctx(t), "t1", runtime.BeginRunOptions{})
@@ -165,9 +167,9 @@ func TestMaxSteps(t *testing.T) {
 }
 
 func TestFailedCallsReachTheModel(t *testing.T) {
-	panics := runtime.AgentTool("panics", "", func(context.Context, json.RawMessage) (any, error) { panic("boom") })
-	fails := runtime.AgentTool("fails", "", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("disk full") })
-	structured := runtime.AgentTool("structured", "", func(context.Context, json.RawMessage) (any, error) {
+	panics := rawTool("panics", "", func(context.Context, json.RawMessage) (any, error) { panic("boom") })
+	fails := rawTool("fails", "", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("disk full") })
+	structured := rawTool("structured", "", func(context.Context, json.RawMessage) (any, error) {
 		return map[string]int{"files": 2}, nil
 	})
 	llm := scripted.New(
@@ -241,7 +243,7 @@ func TestAgentOptionsAreChecked(t *testing.T) {
 	}{
 		{"no name", runtime.AgentOptions{}},
 		{"two tools of a name", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{tool, tool}}},
-		{"a tool named as a subagent", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{runtime.AgentTool("sub", "", tool.Handler)}, Subagents: []*runtime.Agent{sub}}},
+		{"a tool named as a subagent", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{rawTool("sub", "", tool.Handler)}, Subagents: []*runtime.Agent{sub}}},
 		{"a tool without a handler", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{{Name: "t"}}}},
 		{"a name taken", runtime.AgentOptions{Name: "sub"}},
 	} {

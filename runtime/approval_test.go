@@ -18,7 +18,7 @@ import (
 // rmTool removes input.path from the thread's sandbox (failing if it is
 // missing) and needs approval.
 func rmTool(calls *atomic.Int32) runtime.Tool {
-	t := runtime.AgentTool("rm", "Removes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
+	t := rawTool("rm", "Removes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		calls.Add(1)
 		var args struct{ Path string }
 		if err := json.Unmarshal(in, &args); err != nil {
@@ -28,10 +28,10 @@ func rmTool(calls *atomic.Int32) runtime.Tool {
 		if err != nil {
 			return nil, err
 		}
-		if err := sb.FileSystem().Remove(ctx, args.Path); err != nil {
+		if err := sb.Sandbox.FileSystem().Remove(ctx, args.Path); err != nil {
 			return nil, err
 		}
-		return "removed from " + sb.ID(), nil
+		return "removed from " + sb.Sandbox.ID(), nil
 	})
 	t.Approval = runtime.AskAlways
 	return t
@@ -157,7 +157,7 @@ func TestApprovalPolicies(t *testing.T) {
 		{"an error asks", func(context.Context, json.RawMessage) (bool, error) { return false, errPolicy }, `{}`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tool := runtime.AgentTool("bash", "", func(context.Context, json.RawMessage) (any, error) { return "ran", nil })
+			tool := rawTool("bash", "", func(context.Context, json.RawMessage) (any, error) { return "ran", nil })
 			tool.Approval = c.policy
 			llm := scripted.New(scripted.Turn{ToolCalls: []model.ToolCall{call("bash", c.input)}}, scripted.Turn{Text: "ok"})
 			w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
@@ -192,18 +192,18 @@ func TestSubagentsShareTheRun(t *testing.T) {
 	for _, b := range backends[:2] {
 		t.Run(b.name, func(t *testing.T) {
 			var publishes atomic.Int32
-			publish := runtime.AgentTool("publish", "Publishes the report.", func(ctx context.Context, in json.RawMessage) (any, error) {
+			publish := rawTool("publish", "Publishes the report.", func(ctx context.Context, in json.RawMessage) (any, error) {
 				publishes.Add(1)
 				return "published", nil
 			})
 			publish.Approval = runtime.AskAlways
-			read := runtime.AgentTool("read", "Reads a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
+			read := rawTool("read", "Reads a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
 				sb, err := runtime.SandboxFor(ctx)
 				if err != nil {
 					return nil, err
 				}
-				data, err := sb.FileSystem().ReadFile(ctx, "report.md")
-				return sb.ID() + ":" + data, err
+				data, err := sb.Sandbox.FileSystem().ReadFile(ctx, "report.md")
+				return sb.Sandbox.ID() + ":" + data, err
 			})
 			lead := scripted.New(
 				scripted.Turn{ToolCalls: []model.ToolCall{call("researcher", `{"prompt":"write and publish the report"}`)}},

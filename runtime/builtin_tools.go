@@ -215,15 +215,15 @@ func policyOr(p, def ApprovalPolicy) ApprovalPolicy {
 // withToolEnv runs fn with the Env of ctx's sandbox (WithSandbox: once
 // more on a fresh sandbox if it ended part way).
 func (rt *Runtime) withToolEnv(ctx context.Context, fn func(ctx context.Context, env tools.Env) error) error {
-	return rt.WithSandbox(ctx, func(ctx context.Context, sb *SandboxHandle) error {
+	return rt.withSandbox(ctx, func(sb ThreadSandbox) error {
 		env := tools.Env{
-			Sandbox:  sb,
+			Sandbox:  sb.Sandbox,
 			StateDir: rt.cfg.SandboxStateDir, // relative: the tools resolve it in the work folder
-			Note:     sb.Note(),
+			Note:     sb.Note,
 			Emit:     func(stream, text string) { EmitToolOutput(ctx, stream, text) },
 		}
 		if path.IsAbs(env.StateDir) {
-			dir, err := rt.StateDir(ctx, sb)
+			dir, err := rt.StateDir(ctx, sb.Sandbox)
 			if err != nil {
 				return err
 			}

@@ -2,9 +2,9 @@ package runtime
 
 import (
 	"context"
-	"errors"
 	"crypto/rand"
 	"encoding/hex"
+	"errors"
 )
 
 type ctxKey int
@@ -28,26 +28,36 @@ func FromContext(ctx context.Context) (*Runtime, bool) {
 	return rt, ok
 }
 
-// errNoRuntime: SandboxFor outside a tool call or run.
-var errNoRuntime = errors.New("runtime: no runtime in context: call SandboxFor inside a tool call or a run")
+// ErrNoRuntime: SandboxFor or WithSandbox outside a tool call or a run.
+var ErrNoRuntime = errors.New("runtime: no runtime in context: call SandboxFor and WithSandbox with the ctx of a tool call (CallTool) or a run (BeginRun)")
 
 // SandboxFor returns the sandbox of the thread (or run) of ctx, the ctx of a
 // tool call or a run: Runtime.SandboxFor of the runtime it carries.
-func SandboxFor(ctx context.Context) (*SandboxHandle, error) {
+func SandboxFor(ctx context.Context) (ThreadSandbox, error) {
 	rt, ok := FromContext(ctx)
 	if !ok {
-		return nil, errNoRuntime
+		return ThreadSandbox{}, ErrNoRuntime
 	}
 	return rt.SandboxFor(ctx)
 }
 
-// WithSandbox is Runtime.WithSandbox of the runtime ctx carries.
-func WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
+// WithSandbox runs fn with the sandbox of the thread (or run) of ctx, the
+// ctx of a tool call or a run, and returns what fn returns. When fn fails
+// because the sandbox ended part way (an error matching sandbox.ErrGone),
+// it runs fn once more on a fresh sandbox, whose Lost (or Restored) and
+// Note say so.
+func WithSandbox[T any](ctx context.Context, fn func(ThreadSandbox) (T, error)) (T, error) {
+	var out T
 	rt, ok := FromContext(ctx)
 	if !ok {
-		return errNoRuntime
+		return out, ErrNoRuntime
 	}
-	return rt.WithSandbox(ctx, fn)
+	err := rt.withSandbox(ctx, func(ts ThreadSandbox) error {
+		var err error
+		out, err = fn(ts)
+		return err
+	})
+	return out, err
 }
 
 // WithThread returns ctx for calls in thread threadID.

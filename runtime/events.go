@@ -81,7 +81,7 @@ type toolCallKey struct{}
 // the piece.
 func EmitToolOutput(ctx context.Context, stream, text string) {
 	info, ok := ctx.Value(toolCallKey{}).(*toolCallInfo)
-	if !ok || text == "" {
+	if !ok || info.emit == nil || text == "" {
 		return
 	}
 	info.emit(Event{Type: EventToolOutput, ToolCallID: info.id, Tool: info.tool, Stream: stream, Text: text})

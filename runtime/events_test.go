@@ -20,7 +20,7 @@ func TestToolOutputReachesAnotherRuntime(t *testing.T) {
 	for _, b := range []backend{backends[0], backends[2]} {
 		t.Run(b.name, func(t *testing.T) {
 			release := make(chan struct{})
-			build := runtime.AgentTool("build", "Builds.", func(ctx context.Context, in json.RawMessage) (any, error) {
+			build := rawTool("build", "Builds.", func(ctx context.Context, in json.RawMessage) (any, error) {
 				<-release
 				runtime.EmitToolOutput(ctx, "stdout", "compiling main.go\n")
 				runtime.EmitToolOutput(ctx, "stderr", "warning: unused x\n")

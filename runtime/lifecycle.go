@@ -17,9 +17,11 @@ import (
 // WithThread or WithRun).
 var ErrNoThread = errors.New("runtime: no thread in context (use runtime.WithThread or WithRun)")
 
-// SandboxHandle is the sandbox a call got, and what happened to get it.
-type SandboxHandle struct {
-	sandbox.Sandbox
+// ThreadSandbox is the sandbox of a thread (or run) as a call got it, and
+// what happened to get it.
+type ThreadSandbox struct {
+	// Sandbox is the sandbox itself.
+	Sandbox sandbox.Sandbox
 	// Fresh: made by this call.
 	Fresh bool
 	// Lost: fresh because the previous sandbox ended, its files with it.
@@ -27,14 +29,16 @@ type SandboxHandle struct {
 	// Restored: fresh because the previous sandbox ended, and the provider
 	// brought the work folder back.
 	Restored bool
+	// Note is the note for the model: LostNote, RestoredNote, or "".
+	Note string
 }
 
-// Note returns the note for the model: LostNote, RestoredNote, or "".
-func (h *SandboxHandle) Note() string {
+// note returns the note of a fresh sandbox's flags.
+func note(lost, restored bool) string {
 	switch {
-	case h.Restored:
+	case restored:
 		return RestoredNote
-	case h.Lost:
+	case lost:
 		return LostNote
 	}
 	return ""
@@ -81,34 +85,36 @@ func (rt *Runtime) scopeOf(ctx context.Context) (scope, error) {
 
 // SandboxFor returns the sandbox of ctx's thread (or run), making it on the
 // first call and a fresh one when the last has ended. Each call is a use: it
-// pushes the sandbox's end back.
-func (rt *Runtime) SandboxFor(ctx context.Context) (*SandboxHandle, error) {
+// pushes the sandbox's end back, and inside a tool call (CallTool) the end
+// keeps being pushed back until the call returns, and once more then.
+func (rt *Runtime) SandboxFor(ctx context.Context) (ThreadSandbox, error) {
 	if rt.ports.Sandbox == nil {
-		return nil, errors.New("runtime: no sandbox provider (RuntimeOptions.Tools.Sandbox)")
+		return ThreadSandbox{}, errors.New("runtime: no sandbox provider (RuntimeOptions.Tools.Sandbox)")
 	}
 	sc, err := rt.scopeOf(ctx)
 	if err != nil {
-		return nil, err
+		return ThreadSandbox{}, err
 	}
 	mu := rt.keyLock(sc.key())
 	mu.Lock()
 	defer mu.Unlock()
 	h, err := rt.acquire(ctx, sc)
-	if err == nil {
-		markUsed(ctx, h.Sandbox)
+	if err != nil {
+		return ThreadSandbox{}, err
 	}
-	return h, err
+	rt.markUsed(ctx, sc, h.Sandbox)
+	return h, nil
 }
 
-// WithSandbox runs fn with ctx's sandbox. When fn fails because the sandbox
+// withSandbox runs fn with ctx's sandbox. When fn fails because the sandbox
 // ended part way (an error matching sandbox.ErrGone), it runs fn once more on
-// a fresh sandbox, whose handle says Lost (or Restored).
-func (rt *Runtime) WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
+// a fresh sandbox, which says Lost (or Restored).
+func (rt *Runtime) withSandbox(ctx context.Context, fn func(ThreadSandbox) error) error {
 	h, err := rt.SandboxFor(ctx)
 	if err != nil {
 		return err
 	}
-	err = fn(ctx, h)
+	err = fn(h)
 	if !errors.Is(err, sandbox.ErrGone) {
 		return err
 	}
@@ -120,14 +126,14 @@ func (rt *Runtime) WithSandbox(ctx context.Context, fn func(ctx context.Context,
 		// The record still names a live sandbox: the error was fn's own.
 		return err
 	}
-	return fn(ctx, fresh)
+	return fn(fresh)
 }
 
 // acquire is SandboxFor under the record's in-process lock.
-func (rt *Runtime) acquire(ctx context.Context, sc scope) (*SandboxHandle, error) {
+func (rt *Runtime) acquire(ctx context.Context, sc scope) (ThreadSandbox, error) {
 	old, oldRaw, err := rt.readRecord(ctx, sc.key())
 	if err != nil {
-		return nil, err
+		return ThreadSandbox{}, err
 	}
 	now := rt.cfg.Now()
 	ended, note := false, true
@@ -149,16 +155,16 @@ func (rt *Runtime) acquire(ctx context.Context, sc scope) (*SandboxHandle, error
 			case err == nil:
 				if err := rt.use(ctx, sb, old, oldRaw, now); err != nil {
 					if !errors.Is(err, sandbox.ErrGone) {
-						return nil, err
+						return ThreadSandbox{}, err
 					}
 					ended = true
 					break
 				}
-				return &SandboxHandle{Sandbox: sb}, nil
+				return ThreadSandbox{Sandbox: sb}, nil
 			case errors.Is(err, sandbox.ErrGone):
 				ended = true
 			default:
-				return nil, fmt.Errorf("runtime: connect to sandbox %s of thread %s: %w", old.SandboxID, sc.threadID, err)
+				return ThreadSandbox{}, fmt.Errorf("runtime: connect to sandbox %s of thread %s: %w", old.SandboxID, sc.threadID, err)
 			}
 		}
 	}
@@ -182,7 +188,7 @@ func (rt *Runtime) idleFrom(rec *record, now time.Time) time.Duration {
 }
 
 // create makes a fresh sandbox for sc and records it in place of old.
-func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []byte, replacing bool) (*SandboxHandle, error) {
+func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []byte, replacing bool) (ThreadSandbox, error) {
 	now := rt.cfg.Now()
 	opts := rt.createOptions(sc)
 	restores := false
@@ -200,7 +206,7 @@ func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []b
 		sb, err = rt.ports.Sandbox.Create(ctx, opts)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("runtime: create a sandbox for thread %s: %w", sc.threadID, err)
+		return ThreadSandbox{}, fmt.Errorf("runtime: create a sandbox for thread %s: %w", sc.threadID, err)
 	}
 	rec := &record{
 		SandboxID: sb.ID(),
@@ -216,11 +222,12 @@ func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []b
 	}
 	if err := rt.writeRecord(ctx, rec, oldRaw, now); err != nil {
 		_ = sb.Destroy(context.WithoutCancel(ctx))
-		return nil, err
+		return ThreadSandbox{}, err
 	}
-	h := &SandboxHandle{Sandbox: sb, Fresh: true}
+	h := ThreadSandbox{Sandbox: sb, Fresh: true}
 	if replacing {
 		h.Restored, h.Lost = restores, !restores
+		h.Note = note(h.Lost, h.Restored)
 	}
 	return h, nil
 }

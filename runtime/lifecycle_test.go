@@ -46,7 +46,7 @@ func (w *world) workerWith(t *testing.T, cfg runtime.Config, p sandbox.Provider)
 	return rt
 }
 
-func sandboxOf(t *testing.T, rt *runtime.Runtime, ctx context.Context) *runtime.SandboxHandle {
+func sandboxOf(t *testing.T, rt *runtime.Runtime, ctx context.Context) runtime.ThreadSandbox {
 	t.Helper()
 	h, err := rt.SandboxFor(ctx)
 	require.NoError(t, err)
@@ -59,26 +59,26 @@ func TestSameSandboxOnTheNextMessage(t *testing.T) {
 	first := sandboxOf(t, rt, runtime.WithRun(context.Background(), "t1", "run-1"))
 	assert.True(t, first.Fresh)
 	assert.False(t, first.Lost)
-	assert.Empty(t, first.Note(), "a thread's first sandbox has no note")
-	require.NoError(t, first.FileSystem().WriteFile(context.Background(), "kept.txt", []byte("x")))
+	assert.Empty(t, first.Note, "a thread's first sandbox has no note")
+	require.NoError(t, first.Sandbox.FileSystem().WriteFile(context.Background(), "kept.txt", []byte("x")))
 
 	w.clock.Advance(10 * time.Minute)
 	next := sandboxOf(t, rt, runtime.WithRun(context.Background(), "t1", "run-2"))
-	assert.Equal(t, first.ID(), next.ID())
+	assert.Equal(t, first.Sandbox.ID(), next.Sandbox.ID())
 	assert.False(t, next.Fresh)
-	ok, err := next.FileSystem().Exists(context.Background(), "kept.txt")
+	ok, err := next.Sandbox.FileSystem().Exists(context.Background(), "kept.txt")
 	require.NoError(t, err)
 	assert.True(t, ok)
 
 	other := sandboxOf(t, rt, runtime.WithThread(context.Background(), "t2"))
-	assert.NotEqual(t, first.ID(), other.ID(), "another thread has its own sandbox")
+	assert.NotEqual(t, first.Sandbox.ID(), other.Sandbox.ID(), "another thread has its own sandbox")
 }
 
 func TestAnotherWorkerFindsTheSandbox(t *testing.T) {
 	w := newWorld()
 	a := sandboxOf(t, w.worker(t, runtime.Config{}), runtime.WithThread(context.Background(), "t1"))
 	b := sandboxOf(t, w.worker(t, runtime.Config{}), runtime.WithThread(context.Background(), "t1"))
-	assert.Equal(t, a.ID(), b.ID())
+	assert.Equal(t, a.Sandbox.ID(), b.Sandbox.ID())
 	assert.False(t, b.Fresh)
 }
 
@@ -95,7 +95,7 @@ func TestResumeAfterApprovalFindsTheSandbox(t *testing.T) {
 	run, ctx, err = other.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
 	require.NoError(t, err)
 	after := sandboxOf(t, other, ctx)
-	assert.Equal(t, before.ID(), after.ID())
+	assert.Equal(t, before.Sandbox.ID(), after.Sandbox.ID())
 	require.NoError(t, run.End(ctx, runtime.RunFinished))
 }
 
@@ -106,18 +106,18 @@ func TestIdleEndGivesAFreshSandboxWithTheLostNote(t *testing.T) {
 	old := sandboxOf(t, rt, ctx)
 
 	w.clock.Advance(29 * time.Minute)
-	assert.Equal(t, old.ID(), sandboxOf(t, rt, ctx).ID(), "used within the idle TTL")
+	assert.Equal(t, old.Sandbox.ID(), sandboxOf(t, rt, ctx).Sandbox.ID(), "used within the idle TTL")
 	w.clock.Advance(29 * time.Minute)
-	assert.Equal(t, old.ID(), sandboxOf(t, rt, ctx).ID(), "each use pushed the end back")
+	assert.Equal(t, old.Sandbox.ID(), sandboxOf(t, rt, ctx).Sandbox.ID(), "each use pushed the end back")
 
 	w.clock.Advance(31 * time.Minute)
-	_, err := w.provider().Connect(context.Background(), old.ID())
+	_, err := w.provider().Connect(context.Background(), old.Sandbox.ID())
 	require.ErrorIs(t, err, sandbox.ErrGone, "the idle sandbox ended by itself")
 	fresh := sandboxOf(t, rt, ctx)
-	assert.NotEqual(t, old.ID(), fresh.ID())
+	assert.NotEqual(t, old.Sandbox.ID(), fresh.Sandbox.ID())
 	assert.True(t, fresh.Fresh)
 	assert.True(t, fresh.Lost)
-	assert.Equal(t, runtime.LostNote, fresh.Note())
+	assert.Equal(t, runtime.LostNote, fresh.Note)
 	again := sandboxOf(t, rt, ctx)
 	assert.False(t, again.Lost, "only the first call after the end carries the note")
 }
@@ -131,14 +131,14 @@ func TestMaxLifetime(t *testing.T) {
 	sandboxOf(t, rt, ctx)
 	w.clock.Advance(20 * time.Minute)
 	h := sandboxOf(t, rt, ctx)
-	require.Equal(t, old.ID(), h.ID())
-	info, err := h.GetInfo(context.Background())
+	require.Equal(t, old.Sandbox.ID(), h.Sandbox.ID())
+	info, err := h.Sandbox.GetInfo(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, w.clock.Now().Add(15*time.Minute), info.EndAt, "a use never pushes the end past the max lifetime")
 
 	w.clock.Advance(20 * time.Minute) // busy all along, but past its max lifetime
 	fresh := sandboxOf(t, rt, ctx)
-	assert.NotEqual(t, old.ID(), fresh.ID())
+	assert.NotEqual(t, old.Sandbox.ID(), fresh.Sandbox.ID())
 	assert.True(t, fresh.Lost)
 }
 
@@ -164,39 +164,50 @@ func TestRestoredNoteFromAWorkdirRestorer(t *testing.T) {
 	rt := w.workerWith(t, runtime.Config{}, p)
 	ctx := runtime.WithThread(context.Background(), "t1")
 	old := sandboxOf(t, rt, ctx)
-	require.NoError(t, old.Destroy(context.Background()))
+	require.NoError(t, old.Sandbox.Destroy(context.Background()))
 	fresh := sandboxOf(t, rt, ctx)
 	assert.True(t, fresh.Restored)
 	assert.False(t, fresh.Lost)
-	assert.Equal(t, runtime.RestoredNote, fresh.Note())
-	assert.Equal(t, []string{old.ID()}, p.restoredFrom, "the provider is told which sandbox to restore")
+	assert.Equal(t, runtime.RestoredNote, fresh.Note)
+	assert.Equal(t, []string{old.Sandbox.ID()}, p.restoredFrom, "the provider is told which sandbox to restore")
 }
 
 func TestRetryWithAFreshSandbox(t *testing.T) {
 	w := newWorld()
 	rt := w.worker(t, runtime.Config{})
 	ctx := runtime.WithThread(context.Background(), "t1")
-	var calls []*runtime.SandboxHandle
-	err := rt.WithSandbox(ctx, func(ctx context.Context, sb *runtime.SandboxHandle) error {
-		calls = append(calls, sb)
-		if len(calls) == 1 {
-			require.NoError(t, sb.Destroy(ctx)) // it ends part way
-			_, err := sb.RunCommand(ctx, "echo hi", sandbox.RunCommandOptions{})
-			return err
-		}
-		return nil
+	var calls []runtime.ThreadSandbox
+	retried := runtime.AgentTool("retried", "", func(ctx context.Context, _ map[string]any, _ runtime.ToolContext) (string, error) {
+		return runtime.WithSandbox(ctx, func(ts runtime.ThreadSandbox) (string, error) {
+			calls = append(calls, ts)
+			if len(calls) == 1 {
+				require.NoError(t, ts.Sandbox.Destroy(ctx)) // it ends part way
+				_, err := ts.Sandbox.RunCommand(ctx, "echo hi", sandbox.RunCommandOptions{})
+				return "", err
+			}
+			return "second", nil
+		})
 	})
+	out, err := rt.CallTool(ctx, retried, nil)
 	require.NoError(t, err)
+	assert.Equal(t, "second", out)
 	require.Len(t, calls, 2)
-	assert.NotEqual(t, calls[0].ID(), calls[1].ID())
+	assert.NotEqual(t, calls[0].Sandbox.ID(), calls[1].Sandbox.ID())
 	assert.True(t, calls[1].Lost)
+	assert.Equal(t, runtime.LostNote, calls[1].Note)
 
 	// An error that is not the sandbox's end is not retried.
 	n := 0
 	boom := errors.New("boom")
-	err = rt.WithSandbox(ctx, func(ctx context.Context, sb *runtime.SandboxHandle) error { n++; return boom })
+	fails := runtime.AgentTool("fails", "", func(ctx context.Context, _ map[string]any, _ runtime.ToolContext) (string, error) {
+		return runtime.WithSandbox(ctx, func(runtime.ThreadSandbox) (string, error) { n++; return "", boom })
+	})
+	_, err = rt.CallTool(ctx, fails, nil)
 	assert.ErrorIs(t, err, boom)
 	assert.Equal(t, 1, n)
+
+	_, err = runtime.WithSandbox(ctx, func(runtime.ThreadSandbox) (int, error) { return 1, nil })
+	assert.ErrorIs(t, err, runtime.ErrNoRuntime, "outside a tool call or run")
 }
 
 func TestSubagentsShareTheRunSandbox(t *testing.T) {
@@ -208,7 +219,7 @@ func TestSubagentsShareTheRunSandbox(t *testing.T) {
 			ids := make([]string, 10)
 			var wg sync.WaitGroup
 			for i := range ids {
-				wg.Go(func() { ids[i] = sandboxOf(t, rt, ctx).ID() })
+				wg.Go(func() { ids[i] = sandboxOf(t, rt, ctx).Sandbox.ID() })
 			}
 			wg.Wait()
 			for _, id := range ids {
@@ -224,7 +235,7 @@ func TestDeletedThreadEndsItsSandbox(t *testing.T) {
 	ctx := runtime.WithThread(context.Background(), "t1")
 	h := sandboxOf(t, rt, ctx)
 	require.NoError(t, rt.DeleteThread(context.Background(), "t1"))
-	_, err := w.provider().Connect(context.Background(), h.ID())
+	_, err := w.provider().Connect(context.Background(), h.Sandbox.ID())
 	assert.ErrorIs(t, err, sandbox.ErrGone)
 	fresh := sandboxOf(t, rt, ctx)
 	assert.False(t, fresh.Lost, "a deleted thread's new sandbox is not a lost one")
@@ -237,10 +248,10 @@ func TestSandboxDefaultsAndMetadata(t *testing.T) {
 		SandboxDefaults: sandbox.CreateSandboxOptions{Envs: map[string]string{"FROM_DEFAULTS": "yes"}, Metadata: map[string]string{"app": "demo"}, Timeout: 99 * time.Hour},
 	})
 	h := sandboxOf(t, rt, runtime.WithThread(context.Background(), "t1"))
-	res, err := h.RunCommand(context.Background(), "echo $FROM_DEFAULTS", sandbox.RunCommandOptions{})
+	res, err := h.Sandbox.RunCommand(context.Background(), "echo $FROM_DEFAULTS", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "yes\n", res.Stdout)
-	info, err := h.GetInfo(context.Background())
+	info, err := h.Sandbox.GetInfo(context.Background())
 	require.NoError(t, err)
 	assert.Equal(t, "demo", info.Metadata["app"])
 	assert.Equal(t, "t1", info.Metadata["agentenkit.thread"])
@@ -252,14 +263,14 @@ func TestStateDir(t *testing.T) {
 	ctx := runtime.WithThread(context.Background(), "t1")
 	rt := w.worker(t, runtime.Config{})
 	h := sandboxOf(t, rt, ctx)
-	dir, err := rt.StateDir(ctx, h)
+	dir, err := rt.StateDir(ctx, h.Sandbox)
 	require.NoError(t, err)
 	assert.Equal(t, memory.DefaultWorkdir+"/.agentenkit", dir)
 
 	rt = w.worker(t, runtime.Config{SandboxStateDir: "/var/agentenkit"})
-	dir, err = rt.StateDir(ctx, h)
+	dir, err = rt.StateDir(ctx, h.Sandbox)
 	require.NoError(t, err)
-	assert.Equal(t, "/var/agentenkit/"+h.ID(), dir)
+	assert.Equal(t, "/var/agentenkit/"+h.Sandbox.ID(), dir)
 }
 
 func TestNoThreadInContext(t *testing.T) {

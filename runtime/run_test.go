@@ -37,7 +37,7 @@ func TestRunScopeEndsWithTheRun(t *testing.T) {
 			require.NoError(t, err)
 			h := sandboxOf(t, rt, ctx)
 			require.NoError(t, run.End(ctx, c.state))
-			_, err = w.provider().Connect(context.Background(), h.ID())
+			_, err = w.provider().Connect(context.Background(), h.Sandbox.ID())
 			if c.ended {
 				assert.ErrorIs(t, err, sandbox.ErrGone, "the run's sandbox ends at %s", c.state)
 			} else {
@@ -57,7 +57,7 @@ func TestRunScopeResumeAfterPark(t *testing.T) {
 	run, ctx, err = rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
 	require.NoError(t, err)
 	after := sandboxOf(t, rt, ctx)
-	assert.Equal(t, before.ID(), after.ID(), "the resumed run finds its kept sandbox")
+	assert.Equal(t, before.Sandbox.ID(), after.Sandbox.ID(), "the resumed run finds its kept sandbox")
 	require.NoError(t, run.End(ctx, runtime.RunFinished))
 }
 
@@ -71,9 +71,9 @@ func TestRunScopeResumeAfterParkWithoutKeepSaysLost(t *testing.T) {
 	run, ctx, err = rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
 	require.NoError(t, err)
 	after := sandboxOf(t, rt, ctx)
-	assert.NotEqual(t, before.ID(), after.ID())
+	assert.NotEqual(t, before.Sandbox.ID(), after.Sandbox.ID())
 	assert.True(t, after.Lost, "the resumed run is told its sandbox's files are gone")
-	assert.Equal(t, runtime.LostNote, after.Note())
+	assert.Equal(t, runtime.LostNote, after.Note)
 	require.NoError(t, run.End(ctx, runtime.RunFinished))
 }
 
@@ -88,10 +88,10 @@ func TestNextRunEndsAnOldRunSandbox(t *testing.T) {
 	run, ctx, err = rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-2"})
 	require.NoError(t, err)
 	fresh := sandboxOf(t, rt, ctx)
-	assert.NotEqual(t, old.ID(), fresh.ID())
+	assert.NotEqual(t, old.Sandbox.ID(), fresh.Sandbox.ID())
 	assert.False(t, fresh.Lost, "a new run's fresh sandbox has no note")
-	assert.Empty(t, fresh.Note())
-	_, err = w.provider().Connect(context.Background(), old.ID())
+	assert.Empty(t, fresh.Note)
+	_, err = w.provider().Connect(context.Background(), old.Sandbox.ID())
 	assert.ErrorIs(t, err, sandbox.ErrGone, "the old run's sandbox was ended")
 	require.NoError(t, run.End(ctx, runtime.RunFinished))
 }
@@ -143,6 +143,6 @@ func TestCrashedRunIsTakenOver(t *testing.T) {
 	w.clock.Advance(31 * time.Second)
 	run, ctx, err := other.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{})
 	require.NoError(t, err, "taken over once the crashed run's lock expired")
-	assert.Equal(t, h.ID(), sandboxOf(t, other, ctx).ID(), "and the thread's sandbox is still there")
+	assert.Equal(t, h.Sandbox.ID(), sandboxOf(t, other, ctx).Sandbox.ID(), "and the thread's sandbox is still there")
 	require.NoError(t, run.End(ctx, runtime.RunFinished))
 }

@@ -18,10 +18,13 @@ import (
 // SandboxCall describes one tool call that used the sandbox, for the
 // AfterSandboxCall hook.
 type SandboxCall struct {
-	Tool     string
-	ThreadID string
-	RunID    string
-	Sandbox  sandbox.Sandbox
+	Tool string
+	// ToolCallID is the call's id: the model's, or the one CallTool made
+	// up for a direct call.
+	ToolCallID string
+	ThreadID   string
+	RunID      string
+	Sandbox    sandbox.Sandbox
 	// Err is the call's own error, if it failed.
 	Err error
 }

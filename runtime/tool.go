@@ -1,10 +1,12 @@
 package runtime
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
 	"sync"
+	"time"
 
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/sandbox"
@@ -43,46 +45,161 @@ func (t Tool) Spec() model.ToolSpec {
 	return model.ToolSpec{Name: t.Name, Description: t.Description, InputSchema: schema, NativeType: t.NativeType}
 }
 
-// AgentTool returns a custom tool. Inside handler, SandboxFor(ctx) gives the
-// thread's sandbox; after a call that used it, AfterSandboxCall runs.
-func AgentTool(name, description string, handler func(ctx context.Context, input json.RawMessage) (any, error)) Tool {
+// ToolContext is what a tool's handler knows about its call.
+type ToolContext struct {
+	// ThreadID is the thread the call is made in.
+	ThreadID string
+	// RunID is the run, or "" for a call outside a run (CallTool on a
+	// thread's ctx).
+	RunID string
+	// ToolCallID is the call's id: the model's, or one CallTool made up
+	// for a direct call.
+	ToolCallID string
+	// Emit publishes a piece of the call's live output (stream is "stdout"
+	// or "stderr", say) as a tool.output event of its run; never stored in
+	// the thread. Outside a run it does nothing.
+	Emit func(stream, text string)
+}
+
+// ToolHandler runs one call of a custom tool: input is the model's input
+// object; the returned text is the result the model sees, an error a
+// failed call it sees.
+type ToolHandler func(ctx context.Context, input map[string]any, tc ToolContext) (string, error)
+
+// AgentTool returns a custom tool whose input is any JSON object. Inside
+// handler, WithSandbox (or SandboxFor) with ctx gives the thread's sandbox;
+// after a call that used it, AfterSandboxCall runs.
+func AgentTool(name, description string, handler ToolHandler) Tool {
 	return Tool{
 		Name:        name,
 		Description: description,
 		InputSchema: json.RawMessage(`{"type":"object"}`),
-		Handler:     handler,
+		Handler: func(ctx context.Context, raw json.RawMessage) (any, error) {
+			input := map[string]any{}
+			if len(bytes.TrimSpace(raw)) > 0 && string(bytes.TrimSpace(raw)) != "null" {
+				if err := json.Unmarshal(raw, &input); err != nil {
+					return nil, fmt.Errorf("the input of %s is not a JSON object: %w", name, err)
+				}
+			}
+			return handler(ctx, input, toolContextOf(ctx))
+		},
 	}
 }
 
-// callState records, for one tool call, the sandbox it used.
+// toolContextOf returns the ToolContext of a handler's ctx.
+func toolContextOf(ctx context.Context) ToolContext {
+	return ToolContext{
+		ThreadID:   ThreadID(ctx),
+		RunID:      RunID(ctx),
+		ToolCallID: ToolCallID(ctx),
+		Emit:       func(stream, text string) { EmitToolOutput(ctx, stream, text) },
+	}
+}
+
+// callState records, for one tool call, the sandbox it used, and keeps
+// that sandbox's end pushed back while the call runs.
 type callState struct {
-	mu   sync.Mutex
-	used sandbox.Sandbox
+	mu      sync.Mutex
+	used    sandbox.Sandbox
+	sc      scope
+	stopped bool
+	stop    chan struct{} // closed when the call returns
+	done    chan struct{} // closed when the keepalive has stopped
 }
 
-func markUsed(ctx context.Context, sb sandbox.Sandbox) {
-	if st, ok := ctx.Value(callKey).(*callState); ok {
-		st.mu.Lock()
-		st.used = sb
-		st.mu.Unlock()
+// markUsed records that ctx's call (if any) used sb, recorded under sc, and
+// starts pushing sb's end back while the call runs.
+func (rt *Runtime) markUsed(ctx context.Context, sc scope, sb sandbox.Sandbox) {
+	st, ok := ctx.Value(callKey).(*callState)
+	if !ok {
+		return
 	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.stopped {
+		return
+	}
+	st.used, st.sc = sb, sc
+	if st.stop == nil {
+		st.stop, st.done = make(chan struct{}), make(chan struct{})
+		go rt.keepAlive(context.WithoutCancel(ctx), st)
+	}
+}
+
+// keepAliveEvery is how often a running call pushes its sandbox's end back:
+// a third of SandboxIdleTTL, so that two pushes may fail before it ends.
+func (rt *Runtime) keepAliveEvery() time.Duration {
+	return max(rt.cfg.SandboxIdleTTL/3, 50*time.Millisecond)
+}
+
+// keepAlive pushes the end of the sandbox st used back until the call
+// returns: a sandbox does not end while a call uses it.
+func (rt *Runtime) keepAlive(ctx context.Context, st *callState) {
+	defer close(st.done)
+	t := time.NewTicker(rt.keepAliveEvery())
+	defer t.Stop()
+	for {
+		select {
+		case <-st.stop:
+			return
+		case <-t.C:
+			st.mu.Lock()
+			sb, sc := st.used, st.sc
+			st.mu.Unlock()
+			rt.touch(ctx, sc, sb)
+		}
+	}
+}
+
+// finish stops the keepalive and returns the sandbox the call used, if any.
+func (st *callState) finish() (sandbox.Sandbox, scope) {
+	st.mu.Lock()
+	st.stopped = true
+	stop, done := st.stop, st.done
+	st.mu.Unlock()
+	if stop != nil {
+		close(stop)
+		<-done
+	}
+	return st.used, st.sc
+}
+
+// touch is a use of sb that makes nothing: it pushes sb's end back if sc's
+// record still names it. Failures are left for the next call to find.
+func (rt *Runtime) touch(ctx context.Context, sc scope, sb sandbox.Sandbox) {
+	mu := rt.keyLock(sc.key())
+	mu.Lock()
+	defer mu.Unlock()
+	rec, raw, err := rt.readRecord(ctx, sc.key())
+	if err != nil || rec == nil || rec.SandboxID != sb.ID() {
+		return
+	}
+	_ = rt.use(ctx, sb, rec, raw, rt.cfg.Now())
 }
 
 // CallTool runs one call of tool in ctx (a thread's or run's) and then, if
 // the call used the sandbox, the AfterSandboxCall hook: the hook's error
-// becomes the call's error unless the call already failed.
+// becomes the call's error unless the call already failed. A call outside
+// a run's model loop gets a tool call id of its own. While the call runs,
+// the sandbox it uses does not end; its idle time counts from the call's
+// end.
 func (rt *Runtime) CallTool(ctx context.Context, tool Tool, input json.RawMessage) (any, error) {
 	if tool.Handler == nil {
 		return nil, fmt.Errorf("runtime: tool %s has no handler", tool.Name)
 	}
+	if _, ok := ctx.Value(toolCallKey{}).(*toolCallInfo); !ok {
+		ctx = context.WithValue(ctx, toolCallKey{}, &toolCallInfo{id: newID("call"), tool: tool.Name})
+	}
 	st := &callState{}
 	out, err := tool.Handler(withRuntime(context.WithValue(ctx, callKey, st), rt), input)
-	st.mu.Lock()
-	used := st.used
-	st.mu.Unlock()
-	if used != nil && rt.ports.AfterSandboxCall != nil {
+	used, sc := st.finish()
+	if used == nil {
+		return out, err
+	}
+	rt.touch(context.WithoutCancel(ctx), sc, used)
+	if rt.ports.AfterSandboxCall != nil {
 		hookErr := rt.ports.AfterSandboxCall(ctx, SandboxCall{
-			Tool: tool.Name, ThreadID: ThreadID(ctx), RunID: RunID(ctx), Sandbox: used, Err: err,
+			Tool: tool.Name, ToolCallID: ToolCallID(ctx), ThreadID: ThreadID(ctx), RunID: RunID(ctx), Sandbox: used, Err: err,
 		})
 		if err == nil && hookErr != nil {
 			return nil, fmt.Errorf("after sandbox call: %w", hookErr)

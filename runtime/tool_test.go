@@ -30,28 +30,26 @@ func TestAfterSandboxCall(t *testing.T) {
 	require.NoError(t, err)
 	ctx := runtime.WithRun(context.Background(), "t1", "run-1")
 
-	usesSandbox := runtime.AgentTool("touch", "touches a file", func(ctx context.Context, in json.RawMessage) (any, error) {
+	var seen []runtime.ToolContext
+	usesSandbox := runtime.AgentTool("touch", "touches a file", func(ctx context.Context, in map[string]any, tc runtime.ToolContext) (string, error) {
+		seen = append(seen, tc)
 		sb, err := rt.SandboxFor(ctx)
 		if err != nil {
-			return nil, err
+			return "", err
 		}
-		return "ok", sb.FileSystem().WriteFile(ctx, "touched", nil)
+		return "ok", sb.Sandbox.FileSystem().WriteFile(ctx, "touched", nil)
 	})
-	viaContext := runtime.AgentTool("ctx", "finds the sandbox through ctx", func(ctx context.Context, in json.RawMessage) (any, error) {
-		sb, err := runtime.SandboxFor(ctx)
-		if err != nil {
-			return nil, err
-		}
-		return sb.ID(), nil
+	viaContext := runtime.AgentTool("ctx", "finds the sandbox through ctx", func(ctx context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
+		return runtime.WithSandbox(ctx, func(ts runtime.ThreadSandbox) (string, error) { return ts.Sandbox.ID(), nil })
 	})
-	noSandbox := runtime.AgentTool("clock", "tells the time", func(ctx context.Context, in json.RawMessage) (any, error) {
+	noSandbox := runtime.AgentTool("clock", "tells the time", func(context.Context, map[string]any, runtime.ToolContext) (string, error) {
 		return "noon", nil
 	})
-	failing := runtime.AgentTool("fails", "uses the sandbox then fails", func(ctx context.Context, in json.RawMessage) (any, error) {
+	failing := runtime.AgentTool("fails", "uses the sandbox then fails", func(ctx context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
 		if _, err := rt.SandboxFor(ctx); err != nil {
-			return nil, err
+			return "", err
 		}
-		return nil, errors.New("tool failed")
+		return "", errors.New("tool failed")
 	})
 
 	out, err := rt.CallTool(ctx, usesSandbox, nil)
@@ -62,11 +60,19 @@ func TestAfterSandboxCall(t *testing.T) {
 	assert.Equal(t, "t1", calls[0].ThreadID)
 	assert.Equal(t, "run-1", calls[0].RunID)
 	assert.NotNil(t, calls[0].Sandbox)
+	require.Len(t, seen, 1)
+	assert.Equal(t, "t1", seen[0].ThreadID)
+	assert.Equal(t, "run-1", seen[0].RunID)
+	require.NotNil(t, seen[0].Emit)
+	assert.NotEmpty(t, calls[0].ToolCallID, "a direct call gets an id of its own")
+	assert.Equal(t, seen[0].ToolCallID, calls[0].ToolCallID, "the hook gets the call's id")
+	seen[0].Emit("stdout", "nowhere to go outside a run") // does nothing, never panics
 
 	id, err := rt.CallTool(ctx, viaContext, nil)
 	require.NoError(t, err)
 	assert.Equal(t, calls[0].Sandbox.ID(), id, "package-level SandboxFor finds the call's runtime")
 	require.Len(t, calls, 2)
+	assert.NotEqual(t, calls[0].ToolCallID, calls[1].ToolCallID, "each call its own id")
 	calls = calls[:1]
 	_, err = runtime.SandboxFor(context.Background())
 	assert.Error(t, err, "outside a tool call there is no runtime")
@@ -86,4 +92,31 @@ func TestAfterSandboxCall(t *testing.T) {
 
 	_, err = rt.CallTool(ctx, runtime.Tool{Name: "empty"}, nil)
 	assert.Error(t, err)
+}
+
+// rawTool is a tool over a handler of the raw input, as the built-in tools
+// are made: for tests of the runtime's plumbing.
+func rawTool(name, description string, handler func(ctx context.Context, input json.RawMessage) (any, error)) runtime.Tool {
+	return runtime.Tool{Name: name, Description: description, InputSchema: json.RawMessage(`{"type":"object"}`), Handler: handler}
+}
+
+func TestAgentToolInput(t *testing.T) {
+	w := newWorld()
+	rt := w.worker(t, runtime.Config{})
+	ctx := runtime.WithThread(context.Background(), "t1")
+	var got []map[string]any
+	echo := runtime.AgentTool("echo", "", func(_ context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
+		got = append(got, in)
+		return "done", nil
+	})
+	for _, raw := range []string{``, `null`, `{}`, `{"a":1,"b":["x"]}`} {
+		out, err := rt.CallTool(ctx, echo, json.RawMessage(raw))
+		require.NoError(t, err, raw)
+		assert.Equal(t, "done", out)
+	}
+	assert.Equal(t, []map[string]any{{}, {}, {}, {"a": 1.0, "b": []any{"x"}}}, got)
+	for _, bad := range []string{`[1]`, `"x"`, `{`} {
+		_, err := rt.CallTool(ctx, echo, json.RawMessage(bad))
+		assert.ErrorContains(t, err, "the input of echo is not a JSON object", bad)
+	}
 }

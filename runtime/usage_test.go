@@ -24,14 +24,14 @@ var (
 
 func TestUsageRowsAndPricesAddUp(t *testing.T) {
 	var w *agentWorld
-	bash := runtime.AgentTool("bash", "Runs a command.", func(ctx context.Context, in json.RawMessage) (any, error) {
+	bash := rawTool("bash", "Runs a command.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		if _, err := runtime.SandboxFor(ctx); err != nil {
 			return nil, err
 		}
 		w.clock.Advance(10 * time.Second)
 		return "ok", nil
 	})
-	clock := runtime.AgentTool("clock", "Tells the time.", func(ctx context.Context, in json.RawMessage) (any, error) {
+	clock := rawTool("clock", "Tells the time.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		w.clock.Advance(2 * time.Second)
 		return "noon", nil
 	})

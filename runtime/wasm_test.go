@@ -34,23 +34,23 @@ func TestWasmThreadSandboxIsRestored(t *testing.T) {
 
 	first, err := rt.SandboxFor(tctx)
 	require.NoError(t, err)
-	res, err := first.RunCommand(ctx, "mkdir -p src && echo 'print(6*7)' > src/main.py && cd src && python3 main.py", sandbox.RunCommandOptions{})
+	res, err := first.Sandbox.RunCommand(ctx, "mkdir -p src && echo 'print(6*7)' > src/main.py && cd src && python3 main.py", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	require.Equal(t, "42\n", res.Stdout, "stderr: %s", res.Stderr)
 
 	// The sandbox ends by itself (its idle end comes early).
-	require.NoError(t, first.SetTimeout(ctx, time.Second))
+	require.NoError(t, first.Sandbox.SetTimeout(ctx, time.Second))
 	require.Eventually(t, func() bool {
-		_, err := p.Connect(ctx, first.ID())
+		_, err := p.Connect(ctx, first.Sandbox.ID())
 		return errors.Is(err, sandbox.ErrGone)
 	}, 10*time.Second, 100*time.Millisecond)
 
 	again, err := rt.SandboxFor(tctx)
 	require.NoError(t, err)
-	assert.NotEqual(t, first.ID(), again.ID())
+	assert.NotEqual(t, first.Sandbox.ID(), again.Sandbox.ID())
 	assert.True(t, again.Restored)
-	assert.Equal(t, runtime.RestoredNote, again.Note())
-	res, err = again.RunCommand(ctx, "python3 src/main.py", sandbox.RunCommandOptions{})
+	assert.Equal(t, runtime.RestoredNote, again.Note)
+	res, err = again.Sandbox.RunCommand(ctx, "python3 src/main.py", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "42\n", res.Stdout, "the work folder came back")
 }

@@ -37,7 +37,7 @@ func testTwoWorkers(t *testing.T, open func(t *testing.T) kv.Store) {
 	require.NoError(t, err)
 	ha, err := a.SandboxFor(rctx)
 	require.NoError(t, err)
-	_, err = ha.RunCommand(rctx, "echo from-a > note.txt", sandbox.RunCommandOptions{})
+	_, err = ha.Sandbox.RunCommand(rctx, "echo from-a > note.txt", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	_, _, err = b.BeginRun(ctx, thread, runtime.BeginRunOptions{})
 	assert.ErrorIs(t, err, runtime.ErrThreadBusy, "worker b waits for a's run")
@@ -47,14 +47,14 @@ func testTwoWorkers(t *testing.T, open func(t *testing.T) kv.Store) {
 	require.NoError(t, err)
 	hb, err := b.SandboxFor(rctx)
 	require.NoError(t, err)
-	assert.Equal(t, ha.ID(), hb.ID())
-	res, err := hb.RunCommand(rctx, "cat note.txt", sandbox.RunCommandOptions{})
+	assert.Equal(t, ha.Sandbox.ID(), hb.Sandbox.ID())
+	res, err := hb.Sandbox.RunCommand(rctx, "cat note.txt", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "from-a\n", res.Stdout)
 	require.NoError(t, run.End(rctx, runtime.RunFinished))
 
 	require.NoError(t, b.DeleteThread(ctx, thread))
-	_, err = localsandbox.New(localsandbox.Options{Root: root}).Connect(ctx, ha.ID())
+	_, err = localsandbox.New(localsandbox.Options{Root: root}).Connect(ctx, ha.Sandbox.ID())
 	assert.ErrorIs(t, err, sandbox.ErrGone)
 }
 

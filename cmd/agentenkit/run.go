@@ -57,10 +57,10 @@ the same thread finds the same files, from any process on this machine.
 		if err != nil {
 			return fail(e, threadHint(err, *thread))
 		}
-		if note := h.Note(); note != "" {
+		if note := h.Note; note != "" {
 			fmt.Fprintln(e.stderr, "agentenkit: "+note)
 		}
-		sb = h
+		sb = h.Sandbox
 	}
 	res, err := sb.RunCommand(ctx, command, sandbox.RunCommandOptions{Timeout: *timeout, Stdout: e.stdout, Stderr: e.stderr})
 	if ctx.Err() != nil {

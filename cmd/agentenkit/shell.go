@@ -61,9 +61,9 @@ thread's: the next shell or run with the same thread finds its files.`)
 	}
 	interactive := isTerminal(e.stdin)
 	if interactive {
-		fmt.Fprintf(e.stderr, "agentenkit shell: %s sandbox %s (thread %s). exit or Ctrl-D ends it.\n", h.Provider(), h.ID(), tid)
+		fmt.Fprintf(e.stderr, "agentenkit shell: %s sandbox %s (thread %s). exit or Ctrl-D ends it.\n", h.Sandbox.Provider(), h.Sandbox.ID(), tid)
 	}
-	if note := h.Note(); note != "" {
+	if note := h.Note; note != "" {
 		fmt.Fprintln(e.stderr, "agentenkit: "+note)
 	}
 	bash := tools.Bash{Timeout: *timeout, CapChars: -1}
@@ -163,10 +163,10 @@ func shellLine(ctx context.Context, e *env, rt *runtime.Runtime, bash tools.Bash
 		if err != nil {
 			return tools.BashResult{}, err
 		}
-		if note := h.Note(); note != "" {
+		if note := h.Note; note != "" {
 			fmt.Fprintln(e.stderr, "agentenkit: "+note)
 		}
-		env := tools.Env{Sandbox: h, Emit: func(stream, text string) {
+		env := tools.Env{Sandbox: h.Sandbox, Emit: func(stream, text string) {
 			if stream == "stderr" {
 				io.WriteString(e.stderr, text)
 			} else {

@@ -170,11 +170,11 @@ func (w *world) mustEdit(t *testing.T, ctx context.Context, input string) string
 }
 
 // sandbox returns the ctx's sandbox.
-func (w *world) sandbox(t *testing.T, ctx context.Context) *runtime.SandboxHandle {
+func (w *world) sandbox(t *testing.T, ctx context.Context) sandbox.Sandbox {
 	t.Helper()
 	h, err := w.rt.SandboxFor(ctx)
 	require.NoError(t, err)
-	return h
+	return h.Sandbox
 }
 
 func (w *world) workdir(t *testing.T, ctx context.Context) string {

@@ -27,12 +27,10 @@ func TestAgentRunsOverTheWire(t *testing.T) {
 		ResolveModel: func(name string) (model.Model, error) { return client.Model(name), nil },
 	})
 	require.NoError(t, err)
-	weather := runtime.AgentTool("get_weather", "Weather by city.", func(ctx context.Context, in json.RawMessage) (any, error) {
-		var args struct{ Location string }
-		require.NoError(t, json.Unmarshal(in, &args))
-		return args.Location + ": 18°C", nil
+	weather := runtime.AgentTool("get_weather", "Weather by city.", func(ctx context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
+		return in["location"].(string) + ": 18°C", nil
 	})
-	clock := runtime.AgentTool("get_time", "The time.", func(ctx context.Context, in json.RawMessage) (any, error) { return "noon", nil })
+	clock := runtime.AgentTool("get_time", "The time.", func(context.Context, map[string]any, runtime.ToolContext) (string, error) { return "noon", nil })
 	agent, err := rt.CreateStreamTextAgent(runtime.AgentOptions{Name: "weather", Model: "gpt-4o", Tools: []runtime.Tool{weather, clock}})
 	require.NoError(t, err)
 	h, err := agent.Send(t.Context(), "t1", "Weather in Paris?")
