@@ -228,3 +228,32 @@ func (rt *Runtime) WaitRun(ctx context.Context, runID string) (RunResult, error)
 		}
 	}
 }
+
+// DeleteThread deletes a thread and everything of it: its runs are
+// stopped first (a parked run becomes stopped, and Respond to it is then an
+// error matching storage.ErrNotFound; a run on another worker is stopped
+// there), then its sandboxes end, its kv records go, and the storage drops
+// the thread with its messages, runs and usage rows. A thread that does not
+// exist is no error.
+func (rt *Runtime) DeleteThread(ctx context.Context, threadID string) error {
+	core := rt.agents
+	runs, err := core.storage.ListRuns(ctx, threadID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("runtime: delete thread %s: %w", threadID, err)
+	}
+	for _, r := range runs {
+		if ended(r.State) {
+			continue
+		}
+		if err := rt.Stop(ctx, r.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return fmt.Errorf("runtime: delete thread %s: stop run %s: %w", threadID, r.ID, err)
+		}
+	}
+	if err := rt.endThread(ctx, threadID); err != nil {
+		return err
+	}
+	if err := core.storage.DeleteThread(ctx, threadID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("runtime: delete thread %s: %w", threadID, err)
+	}
+	return nil
+}

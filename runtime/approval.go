@@ -91,6 +91,9 @@ func (rt *Runtime) Respond(ctx context.Context, runID string, approvals []Approv
 		r.Data, err = json.Marshal(data)
 		return err
 	})
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("runtime: respond to run %s: no such run (was its thread deleted?): %w", runID, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -237,6 +237,10 @@ func (rt *Runtime) withToolEnv(ctx context.Context, fn func(ctx context.Context,
 // a parked run is likely to wait for its approvals.
 const toolUsesTTL = 30 * 24 * time.Hour
 
+// toolUsesPrefix is the kv prefix of a thread's counts of tool uses:
+// "tooluses/<thread>/<run>/<tool>".
+func toolUsesPrefix(threadID string) string { return "tooluses/" + threadID + "/" }
+
 // takeUse counts one call of tool in ctx's run (in its thread outside a
 // run) and refuses it, with an error for the model, once max calls were
 // made. max 0 means no cap. The count lives in the kv, so a run resumed on
@@ -245,7 +249,7 @@ func (rt *Runtime) takeUse(ctx context.Context, tool string, max int) error {
 	if max <= 0 {
 		return nil
 	}
-	key := "tooluses/" + ThreadID(ctx) + "/" + RunID(ctx) + "/" + tool
+	key := toolUsesPrefix(ThreadID(ctx)) + RunID(ctx) + "/" + tool
 	for {
 		old, err := rt.kv.Get(ctx, key)
 		n := 0

@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/agentenkit/agentenkit/runtime/kv"
@@ -244,6 +246,12 @@ func (rt *Runtime) createOptions(sc scope) sandbox.CreateSandboxOptions {
 	if sc.kind == ScopeRun {
 		opts.Metadata["agentenkit.run"] = sc.runID
 	}
+	if dir := rt.cfg.SandboxStateDir; path.IsAbs(dir) {
+		// Where the tools' files of each sandbox live (StateDir), so that
+		// an adapter whose sandboxes share the host's folders (local)
+		// removes them with the sandbox.
+		opts.Metadata["agentenkit.stateDir"] = path.Clean(dir)
+	}
 	opts.Envs = maps.Clone(opts.Envs)
 	opts.Timeout = min(rt.cfg.SandboxIdleTTL, rt.cfg.SandboxMaxLifetime)
 	return opts
@@ -326,12 +334,25 @@ func (rt *Runtime) endScope(ctx context.Context, key string) error {
 	return rt.kv.Delete(ctx, key)
 }
 
-// DeleteThread ends the thread's sandboxes (of either scope) and forgets
-// them.
-func (rt *Runtime) DeleteThread(ctx context.Context, threadID string) error {
+// endThread ends the thread's sandboxes (of either scope) and forgets
+// them, with the thread's other kv records (its runs' tool-use counts).
+func (rt *Runtime) endThread(ctx context.Context, threadID string) error {
 	for _, kind := range []Scope{ScopeThread, ScopeRun} {
 		if err := rt.endScope(ctx, recordKey(kind, threadID)); err != nil {
 			return err
+		}
+	}
+	prefix := toolUsesPrefix(threadID)
+	keys, err := rt.kv.Keys(ctx, prefix)
+	if err != nil {
+		return fmt.Errorf("runtime: list the kv records of thread %s: %w", threadID, err)
+	}
+	for _, k := range keys {
+		if strings.Count(strings.TrimPrefix(k, prefix), "/") != 1 {
+			continue // a thread whose id starts with this one's and a slash
+		}
+		if err := rt.kv.Delete(ctx, k); err != nil {
+			return fmt.Errorf("runtime: delete %s: %w", k, err)
 		}
 	}
 	return nil
