@@ -182,11 +182,12 @@ func (rt *Runtime) codeTool(o CodeExecutionOptions, capChars int) Tool {
 func (rt *Runtime) editorTool(name string, o TextEditorOptions, capChars int) Tool {
 	editor := tools.TextEditor{Name: name, MaxCharacters: o.MaxCharacters, NoOverwrite: o.NoOverwrite, CapChars: capChars}
 	return Tool{
-		Name:        name,
-		Description: editorDescription,
-		InputSchema: json.RawMessage(editorSchema),
-		NativeType:  tools.NativeType(name),
-		Approval:    policyOr(o.Approval, TextEditorApproval),
+		Name:         name,
+		Description:  editorDescription,
+		InputSchema:  json.RawMessage(editorSchema),
+		OutputSchema: json.RawMessage(tools.EditorOutputSchema),
+		NativeType:   tools.NativeType(name),
+		Approval:     policyOr(o.Approval, TextEditorApproval),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
 			if err := rt.takeUse(ctx, name, o.MaxUses); err != nil {
 				return nil, err
@@ -195,7 +196,7 @@ func (rt *Runtime) editorTool(name string, o TextEditorOptions, capChars int) To
 			if err != nil {
 				return nil, err
 			}
-			var res string
+			var res tools.EditorResult
 			err = rt.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
 				res, err = editor.Run(ctx, env, in)
 				return err

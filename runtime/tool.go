@@ -18,6 +18,10 @@ type Tool struct {
 	Description string
 	// InputSchema is the JSON schema of the input (an object).
 	InputSchema json.RawMessage
+	// OutputSchema, when set, is the JSON schema of the handler's
+	// structured result (an object), for clients that validate results
+	// (MCP's outputSchema). The text editor declares its own.
+	OutputSchema json.RawMessage
 	// NativeType, when set, is the type of the Anthropic built-in
 	// (schema-less) tool this tool implements, such as tools.NativeBash:
 	// the Anthropic model adapter then sends {"type": NativeType, "name":

@@ -107,11 +107,16 @@ func newMCPServer(st *state, thread string) (*mcp.Server, *sessionThreads, error
 	})
 	open := openWorld(st.provider)
 	for _, tool := range tools {
+		var output any // the text editor's {path, content, totalLines} or {ok, message}
+		if len(tool.OutputSchema) > 0 {
+			output = tool.OutputSchema
+		}
 		srv.AddTool(&mcp.Tool{
-			Name:        tool.Name,
-			Title:       toolTitles[tool.Name],
-			Description: tool.Description,
-			InputSchema: tool.InputSchema,
+			OutputSchema: output,
+			Name:         tool.Name,
+			Title:        toolTitles[tool.Name],
+			Description:  tool.Description,
+			InputSchema:  tool.InputSchema,
 			Annotations: &mcp.ToolAnnotations{
 				Title: toolTitles[tool.Name],
 				// Every tool may change or delete the sandbox's files: the
