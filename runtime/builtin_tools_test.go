@@ -84,7 +84,7 @@ func TestBuiltinToolsInAnAgentRun(t *testing.T) {
 	require.Len(t, results, 3)
 	assert.JSONEq(t, `{"stdout":"building\n","stderr":"careful\n","exitCode":0}`, results[0].Content, "bash results are JSON")
 	assert.False(t, results[0].IsError)
-	assert.Equal(t, "File created successfully at: src/main.go", results[1].Content, "editor results are text")
+	assert.JSONEq(t, `{"ok":true,"message":"File created successfully at: src/main.go"}`, results[1].Content, "editor results are the spec's JSON")
 	assert.Equal(t, "The path nope does not exist. Please provide a valid path.", results[2].Content)
 	assert.True(t, results[2].IsError)
 	last := reqs[2].Messages[len(reqs[2].Messages)-1].ToolResults()[0]

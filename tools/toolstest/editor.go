@@ -268,10 +268,11 @@ func testEditor(t *testing.T, h Harness) {
 					_, err := w.call(t, ctx, tool, sub(jsonSub(in, wd)))
 					require.NoError(t, err, in)
 				}
-				out, err := w.call(t, ctx, tool, jsonSub(c.in, wd))
 				if c.wantErr != "" {
+					_, err := w.call(t, ctx, tool, jsonSub(c.in, wd))
 					assert.Equal(t, sub(c.wantErr), modelError(t, err))
 				} else {
+					out, err := w.edit(t, ctx, jsonSub(c.in, wd), tool)
 					require.NoError(t, err)
 					assert.Equal(t, sub(c.want), out)
 				}

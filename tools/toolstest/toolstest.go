@@ -26,6 +26,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/runtime"
@@ -151,15 +152,41 @@ func (w *world) code(t *testing.T, ctx context.Context, language, code string) t
 	return res
 }
 
-func (w *world) edit(t *testing.T, ctx context.Context, input string) (string, error) {
+// edit calls the text editor (or the alias name, if given) and returns its
+// result's text, as the reference tool prints it, after checking the
+// result's JSON shape.
+func (w *world) edit(t *testing.T, ctx context.Context, input string, name ...string) (string, error) {
 	t.Helper()
-	out, err := w.call(t, ctx, runtime.ToolTextEditor, input)
+	tool := runtime.ToolTextEditor
+	if len(name) > 0 {
+		tool = name[0]
+	}
+	out, err := w.call(t, ctx, tool, input)
 	if err != nil {
 		return "", err
 	}
-	s, ok := out.(string)
+	res, ok := out.(tools.EditorResult)
 	require.True(t, ok, "text_editor result is %T", out)
-	return s, nil
+	raw, err := json.Marshal(res)
+	require.NoError(t, err)
+	var shape map[string]any
+	require.NoError(t, json.Unmarshal(raw, &shape))
+	if res.Command == tools.CmdView {
+		assert.Subset(t, keys(shape), []string{"path", "content", "totalLines"}, "a view's shape: %s", raw)
+	} else {
+		assert.Equal(t, true, shape["ok"], "a change's shape: %s", raw)
+		assert.Contains(t, shape, "message")
+	}
+	// The text is what the reference tool prints: the tests compare it.
+	return res.Text(), nil
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func (w *world) mustEdit(t *testing.T, ctx context.Context, input string) string {
