@@ -13,8 +13,6 @@ import (
 	"github.com/agentenkit/agentenkit/runtime/kv"
 )
 
-func errorsIsNotFound(err error) bool { return errors.Is(err, kv.ErrNotFound) }
-
 func TestAfterSandboxCall(t *testing.T) {
 	w := newWorld()
 	var calls []runtime.SandboxCall

@@ -68,12 +68,6 @@ func (s *Server) liveLocked(id string) *sbx {
 	return sb
 }
 
-// live is liveLocked with the lock.
-func (s *Server) live(id string) *sbx {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.liveLocked(id)
-}
 
 // endLocked marks a sandbox (already out of the map) ended and kills its
 // processes.

@@ -25,7 +25,7 @@ func newDataImage(image []byte) (*dataImage, error) {
 	_ = os.Remove(f.Name()) // the open file lives on; nothing is left behind
 	page := os.Getpagesize()
 	size := (len(image) + page - 1) / page * page
-	if _, err := f.Write(image); err == nil {
+	if _, err = f.Write(image); err == nil {
 		err = f.Truncate(int64(size))
 	}
 	if err != nil {
