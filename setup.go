@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/storage/sqlitestorage"
 )
 
@@ -15,22 +16,22 @@ import (
 type (
 	Runtime              = runtime.Runtime
 	RuntimeOptions       = runtime.Options
-	RuntimeConfig        = runtime.Config
-	BuiltinToolPorts     = runtime.Ports
-	BuiltinToolOptions   = runtime.BuiltinToolOptions
-	BashOptions          = runtime.BashOptions
-	CodeExecutionOptions = runtime.CodeExecutionOptions
-	TextEditorOptions    = runtime.TextEditorOptions
-	SandboxCall          = runtime.SandboxCall
-	ThreadSandbox        = runtime.ThreadSandbox
-	SandboxScope         = runtime.Scope
-	Tool                 = runtime.Tool
-	ToolContext          = runtime.ToolContext
-	ToolHandler          = runtime.ToolHandler
-	RunState             = runtime.RunState
+	RuntimeConfig        = lifecycle.Config
+	BuiltinToolPorts     = lifecycle.Ports
+	BuiltinToolOptions   = lifecycle.BuiltinToolOptions
+	BashOptions          = lifecycle.BashOptions
+	CodeExecutionOptions = lifecycle.CodeExecutionOptions
+	TextEditorOptions    = lifecycle.TextEditorOptions
+	SandboxCall          = lifecycle.SandboxCall
+	ThreadSandbox        = lifecycle.ThreadSandbox
+	SandboxScope         = lifecycle.Scope
+	Tool                 = lifecycle.Tool
+	ToolContext          = lifecycle.ToolContext
+	ToolHandler          = lifecycle.ToolHandler
+	RunState             = lifecycle.RunState
 	Agent                = runtime.Agent
 	AgentOptions         = runtime.AgentOptions
-	ApprovalPolicy       = runtime.ApprovalPolicy
+	ApprovalPolicy       = lifecycle.ApprovalPolicy
 	Approval             = runtime.Approval
 	RunHandle            = runtime.RunHandle
 	Event                = runtime.Event
@@ -38,20 +39,20 @@ type (
 
 // Approval policies of a tool: ask every time, never, or a func of the input.
 var (
-	AskAlways ApprovalPolicy = runtime.AskAlways
-	AskNever  ApprovalPolicy = runtime.AskNever
+	AskAlways ApprovalPolicy = lifecycle.AskAlways
+	AskNever  ApprovalPolicy = lifecycle.AskNever
 )
 
 // Sandbox scopes.
 const (
-	SandboxScopeThread = runtime.ScopeThread
-	SandboxScopeRun    = runtime.ScopeRun
+	SandboxScopeThread = lifecycle.ScopeThread
+	SandboxScopeRun    = lifecycle.ScopeRun
 )
 
 // The notes a fresh sandbox's first result carries.
 const (
-	SandboxLostNote     = runtime.LostNote
-	SandboxRestoredNote = runtime.RestoredNote
+	SandboxLostNote     = lifecycle.LostNote
+	SandboxRestoredNote = lifecycle.RestoredNote
 )
 
 // SetupAgentCore returns the runtime. Ports left nil get the embedded
@@ -96,18 +97,18 @@ func StateDir() string {
 
 // SandboxFor returns the sandbox of the thread (or run) of ctx, the ctx of a
 // tool call or a run.
-func SandboxFor(ctx context.Context) (ThreadSandbox, error) { return runtime.SandboxFor(ctx) }
+func SandboxFor(ctx context.Context) (ThreadSandbox, error) { return lifecycle.SandboxFor(ctx) }
 
 // WithSandbox runs fn with the sandbox of the thread (or run) of ctx, the
 // ctx of a tool call or a run, and returns what fn returns; once more on a
 // fresh sandbox (Lost or Restored, with its Note) when it ended part way.
 func WithSandbox[T any](ctx context.Context, fn func(ThreadSandbox) (T, error)) (T, error) {
-	return runtime.WithSandbox(ctx, fn)
+	return lifecycle.WithSandbox(ctx, fn)
 }
 
 // AgentTool returns a custom tool whose handler gets the model's input
 // object and the call's ToolContext; inside it, WithSandbox(ctx, ...) gives
 // the thread's sandbox.
 func AgentTool(name, description string, handler ToolHandler) Tool {
-	return runtime.AgentTool(name, description, handler)
+	return lifecycle.AgentTool(name, description, handler)
 }

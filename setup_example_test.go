@@ -8,7 +8,7 @@ import (
 
 	"github.com/agentenkit/agentenkit"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 )
 
 // The setup every adapter plugs into the same way, and a custom tool that
@@ -35,7 +35,7 @@ func ExampleSetupAgentCore() {
 				return res.Stdout, err
 			})
 		})
-	out, err := rt.CallTool(runtime.WithThread(ctx, "thread-1"), count, nil)
+	out, err := rt.CallTool(lifecycle.WithThread(ctx, "thread-1"), count, nil)
 	fmt.Printf("%q %v\n", out, err)
 	// Output: "3\n" <nil>
 }

@@ -21,11 +21,11 @@ import (
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/providers/wasm"
-	"github.com/agentenkit/agentenkit/runtime"
 	agentbus "github.com/agentenkit/agentenkit/runtime/bus"
 	"github.com/agentenkit/agentenkit/runtime/bus/membus"
 	agentkv "github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	agentqueue "github.com/agentenkit/agentenkit/runtime/queue"
 	"github.com/agentenkit/agentenkit/runtime/queue/memqueue"
@@ -109,7 +109,7 @@ func runSpecTool(t *testing.T, p agentenkit.SandboxProvider, store agentkv.Store
 		Tools: agentenkit.BuiltinToolPorts{Sandbox: p},
 	})
 	require.NoError(t, err)
-	thread := runtime.WithThread(ctx, "spec-thread")
+	thread := lifecycle.WithThread(ctx, "spec-thread")
 	t.Cleanup(func() { _ = rt.DeleteThread(context.Background(), "spec-thread") })
 	out, err := rt.CallTool(thread, specRunTests(), nil)
 	require.NoError(t, err)

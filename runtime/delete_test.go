@@ -17,6 +17,7 @@ import (
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 	"github.com/agentenkit/agentenkit/runtime/storage"
@@ -35,8 +36,8 @@ func TestDeleteThreadDeletesIt(t *testing.T) {
 				scripted.Turn{Text: "Removed."},
 			)
 			w := newAgentWorld(t, b, func(t *testing.T, rt *runtime.Runtime) {
-				builtin, err := rt.BuiltinTools([]string{runtime.ToolBash}, runtime.BuiltinToolOptions{
-					Bash: runtime.BashOptions{Approval: runtime.AskNever, MaxUses: 5},
+				builtin, err := rt.BuiltinTools([]string{lifecycle.ToolBash}, lifecycle.BuiltinToolOptions{
+					Bash: lifecycle.BashOptions{Approval: lifecycle.AskNever, MaxUses: 5},
 				})
 				require.NoError(t, err)
 				var removes atomic.Int32
@@ -50,8 +51,8 @@ func TestDeleteThreadDeletesIt(t *testing.T) {
 			require.NoError(t, err)
 			res, err := h.Wait(ctx)
 			require.NoError(t, err)
-			require.Equal(t, runtime.RunParked, res.State)
-			sb, err := rt.SandboxFor(runtime.WithThread(ctx, "t1"))
+			require.Equal(t, lifecycle.RunParked, res.State)
+			sb, err := rt.SandboxFor(lifecycle.WithThread(ctx, "t1"))
 			require.NoError(t, err)
 			kvs := w.open(t).kv
 			keys, err := kvs.Keys(ctx, "")
@@ -104,12 +105,12 @@ func TestLocalStateFolderEndsWithTheSandbox(t *testing.T) {
 	root, state := t.TempDir(), t.TempDir()
 	p := localsandbox.New(localsandbox.Options{Root: root})
 	require.NoError(t, p.Err())
-	rt, err := runtime.New(ctx, runtime.Options{Kv: memkv.New(memkv.Options{}), Tools: runtime.Ports{Sandbox: p},
-		Config: runtime.Config{SandboxStateDir: state}})
+	rt, err := runtime.New(ctx, runtime.Options{Kv: memkv.New(memkv.Options{}), Tools: lifecycle.Ports{Sandbox: p},
+		Config: lifecycle.Config{SandboxStateDir: state}})
 	require.NoError(t, err)
-	editor, err := rt.BuiltinTools([]string{runtime.ToolTextEditor}, runtime.BuiltinToolOptions{})
+	editor, err := rt.BuiltinTools([]string{lifecycle.ToolTextEditor}, lifecycle.BuiltinToolOptions{})
 	require.NoError(t, err)
-	thread := runtime.WithThread(ctx, "t-local")
+	thread := lifecycle.WithThread(ctx, "t-local")
 	for _, in := range []string{
 		`{"command":"create","path":"a.txt","file_text":"secret\n"}`,
 		`{"command":"str_replace","path":"a.txt","old_str":"secret","new_str":"public"}`,

@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/tools"
 )
 
@@ -53,7 +54,7 @@ thread's: the next shell or run with the same thread finds its files.`)
 			}
 		}()
 	}
-	tctx := runtime.WithThread(ctx, tid)
+	tctx := lifecycle.WithThread(ctx, tid)
 	// The sandbox is made before the first prompt, so an error shows now.
 	h, err := st.rt.SandboxFor(tctx)
 	if err != nil {

@@ -68,7 +68,6 @@ func (s *Server) liveLocked(id string) *sbx {
 	return sb
 }
 
-
 // endLocked marks a sandbox (already out of the map) ended and kills its
 // processes.
 func (s *Server) endLocked(sb *sbx) {

@@ -1,4 +1,4 @@
-package runtime_test
+package lifecycle_test
 
 import (
 	"context"
@@ -11,9 +11,9 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/providers/memory"
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -34,19 +34,19 @@ func (w *world) provider() sandbox.Provider {
 }
 
 // worker returns a runtime of the world, as another worker process would be.
-func (w *world) worker(t *testing.T, cfg runtime.Config) *runtime.Runtime {
+func (w *world) worker(t *testing.T, cfg lifecycle.Config) *lifecycle.Manager {
 	return w.workerWith(t, cfg, w.provider())
 }
 
-func (w *world) workerWith(t *testing.T, cfg runtime.Config, p sandbox.Provider) *runtime.Runtime {
+func (w *world) workerWith(t *testing.T, cfg lifecycle.Config, p sandbox.Provider) *lifecycle.Manager {
 	t.Helper()
 	cfg.Now = w.clock.Now
-	rt, err := runtime.New(context.Background(), runtime.Options{Kv: w.kv, Tools: runtime.Ports{Sandbox: p}, Config: cfg})
+	rt, err := lifecycle.New(lifecycle.Options{Kv: w.kv, Tools: lifecycle.Ports{Sandbox: p}, Config: cfg})
 	require.NoError(t, err)
 	return rt
 }
 
-func sandboxOf(t *testing.T, rt *runtime.Runtime, ctx context.Context) runtime.ThreadSandbox {
+func sandboxOf(t *testing.T, rt *lifecycle.Manager, ctx context.Context) lifecycle.ThreadSandbox {
 	t.Helper()
 	h, err := rt.SandboxFor(ctx)
 	require.NoError(t, err)
@@ -55,54 +55,54 @@ func sandboxOf(t *testing.T, rt *runtime.Runtime, ctx context.Context) runtime.T
 
 func TestSameSandboxOnTheNextMessage(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{})
-	first := sandboxOf(t, rt, runtime.WithRun(context.Background(), "t1", "run-1"))
+	rt := w.worker(t, lifecycle.Config{})
+	first := sandboxOf(t, rt, lifecycle.WithRun(context.Background(), "t1", "run-1"))
 	assert.True(t, first.Fresh)
 	assert.False(t, first.Lost)
 	assert.Empty(t, first.Note, "a thread's first sandbox has no note")
 	require.NoError(t, first.Sandbox.FileSystem().WriteFile(context.Background(), "kept.txt", []byte("x")))
 
 	w.clock.Advance(10 * time.Minute)
-	next := sandboxOf(t, rt, runtime.WithRun(context.Background(), "t1", "run-2"))
+	next := sandboxOf(t, rt, lifecycle.WithRun(context.Background(), "t1", "run-2"))
 	assert.Equal(t, first.Sandbox.ID(), next.Sandbox.ID())
 	assert.False(t, next.Fresh)
 	ok, err := next.Sandbox.FileSystem().Exists(context.Background(), "kept.txt")
 	require.NoError(t, err)
 	assert.True(t, ok)
 
-	other := sandboxOf(t, rt, runtime.WithThread(context.Background(), "t2"))
+	other := sandboxOf(t, rt, lifecycle.WithThread(context.Background(), "t2"))
 	assert.NotEqual(t, first.Sandbox.ID(), other.Sandbox.ID(), "another thread has its own sandbox")
 }
 
 func TestAnotherWorkerFindsTheSandbox(t *testing.T) {
 	w := newWorld()
-	a := sandboxOf(t, w.worker(t, runtime.Config{}), runtime.WithThread(context.Background(), "t1"))
-	b := sandboxOf(t, w.worker(t, runtime.Config{}), runtime.WithThread(context.Background(), "t1"))
+	a := sandboxOf(t, w.worker(t, lifecycle.Config{}), lifecycle.WithThread(context.Background(), "t1"))
+	b := sandboxOf(t, w.worker(t, lifecycle.Config{}), lifecycle.WithThread(context.Background(), "t1"))
 	assert.Equal(t, a.Sandbox.ID(), b.Sandbox.ID())
 	assert.False(t, b.Fresh)
 }
 
 func TestResumeAfterApprovalFindsTheSandbox(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{})
-	run, ctx, err := rt.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
+	rt := w.worker(t, lifecycle.Config{})
+	run, ctx, err := rt.BeginRun(context.Background(), "t1", lifecycle.BeginRunOptions{RunID: "run-1"})
 	require.NoError(t, err)
 	before := sandboxOf(t, rt, ctx)
-	require.NoError(t, run.End(ctx, runtime.RunParked))
+	require.NoError(t, run.End(ctx, lifecycle.RunParked))
 
 	// Another worker resumes the parked run.
-	other := w.worker(t, runtime.Config{})
-	run, ctx, err = other.BeginRun(context.Background(), "t1", runtime.BeginRunOptions{RunID: "run-1"})
+	other := w.worker(t, lifecycle.Config{})
+	run, ctx, err = other.BeginRun(context.Background(), "t1", lifecycle.BeginRunOptions{RunID: "run-1"})
 	require.NoError(t, err)
 	after := sandboxOf(t, other, ctx)
 	assert.Equal(t, before.Sandbox.ID(), after.Sandbox.ID())
-	require.NoError(t, run.End(ctx, runtime.RunFinished))
+	require.NoError(t, run.End(ctx, lifecycle.RunFinished))
 }
 
 func TestIdleEndGivesAFreshSandboxWithTheLostNote(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{SandboxIdleTTL: 30 * time.Minute})
-	ctx := runtime.WithThread(context.Background(), "t1")
+	rt := w.worker(t, lifecycle.Config{SandboxIdleTTL: 30 * time.Minute})
+	ctx := lifecycle.WithThread(context.Background(), "t1")
 	old := sandboxOf(t, rt, ctx)
 
 	w.clock.Advance(29 * time.Minute)
@@ -117,15 +117,15 @@ func TestIdleEndGivesAFreshSandboxWithTheLostNote(t *testing.T) {
 	assert.NotEqual(t, old.Sandbox.ID(), fresh.Sandbox.ID())
 	assert.True(t, fresh.Fresh)
 	assert.True(t, fresh.Lost)
-	assert.Equal(t, runtime.LostNote, fresh.Note)
+	assert.Equal(t, lifecycle.LostNote, fresh.Note)
 	again := sandboxOf(t, rt, ctx)
 	assert.False(t, again.Lost, "only the first call after the end carries the note")
 }
 
 func TestMaxLifetime(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{SandboxIdleTTL: 30 * time.Minute, SandboxMaxLifetime: time.Hour})
-	ctx := runtime.WithThread(context.Background(), "t1")
+	rt := w.worker(t, lifecycle.Config{SandboxIdleTTL: 30 * time.Minute, SandboxMaxLifetime: time.Hour})
+	ctx := lifecycle.WithThread(context.Background(), "t1")
 	old := sandboxOf(t, rt, ctx)
 	w.clock.Advance(25 * time.Minute)
 	sandboxOf(t, rt, ctx)
@@ -161,24 +161,24 @@ func (r *restorer) Create(ctx context.Context, opts sandbox.CreateSandboxOptions
 func TestRestoredNoteFromAWorkdirRestorer(t *testing.T) {
 	w := newWorld()
 	p := &restorer{Provider: w.provider()}
-	rt := w.workerWith(t, runtime.Config{}, p)
-	ctx := runtime.WithThread(context.Background(), "t1")
+	rt := w.workerWith(t, lifecycle.Config{}, p)
+	ctx := lifecycle.WithThread(context.Background(), "t1")
 	old := sandboxOf(t, rt, ctx)
 	require.NoError(t, old.Sandbox.Destroy(context.Background()))
 	fresh := sandboxOf(t, rt, ctx)
 	assert.True(t, fresh.Restored)
 	assert.False(t, fresh.Lost)
-	assert.Equal(t, runtime.RestoredNote, fresh.Note)
+	assert.Equal(t, lifecycle.RestoredNote, fresh.Note)
 	assert.Equal(t, []string{old.Sandbox.ID()}, p.restoredFrom, "the provider is told which sandbox to restore")
 }
 
 func TestRetryWithAFreshSandbox(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{})
-	ctx := runtime.WithThread(context.Background(), "t1")
-	var calls []runtime.ThreadSandbox
-	retried := runtime.AgentTool("retried", "", func(ctx context.Context, _ map[string]any, _ runtime.ToolContext) (string, error) {
-		return runtime.WithSandbox(ctx, func(ts runtime.ThreadSandbox) (string, error) {
+	rt := w.worker(t, lifecycle.Config{})
+	ctx := lifecycle.WithThread(context.Background(), "t1")
+	var calls []lifecycle.ThreadSandbox
+	retried := lifecycle.AgentTool("retried", "", func(ctx context.Context, _ map[string]any, _ lifecycle.ToolContext) (string, error) {
+		return lifecycle.WithSandbox(ctx, func(ts lifecycle.ThreadSandbox) (string, error) {
 			calls = append(calls, ts)
 			if len(calls) == 1 {
 				require.NoError(t, ts.Sandbox.Destroy(ctx)) // it ends part way
@@ -194,28 +194,28 @@ func TestRetryWithAFreshSandbox(t *testing.T) {
 	require.Len(t, calls, 2)
 	assert.NotEqual(t, calls[0].Sandbox.ID(), calls[1].Sandbox.ID())
 	assert.True(t, calls[1].Lost)
-	assert.Equal(t, runtime.LostNote, calls[1].Note)
+	assert.Equal(t, lifecycle.LostNote, calls[1].Note)
 
 	// An error that is not the sandbox's end is not retried.
 	n := 0
 	boom := errors.New("boom")
-	fails := runtime.AgentTool("fails", "", func(ctx context.Context, _ map[string]any, _ runtime.ToolContext) (string, error) {
-		return runtime.WithSandbox(ctx, func(runtime.ThreadSandbox) (string, error) { n++; return "", boom })
+	fails := lifecycle.AgentTool("fails", "", func(ctx context.Context, _ map[string]any, _ lifecycle.ToolContext) (string, error) {
+		return lifecycle.WithSandbox(ctx, func(lifecycle.ThreadSandbox) (string, error) { n++; return "", boom })
 	})
 	_, err = rt.CallTool(ctx, fails, nil)
 	assert.ErrorIs(t, err, boom)
 	assert.Equal(t, 1, n)
 
-	_, err = runtime.WithSandbox(ctx, func(runtime.ThreadSandbox) (int, error) { return 1, nil })
-	assert.ErrorIs(t, err, runtime.ErrNoRuntime, "outside a tool call or run")
+	_, err = lifecycle.WithSandbox(ctx, func(lifecycle.ThreadSandbox) (int, error) { return 1, nil })
+	assert.ErrorIs(t, err, lifecycle.ErrNoRuntime, "outside a tool call or run")
 }
 
 func TestSubagentsShareTheRunSandbox(t *testing.T) {
-	for _, scope := range []runtime.Scope{runtime.ScopeThread, runtime.ScopeRun} {
+	for _, scope := range []lifecycle.Scope{lifecycle.ScopeThread, lifecycle.ScopeRun} {
 		t.Run(string(scope), func(t *testing.T) {
 			w := newWorld()
-			rt := w.worker(t, runtime.Config{SandboxScope: scope})
-			ctx := runtime.WithRun(context.Background(), "t1", "run-1")
+			rt := w.worker(t, lifecycle.Config{SandboxScope: scope})
+			ctx := lifecycle.WithRun(context.Background(), "t1", "run-1")
 			ids := make([]string, 10)
 			var wg sync.WaitGroup
 			for i := range ids {
@@ -231,10 +231,10 @@ func TestSubagentsShareTheRunSandbox(t *testing.T) {
 
 func TestDeletedThreadEndsItsSandbox(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{})
-	ctx := runtime.WithThread(context.Background(), "t1")
+	rt := w.worker(t, lifecycle.Config{})
+	ctx := lifecycle.WithThread(context.Background(), "t1")
 	h := sandboxOf(t, rt, ctx)
-	require.NoError(t, rt.DeleteThread(context.Background(), "t1"))
+	require.NoError(t, rt.EndThread(context.Background(), "t1"))
 	_, err := w.provider().Connect(context.Background(), h.Sandbox.ID())
 	assert.ErrorIs(t, err, sandbox.ErrGone)
 	fresh := sandboxOf(t, rt, ctx)
@@ -243,11 +243,11 @@ func TestDeletedThreadEndsItsSandbox(t *testing.T) {
 
 func TestSandboxDefaultsAndMetadata(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{
+	rt := w.worker(t, lifecycle.Config{
 		SandboxIdleTTL:  10 * time.Minute,
 		SandboxDefaults: sandbox.CreateSandboxOptions{Envs: map[string]string{"FROM_DEFAULTS": "yes"}, Metadata: map[string]string{"app": "demo"}, Timeout: 99 * time.Hour},
 	})
-	h := sandboxOf(t, rt, runtime.WithThread(context.Background(), "t1"))
+	h := sandboxOf(t, rt, lifecycle.WithThread(context.Background(), "t1"))
 	res, err := h.Sandbox.RunCommand(context.Background(), "echo $FROM_DEFAULTS", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "yes\n", res.Stdout)
@@ -260,21 +260,21 @@ func TestSandboxDefaultsAndMetadata(t *testing.T) {
 
 func TestStateDir(t *testing.T) {
 	w := newWorld()
-	ctx := runtime.WithThread(context.Background(), "t1")
-	rt := w.worker(t, runtime.Config{})
+	ctx := lifecycle.WithThread(context.Background(), "t1")
+	rt := w.worker(t, lifecycle.Config{})
 	h := sandboxOf(t, rt, ctx)
 	dir, err := rt.StateDir(ctx, h.Sandbox)
 	require.NoError(t, err)
 	assert.Equal(t, memory.DefaultWorkdir+"/.agentenkit", dir)
 
-	rt = w.worker(t, runtime.Config{SandboxStateDir: "/var/agentenkit"})
+	rt = w.worker(t, lifecycle.Config{SandboxStateDir: "/var/agentenkit"})
 	dir, err = rt.StateDir(ctx, h.Sandbox)
 	require.NoError(t, err)
 	assert.Equal(t, "/var/agentenkit/"+h.Sandbox.ID(), dir)
 }
 
 func TestNoThreadInContext(t *testing.T) {
-	rt := newWorld().worker(t, runtime.Config{})
+	rt := newWorld().worker(t, lifecycle.Config{})
 	_, err := rt.SandboxFor(context.Background())
-	assert.ErrorIs(t, err, runtime.ErrNoThread)
+	assert.ErrorIs(t, err, lifecycle.ErrNoThread)
 }

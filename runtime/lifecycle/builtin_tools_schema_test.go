@@ -1,4 +1,4 @@
-package runtime_test
+package lifecycle_test
 
 import (
 	"context"
@@ -10,8 +10,8 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/providers/memory"
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/tools"
 )
 
@@ -28,14 +28,14 @@ func resolveSchema(t *testing.T, raw json.RawMessage) *jsonschema.Resolved {
 // {"restart": true} alone among them), and every result the text editor
 // gives fits its output schema: a view's shape, or a change's.
 func TestBuiltinToolSchemasAcceptWhatTheToolsAccept(t *testing.T) {
-	ctx := runtime.WithThread(context.Background(), "t1")
-	rt, err := runtime.New(context.Background(), runtime.Options{Kv: memkv.New(memkv.Options{}), Tools: runtime.Ports{
+	ctx := lifecycle.WithThread(context.Background(), "t1")
+	rt, err := lifecycle.New(lifecycle.Options{Kv: memkv.New(memkv.Options{}), Tools: lifecycle.Ports{
 		Sandbox: memory.New(memory.Options{Files: map[string]string{"a.txt": "one\ntwo"}}),
 	}})
 	require.NoError(t, err)
-	builtins, err := rt.BuiltinTools(nil, runtime.BuiltinToolOptions{})
+	builtins, err := rt.BuiltinTools(nil, lifecycle.BuiltinToolOptions{})
 	require.NoError(t, err)
-	byName := map[string]runtime.Tool{}
+	byName := map[string]lifecycle.Tool{}
 	for _, tool := range builtins {
 		byName[tool.Name] = tool
 	}
@@ -76,12 +76,12 @@ func TestBuiltinToolSchemasAcceptWhatTheToolsAccept(t *testing.T) {
 // text_editor's results are the spec's shapes: view {path, content,
 // totalLines}; a change {ok, message}, with the reference tool's words.
 func TestTextEditorResultShapes(t *testing.T) {
-	ctx := runtime.WithThread(context.Background(), "t1")
-	rt, err := runtime.New(context.Background(), runtime.Options{Kv: memkv.New(memkv.Options{}), Tools: runtime.Ports{
+	ctx := lifecycle.WithThread(context.Background(), "t1")
+	rt, err := lifecycle.New(lifecycle.Options{Kv: memkv.New(memkv.Options{}), Tools: lifecycle.Ports{
 		Sandbox: memory.New(memory.Options{Files: map[string]string{"a.txt": "one\ntwo\n"}}),
 	}})
 	require.NoError(t, err)
-	editor, err := rt.BuiltinTools([]string{"text_editor"}, runtime.BuiltinToolOptions{})
+	editor, err := rt.BuiltinTools([]string{"text_editor"}, lifecycle.BuiltinToolOptions{})
 	require.NoError(t, err)
 	call := func(input string) string {
 		t.Helper()

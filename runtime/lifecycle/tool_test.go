@@ -1,4 +1,4 @@
-package runtime_test
+package lifecycle_test
 
 import (
 	"context"
@@ -9,27 +9,26 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentenkit/agentenkit/runtime"
-	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 )
 
 func TestAfterSandboxCall(t *testing.T) {
 	w := newWorld()
-	var calls []runtime.SandboxCall
+	var calls []lifecycle.SandboxCall
 	hookErr := error(nil)
-	cfg := runtime.Config{Now: w.clock.Now}
-	rt, err := runtime.New(context.Background(), runtime.Options{Kv: w.kv, Config: cfg, Tools: runtime.Ports{
+	cfg := lifecycle.Config{Now: w.clock.Now}
+	rt, err := lifecycle.New(lifecycle.Options{Kv: w.kv, Config: cfg, Tools: lifecycle.Ports{
 		Sandbox: w.provider(),
-		AfterSandboxCall: func(ctx context.Context, c runtime.SandboxCall) error {
+		AfterSandboxCall: func(ctx context.Context, c lifecycle.SandboxCall) error {
 			calls = append(calls, c)
 			return hookErr
 		},
 	}})
 	require.NoError(t, err)
-	ctx := runtime.WithRun(context.Background(), "t1", "run-1")
+	ctx := lifecycle.WithRun(context.Background(), "t1", "run-1")
 
-	var seen []runtime.ToolContext
-	usesSandbox := runtime.AgentTool("touch", "touches a file", func(ctx context.Context, in map[string]any, tc runtime.ToolContext) (string, error) {
+	var seen []lifecycle.ToolContext
+	usesSandbox := lifecycle.AgentTool("touch", "touches a file", func(ctx context.Context, in map[string]any, tc lifecycle.ToolContext) (string, error) {
 		seen = append(seen, tc)
 		sb, err := rt.SandboxFor(ctx)
 		if err != nil {
@@ -37,13 +36,13 @@ func TestAfterSandboxCall(t *testing.T) {
 		}
 		return "ok", sb.Sandbox.FileSystem().WriteFile(ctx, "touched", nil)
 	})
-	viaContext := runtime.AgentTool("ctx", "finds the sandbox through ctx", func(ctx context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
-		return runtime.WithSandbox(ctx, func(ts runtime.ThreadSandbox) (string, error) { return ts.Sandbox.ID(), nil })
+	viaContext := lifecycle.AgentTool("ctx", "finds the sandbox through ctx", func(ctx context.Context, in map[string]any, _ lifecycle.ToolContext) (string, error) {
+		return lifecycle.WithSandbox(ctx, func(ts lifecycle.ThreadSandbox) (string, error) { return ts.Sandbox.ID(), nil })
 	})
-	noSandbox := runtime.AgentTool("clock", "tells the time", func(context.Context, map[string]any, runtime.ToolContext) (string, error) {
+	noSandbox := lifecycle.AgentTool("clock", "tells the time", func(context.Context, map[string]any, lifecycle.ToolContext) (string, error) {
 		return "noon", nil
 	})
-	failing := runtime.AgentTool("fails", "uses the sandbox then fails", func(ctx context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
+	failing := lifecycle.AgentTool("fails", "uses the sandbox then fails", func(ctx context.Context, in map[string]any, _ lifecycle.ToolContext) (string, error) {
 		if _, err := rt.SandboxFor(ctx); err != nil {
 			return "", err
 		}
@@ -72,7 +71,7 @@ func TestAfterSandboxCall(t *testing.T) {
 	require.Len(t, calls, 2)
 	assert.NotEqual(t, calls[0].ToolCallID, calls[1].ToolCallID, "each call its own id")
 	calls = calls[:1]
-	_, err = runtime.SandboxFor(context.Background())
+	_, err = lifecycle.SandboxFor(context.Background())
 	assert.Error(t, err, "outside a tool call there is no runtime")
 
 	_, err = rt.CallTool(ctx, noSandbox, nil)
@@ -88,22 +87,16 @@ func TestAfterSandboxCall(t *testing.T) {
 	require.Len(t, calls, 3)
 	assert.EqualError(t, calls[2].Err, "tool failed", "the hook sees the call's error")
 
-	_, err = rt.CallTool(ctx, runtime.Tool{Name: "empty"}, nil)
+	_, err = rt.CallTool(ctx, lifecycle.Tool{Name: "empty"}, nil)
 	assert.Error(t, err)
-}
-
-// rawTool is a tool over a handler of the raw input, as the built-in tools
-// are made: for tests of the runtime's plumbing.
-func rawTool(name, description string, handler func(ctx context.Context, input json.RawMessage) (any, error)) runtime.Tool {
-	return runtime.Tool{Name: name, Description: description, InputSchema: json.RawMessage(`{"type":"object"}`), Handler: handler}
 }
 
 func TestAgentToolInput(t *testing.T) {
 	w := newWorld()
-	rt := w.worker(t, runtime.Config{})
-	ctx := runtime.WithThread(context.Background(), "t1")
+	rt := w.worker(t, lifecycle.Config{})
+	ctx := lifecycle.WithThread(context.Background(), "t1")
 	var got []map[string]any
-	echo := runtime.AgentTool("echo", "", func(_ context.Context, in map[string]any, _ runtime.ToolContext) (string, error) {
+	echo := lifecycle.AgentTool("echo", "", func(_ context.Context, in map[string]any, _ lifecycle.ToolContext) (string, error) {
 		got = append(got, in)
 		return "done", nil
 	})

@@ -1,4 +1,4 @@
-package runtime_test
+package lifecycle_test
 
 import (
 	"context"
@@ -15,9 +15,9 @@ import (
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/providers/wasm"
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 	"github.com/agentenkit/agentenkit/tools"
 )
@@ -52,13 +52,13 @@ func TestIdleTimeCountsFromTheEndOfUse(t *testing.T) {
 			t.Parallel()
 			ctx := context.Background()
 			store := memkv.New(memkv.Options{})
-			rt, err := runtime.New(ctx, runtime.Options{Kv: store, Tools: runtime.Ports{Sandbox: a.open(t, store)},
-				Config: runtime.Config{SandboxIdleTTL: 2 * time.Second}})
+			rt, err := lifecycle.New(lifecycle.Options{Kv: store, Tools: lifecycle.Ports{Sandbox: a.open(t, store)},
+				Config: lifecycle.Config{SandboxIdleTTL: 2 * time.Second}})
 			require.NoError(t, err)
-			bash, err := rt.BuiltinTools([]string{runtime.ToolBash}, runtime.BuiltinToolOptions{})
+			bash, err := rt.BuiltinTools([]string{lifecycle.ToolBash}, lifecycle.BuiltinToolOptions{})
 			require.NoError(t, err)
-			thread := runtime.WithThread(ctx, "idle-"+a.name)
-			t.Cleanup(func() { _ = rt.DeleteThread(context.Background(), "idle-"+a.name) })
+			thread := lifecycle.WithThread(ctx, "idle-"+a.name)
+			t.Cleanup(func() { _ = rt.EndThread(context.Background(), "idle-"+a.name) })
 			run := func(command string) tools.BashResult {
 				t.Helper()
 				in, _ := json.Marshal(map[string]string{"command": command})

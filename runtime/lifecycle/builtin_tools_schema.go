@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 // The built-in tools as JSON-schema functions, for models that do not know
 // them natively: the field names, types and meanings of the schemas in

@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 import (
 	"bytes"
@@ -38,6 +38,17 @@ type Tool struct {
 	// call's input. A call that needs it parks its run (see Respond).
 	Approval ApprovalPolicy
 }
+
+// ApprovalPolicy says whether one call of a tool needs a person's approval
+// before it runs. It sees the run's ctx and the call's input. An error
+// counts as "ask": when in doubt, a person decides.
+type ApprovalPolicy func(ctx context.Context, input json.RawMessage) (bool, error)
+
+// AskAlways is the policy of a tool every call of which needs approval.
+func AskAlways(context.Context, json.RawMessage) (bool, error) { return true, nil }
+
+// AskNever is the policy of a tool that never needs approval (the default).
+func AskNever(context.Context, json.RawMessage) (bool, error) { return false, nil }
 
 // Spec is the tool as a model adapter is given it; an empty InputSchema is
 // an object of anything.
@@ -90,6 +101,55 @@ func AgentTool(name, description string, handler ToolHandler) Tool {
 	}
 }
 
+// toolCallInfo is what a tool call's ctx carries: its id, and where its
+// live output goes.
+type toolCallInfo struct {
+	id, tool string
+	emit     func(stream, text string)
+}
+
+type toolCallKey struct{}
+
+// WithToolCall returns ctx for the call id of tool, whose live output goes
+// to emit (nil: nowhere): the agent loop wires a model's calls to its
+// run's events with it.
+func WithToolCall(ctx context.Context, id, tool string, emit func(stream, text string)) context.Context {
+	return context.WithValue(ctx, toolCallKey{}, &toolCallInfo{id: id, tool: tool, emit: emit})
+}
+
+// EmitToolOutput passes a piece of a running tool call's live output
+// (stream is "stdout" or "stderr", say) to where the call's ctx sends it:
+// in a run, a tool.output event. ctx is the ctx the tool's handler got.
+// The output is never stored in the thread. Outside a run's tool call it
+// does nothing.
+func EmitToolOutput(ctx context.Context, stream, text string) {
+	info, ok := ctx.Value(toolCallKey{}).(*toolCallInfo)
+	if !ok || info.emit == nil || text == "" {
+		return
+	}
+	info.emit(stream, text)
+}
+
+// ToolCallID returns the id of the tool call of ctx (a handler's), or "".
+func ToolCallID(ctx context.Context) string {
+	if info, ok := ctx.Value(toolCallKey{}).(*toolCallInfo); ok {
+		return info.id
+	}
+	return ""
+}
+
+// UsedSandbox returns the sandbox the tool call of ctx (a handler's) has
+// used so far, or nil.
+func UsedSandbox(ctx context.Context) sandbox.Sandbox {
+	st, ok := ctx.Value(callKey).(*callState)
+	if !ok {
+		return nil
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	return st.used
+}
+
 // toolContextOf returns the ToolContext of a handler's ctx.
 func toolContextOf(ctx context.Context) ToolContext {
 	return ToolContext{
@@ -113,7 +173,7 @@ type callState struct {
 
 // markUsed records that ctx's call (if any) used sb, recorded under sc, and
 // starts pushing sb's end back while the call runs.
-func (rt *Runtime) markUsed(ctx context.Context, sc scope, sb sandbox.Sandbox) {
+func (m *Manager) markUsed(ctx context.Context, sc scope, sb sandbox.Sandbox) {
 	st, ok := ctx.Value(callKey).(*callState)
 	if !ok {
 		return
@@ -126,21 +186,21 @@ func (rt *Runtime) markUsed(ctx context.Context, sc scope, sb sandbox.Sandbox) {
 	st.used, st.sc = sb, sc
 	if st.stop == nil {
 		st.stop, st.done = make(chan struct{}), make(chan struct{})
-		go rt.keepAlive(context.WithoutCancel(ctx), st)
+		go m.keepAlive(context.WithoutCancel(ctx), st)
 	}
 }
 
 // keepAliveEvery is how often a running call pushes its sandbox's end back:
 // a third of SandboxIdleTTL, so that two pushes may fail before it ends.
-func (rt *Runtime) keepAliveEvery() time.Duration {
-	return max(rt.cfg.SandboxIdleTTL/3, 50*time.Millisecond)
+func (m *Manager) keepAliveEvery() time.Duration {
+	return max(m.cfg.SandboxIdleTTL/3, 50*time.Millisecond)
 }
 
 // keepAlive pushes the end of the sandbox st used back until the call
 // returns: a sandbox does not end while a call uses it.
-func (rt *Runtime) keepAlive(ctx context.Context, st *callState) {
+func (m *Manager) keepAlive(ctx context.Context, st *callState) {
 	defer close(st.done)
-	t := time.NewTicker(rt.keepAliveEvery())
+	t := time.NewTicker(m.keepAliveEvery())
 	defer t.Stop()
 	for {
 		select {
@@ -150,7 +210,7 @@ func (rt *Runtime) keepAlive(ctx context.Context, st *callState) {
 			st.mu.Lock()
 			sb, sc := st.used, st.sc
 			st.mu.Unlock()
-			rt.touch(ctx, sc, sb)
+			m.touch(ctx, sc, sb)
 		}
 	}
 }
@@ -170,15 +230,15 @@ func (st *callState) finish() (sandbox.Sandbox, scope) {
 
 // touch is a use of sb that makes nothing: it pushes sb's end back if sc's
 // record still names it. Failures are left for the next call to find.
-func (rt *Runtime) touch(ctx context.Context, sc scope, sb sandbox.Sandbox) {
-	mu := rt.keyLock(sc.key())
-	mu.Lock()
-	defer mu.Unlock()
-	rec, raw, err := rt.readRecord(ctx, sc.key())
+func (m *Manager) touch(ctx context.Context, sc scope, sb sandbox.Sandbox) {
+	lk := m.keyLock(sc.key())
+	lk.Lock()
+	defer lk.Unlock()
+	rec, raw, err := m.readRecord(ctx, sc.key())
 	if err != nil || rec == nil || rec.SandboxID != sb.ID() {
 		return
 	}
-	_ = rt.use(ctx, sb, rec, raw, rt.cfg.Now())
+	_ = m.use(ctx, sb, rec, raw, m.cfg.Now())
 }
 
 // CallTool runs one call of tool in ctx (a thread's or run's) and then, if
@@ -187,7 +247,7 @@ func (rt *Runtime) touch(ctx context.Context, sc scope, sb sandbox.Sandbox) {
 // a run's model loop gets a tool call id of its own. While the call runs,
 // the sandbox it uses does not end; its idle time counts from the call's
 // end.
-func (rt *Runtime) CallTool(ctx context.Context, tool Tool, input json.RawMessage) (any, error) {
+func (m *Manager) CallTool(ctx context.Context, tool Tool, input json.RawMessage) (any, error) {
 	if tool.Handler == nil {
 		return nil, fmt.Errorf("runtime: tool %s has no handler", tool.Name)
 	}
@@ -195,14 +255,14 @@ func (rt *Runtime) CallTool(ctx context.Context, tool Tool, input json.RawMessag
 		ctx = context.WithValue(ctx, toolCallKey{}, &toolCallInfo{id: newID("call"), tool: tool.Name})
 	}
 	st := &callState{}
-	out, err := tool.Handler(withRuntime(context.WithValue(ctx, callKey, st), rt), input)
+	out, err := tool.Handler(withManager(context.WithValue(ctx, callKey, st), m), input)
 	used, sc := st.finish()
 	if used == nil {
 		return out, err
 	}
-	rt.touch(context.WithoutCancel(ctx), sc, used)
-	if rt.ports.AfterSandboxCall != nil {
-		hookErr := rt.ports.AfterSandboxCall(ctx, SandboxCall{
+	m.touch(context.WithoutCancel(ctx), sc, used)
+	if m.ports.AfterSandboxCall != nil {
+		hookErr := m.ports.AfterSandboxCall(ctx, SandboxCall{
 			Tool: tool.Name, ToolCallID: ToolCallID(ctx), ThreadID: ThreadID(ctx), RunID: RunID(ctx), Sandbox: used, Err: err,
 		})
 		if err == nil && hookErr != nil {

@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 import (
 	"context"
@@ -13,32 +13,32 @@ const (
 	threadKey ctxKey = iota
 	runKey
 	callKey
-	runtimeKey
+	managerKey
 )
 
-// withRuntime returns ctx carrying rt, for the package-level SandboxFor and
+// withManager returns ctx carrying m, for the package-level SandboxFor and
 // WithSandbox inside tool calls and runs.
-func withRuntime(ctx context.Context, rt *Runtime) context.Context {
-	return context.WithValue(ctx, runtimeKey, rt)
+func withManager(ctx context.Context, m *Manager) context.Context {
+	return context.WithValue(ctx, managerKey, m)
 }
 
-// FromContext returns the Runtime a tool call or run's ctx carries.
-func FromContext(ctx context.Context) (*Runtime, bool) {
-	rt, ok := ctx.Value(runtimeKey).(*Runtime)
-	return rt, ok
+// FromContext returns the Manager a tool call or run's ctx carries.
+func FromContext(ctx context.Context) (*Manager, bool) {
+	m, ok := ctx.Value(managerKey).(*Manager)
+	return m, ok
 }
 
 // ErrNoRuntime: SandboxFor or WithSandbox outside a tool call or a run.
 var ErrNoRuntime = errors.New("runtime: no runtime in context: call SandboxFor and WithSandbox with the ctx of a tool call (CallTool) or a run (BeginRun)")
 
 // SandboxFor returns the sandbox of the thread (or run) of ctx, the ctx of a
-// tool call or a run: Runtime.SandboxFor of the runtime it carries.
+// tool call or a run: Manager.SandboxFor of the manager it carries.
 func SandboxFor(ctx context.Context) (ThreadSandbox, error) {
-	rt, ok := FromContext(ctx)
+	m, ok := FromContext(ctx)
 	if !ok {
 		return ThreadSandbox{}, ErrNoRuntime
 	}
-	return rt.SandboxFor(ctx)
+	return m.SandboxFor(ctx)
 }
 
 // WithSandbox runs fn with the sandbox of the thread (or run) of ctx, the
@@ -48,11 +48,11 @@ func SandboxFor(ctx context.Context) (ThreadSandbox, error) {
 // Note say so.
 func WithSandbox[T any](ctx context.Context, fn func(ThreadSandbox) (T, error)) (T, error) {
 	var out T
-	rt, ok := FromContext(ctx)
+	m, ok := FromContext(ctx)
 	if !ok {
 		return out, ErrNoRuntime
 	}
-	err := rt.withSandbox(ctx, func(ts ThreadSandbox) error {
+	err := m.withSandbox(ctx, func(ts ThreadSandbox) error {
 		var err error
 		out, err = fn(ts)
 		return err

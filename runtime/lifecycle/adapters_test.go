@@ -1,4 +1,4 @@
-package tools_test
+package lifecycle_test
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 	"github.com/agentenkit/agentenkit/providers/e2b/e2btest"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle/toolstest"
 	"github.com/agentenkit/agentenkit/sandbox"
-	"github.com/agentenkit/agentenkit/tools/toolstest"
 )
 
 // adapters are the sandbox adapters the tools are checked on; adding one
