@@ -121,7 +121,7 @@ func randomPrefix() string {
 // store, one clock, the models, and how every worker makes its agents.
 type agentWorld struct {
 	t       *testing.T
-	clock   *fakeClock
+	clock   *testenv.Clock
 	sandbox *memory.Store
 	open    func(t *testing.T) ports
 	models  map[string]model.Model
@@ -133,7 +133,7 @@ type agentWorld struct {
 }
 
 func newAgentWorld(t *testing.T, b backend, agents func(t *testing.T, rt *runtime.Runtime), models map[string]model.Model) *agentWorld {
-	return &agentWorld{t: t, clock: newClock(), sandbox: memory.NewStore(), open: b.open(t), models: models, agents: agents}
+	return &agentWorld{t: t, clock: testenv.NewClock(), sandbox: memory.NewStore(), open: b.open(t), models: models, agents: agents}
 }
 
 func memoryWorld(t *testing.T, agents func(t *testing.T, rt *runtime.Runtime), models map[string]model.Model) *agentWorld {

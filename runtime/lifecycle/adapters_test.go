@@ -131,7 +131,7 @@ func dockerProvider(t *testing.T) sandbox.Provider {
 		testenv.Missing(t, "docker", err.Error())
 	}
 	imageOnce.Do(func() {
-		imageOut, imageErr = exec.Command("../providers/docker/testdata/build-images.sh", "python").CombinedOutput()
+		imageOut, imageErr = exec.Command("../../providers/docker/testdata/build-images.sh", "python").CombinedOutput()
 	})
 	if imageErr != nil {
 		t.Fatalf("building the test image: %v\n%s", imageErr, imageOut)

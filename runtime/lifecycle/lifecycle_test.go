@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
+	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
@@ -19,13 +20,13 @@ import (
 
 // world is what several workers share: one kv, one sandbox store, one clock.
 type world struct {
-	clock *fakeClock
+	clock *testenv.Clock
 	kv    kv.Store
 	store *memory.Store
 }
 
 func newWorld() *world {
-	c := newClock()
+	c := testenv.NewClock()
 	return &world{clock: c, kv: memkv.New(memkv.Options{Now: c.Now}), store: memory.NewStore()}
 }
 
