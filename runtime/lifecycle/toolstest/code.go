@@ -105,7 +105,9 @@ func testCode(t *testing.T, h Harness) {
 	t.Run("a program past the time limit is stopped", func(t *testing.T) {
 		t.Parallel()
 		python(t)
-		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{CodeExecution: lifecycle.CodeExecutionOptions{Timeout: 2 * time.Second}})
+		// 5 s: time for CPython to start and print while every adapter's
+		// tests run in parallel on a loaded machine.
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{CodeExecution: lifecycle.CodeExecutionOptions{Timeout: 5 * time.Second}})
 		ctx := w.thread(t)
 		start := time.Now()
 		r := w.code(t, ctx, "python", "import time, sys\nprint('started', flush=True)\ntime.sleep(30)")
@@ -113,7 +115,7 @@ func testCode(t *testing.T, h Harness) {
 		assert.True(t, r.TimedOut)
 		assert.Equal(t, 124, r.ExitCode)
 		assert.Equal(t, "started\n", r.Stdout)
-		assert.Equal(t, "timed out: the program did not finish within 2 seconds and was stopped", r.Error)
+		assert.Equal(t, "timed out: the program did not finish within 5 seconds and was stopped", r.Error)
 	})
 
 	t.Run("javascript", func(t *testing.T) {
