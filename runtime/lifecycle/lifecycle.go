@@ -17,7 +17,7 @@ import (
 
 // ErrNoThread: a sandbox call was made outside a thread (a ctx without
 // WithThread or WithRun).
-var ErrNoThread = errors.New("runtime: no thread in context (use runtime.WithThread or WithRun)")
+var ErrNoThread = errors.New("runtime: no thread in context (use lifecycle.WithThread or WithRun)")
 
 // ThreadSandbox is the sandbox of a thread (or run) as a call got it, and
 // what happened to get it.

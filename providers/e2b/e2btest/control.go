@@ -48,6 +48,13 @@ type sbx struct {
 	procs  map[uint32]*proc
 }
 
+// live is liveLocked with the lock.
+func (s *Server) live(id string) *sbx {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.liveLocked(id)
+}
+
 // liveLocked returns a sandbox that has not ended, ending it first when its
 // time is up.
 func (s *Server) liveLocked(id string) *sbx {
