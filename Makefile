@@ -8,8 +8,10 @@ test: vet unit
 vet:
 	$(GO) vet ./...
 
+# -timeout 20m: runtime/lifecycle's TestTools runs the tools on every
+# adapter, which passes 10 minutes on a loaded machine.
 unit:
-	$(GO) test -count=1 ./...
+	$(GO) test -count=1 -timeout 20m ./...
 
 # WASI images for the wasm adapter: CPython fetched with npm and checked
 # against its pinned sha512 (cached in images/cache or $$AGENTENKIT_IMAGES),

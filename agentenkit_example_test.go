@@ -15,8 +15,7 @@ func Example() {
 	root, _ := os.MkdirTemp("", "agentenkit-example")
 	defer os.RemoveAll(root)
 
-	var provider agentenkit.SandboxProvider
-	provider = localsandbox.New(localsandbox.Options{Root: root})
+	var provider agentenkit.SandboxProvider = localsandbox.New(localsandbox.Options{Root: root})
 	sb, err := provider.Create(ctx, agentenkit.CreateSandboxOptions{})
 	if err != nil {
 		panic(err)

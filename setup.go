@@ -8,44 +8,51 @@ import (
 
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/storage/sqlitestorage"
 )
 
 // The runtime, under the names the docs use.
 type (
-	Runtime          = runtime.Runtime
-	RuntimeOptions   = runtime.Options
-	RuntimeConfig    = runtime.Config
-	BuiltinToolPorts = runtime.Ports
-	SandboxCall      = runtime.SandboxCall
-	SandboxHandle    = runtime.SandboxHandle
-	SandboxScope     = runtime.Scope
-	Tool             = runtime.Tool
-	RunState         = runtime.RunState
-	Agent            = runtime.Agent
-	AgentOptions     = runtime.AgentOptions
-	ApprovalPolicy   = runtime.ApprovalPolicy
-	Approval         = runtime.Approval
-	RunHandle        = runtime.RunHandle
-	Event            = runtime.Event
+	Runtime              = runtime.Runtime
+	RuntimeOptions       = runtime.Options
+	RuntimeConfig        = lifecycle.Config
+	BuiltinToolPorts     = lifecycle.Ports
+	BuiltinToolOptions   = lifecycle.BuiltinToolOptions
+	BashOptions          = lifecycle.BashOptions
+	CodeExecutionOptions = lifecycle.CodeExecutionOptions
+	TextEditorOptions    = lifecycle.TextEditorOptions
+	SandboxCall          = lifecycle.SandboxCall
+	ThreadSandbox        = lifecycle.ThreadSandbox
+	SandboxScope         = lifecycle.Scope
+	Tool                 = lifecycle.Tool
+	ToolContext          = lifecycle.ToolContext
+	ToolHandler          = lifecycle.ToolHandler
+	RunState             = lifecycle.RunState
+	Agent                = runtime.Agent
+	AgentOptions         = runtime.AgentOptions
+	ApprovalPolicy       = lifecycle.ApprovalPolicy
+	Approval             = runtime.Approval
+	RunHandle            = runtime.RunHandle
+	Event                = runtime.Event
 )
 
 // Approval policies of a tool: ask every time, never, or a func of the input.
 var (
-	AskAlways ApprovalPolicy = runtime.AskAlways
-	AskNever  ApprovalPolicy = runtime.AskNever
+	AskAlways ApprovalPolicy = lifecycle.AskAlways
+	AskNever  ApprovalPolicy = lifecycle.AskNever
 )
 
 // Sandbox scopes.
 const (
-	SandboxScopeThread = runtime.ScopeThread
-	SandboxScopeRun    = runtime.ScopeRun
+	SandboxScopeThread = lifecycle.ScopeThread
+	SandboxScopeRun    = lifecycle.ScopeRun
 )
 
 // The notes a fresh sandbox's first result carries.
 const (
-	SandboxLostNote     = runtime.LostNote
-	SandboxRestoredNote = runtime.RestoredNote
+	SandboxLostNote     = lifecycle.LostNote
+	SandboxRestoredNote = lifecycle.RestoredNote
 )
 
 // SetupAgentCore returns the runtime. Ports left nil get the embedded
@@ -90,14 +97,18 @@ func StateDir() string {
 
 // SandboxFor returns the sandbox of the thread (or run) of ctx, the ctx of a
 // tool call or a run.
-func SandboxFor(ctx context.Context) (*SandboxHandle, error) { return runtime.SandboxFor(ctx) }
+func SandboxFor(ctx context.Context) (ThreadSandbox, error) { return lifecycle.SandboxFor(ctx) }
 
-// WithSandbox runs fn with ctx's sandbox, once more on a fresh one (Lost or
-// Restored) when it ended part way.
-func WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
-	return runtime.WithSandbox(ctx, fn)
+// WithSandbox runs fn with the sandbox of the thread (or run) of ctx, the
+// ctx of a tool call or a run, and returns what fn returns; once more on a
+// fresh sandbox (Lost or Restored, with its Note) when it ended part way.
+func WithSandbox[T any](ctx context.Context, fn func(ThreadSandbox) (T, error)) (T, error) {
+	return lifecycle.WithSandbox(ctx, fn)
 }
 
-// AgentTool returns a custom tool; inside handler, SandboxFor(ctx) gives the
-// thread's sandbox.
-var AgentTool = runtime.AgentTool
+// AgentTool returns a custom tool whose handler gets the model's input
+// object and the call's ToolContext; inside it, WithSandbox(ctx, ...) gives
+// the thread's sandbox.
+func AgentTool(name, description string, handler ToolHandler) Tool {
+	return lifecycle.AgentTool(name, description, handler)
+}

@@ -2,14 +2,13 @@ package agentenkit_test
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"os"
 	"time"
 
 	"github.com/agentenkit/agentenkit"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 )
 
 // The setup every adapter plugs into the same way, and a custom tool that
@@ -30,15 +29,13 @@ func ExampleSetupAgentCore() {
 		panic(err)
 	}
 	count := agentenkit.AgentTool("count_files", "Counts the files in the work folder.",
-		func(ctx context.Context, _ json.RawMessage) (any, error) {
-			sb, err := agentenkit.SandboxFor(ctx)
-			if err != nil {
-				return nil, err
-			}
-			res, err := sb.RunCommand(ctx, "touch a b c; ls | wc -l", agentenkit.RunCommandOptions{})
-			return res.Stdout, err
+		func(ctx context.Context, _ map[string]any, _ agentenkit.ToolContext) (string, error) {
+			return agentenkit.WithSandbox(ctx, func(ts agentenkit.ThreadSandbox) (string, error) {
+				res, err := ts.Sandbox.RunCommand(ctx, "touch a b c; ls | wc -l", agentenkit.RunCommandOptions{})
+				return res.Stdout, err
+			})
 		})
-	out, err := rt.CallTool(runtime.WithThread(ctx, "thread-1"), count, nil)
+	out, err := rt.CallTool(lifecycle.WithThread(ctx, "thread-1"), count, nil)
 	fmt.Printf("%q %v\n", out, err)
 	// Output: "3\n" <nil>
 }

@@ -312,9 +312,6 @@ func fill(img *image.RGBA, r image.Rectangle, c color.RGBA) {
 
 func textWidth(s string) int { return font.MeasureString(face, s).Ceil() }
 
-// center is the x at which s starts to be centred over r.
-func center(r image.Rectangle, s string) int { return (r.Min.X + r.Max.X - textWidth(s)) / 2 }
-
 // text draws s with its baseline at y, starting at x.
 func text(img draw.Image, x, y int, c color.RGBA, s string) {
 	d := font.Drawer{Dst: img, Src: image.NewUniform(c), Face: face, Dot: fixed.P(x, y)}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"sync"
 
 	"github.com/agentenkit/agentenkit/runtime/bus"
@@ -35,14 +36,14 @@ type AgentOptions struct {
 	// System is the system prompt.
 	System string
 	// Tools the model may call.
-	Tools []Tool
+	Tools []lifecycle.Tool
 	// Subagents the model may call as tools named after them, with input
 	// {"prompt": "…"}; the result is the subagent's final reply. They run
 	// in the same run (ctx), so they share its sandbox, its events and its
 	// approvals.
 	Subagents []*Agent
 	// Approval, for a subagent: whether a call of it needs approval.
-	Approval ApprovalPolicy
+	Approval lifecycle.ApprovalPolicy
 	// MaxSteps caps the model calls of one run of the agent; default
 	// DefaultMaxSteps. The run then ends after the last step's tool calls
 	// with stop reason "max_steps".
@@ -56,7 +57,7 @@ type AgentOptions struct {
 type Agent struct {
 	rt    *Runtime
 	opts  AgentOptions
-	tools map[string]Tool
+	tools map[string]lifecycle.Tool
 	subs  map[string]*Agent
 	specs []model.ToolSpec
 }
@@ -83,7 +84,7 @@ func (rt *Runtime) CreateStreamTextAgent(opts AgentOptions) (*Agent, error) {
 	if opts.MaxSteps <= 0 {
 		opts.MaxSteps = DefaultMaxSteps
 	}
-	a := &Agent{rt: rt, opts: opts, tools: map[string]Tool{}, subs: map[string]*Agent{}}
+	a := &Agent{rt: rt, opts: opts, tools: map[string]lifecycle.Tool{}, subs: map[string]*Agent{}}
 	taken := func(name string) error {
 		if name == "" {
 			return fmt.Errorf("runtime: agent %s: a tool without a name", opts.Name)
@@ -249,24 +250,24 @@ func (a *Agent) Send(ctx context.Context, threadID, text string) (*RunHandle, er
 	if _, err := core.storage.EnsureThread(ctx, threadID); err != nil {
 		return nil, err
 	}
-	run, rctx, err := rt.BeginRun(ctx, threadID, BeginRunOptions{Wait: true})
+	run, rctx, err := rt.sb.BeginRun(ctx, threadID, lifecycle.BeginRunOptions{Wait: true})
 	if err != nil {
 		return nil, err
 	}
 	active := core.claim(run.RunID)
 	fail := func(err error) (*RunHandle, error) {
 		core.release(run.RunID, active)
-		return nil, errors.Join(err, run.End(context.WithoutCancel(ctx), RunFinished))
+		return nil, errors.Join(err, run.End(context.WithoutCancel(ctx), lifecycle.RunFinished))
 	}
 	if err := rt.settleThread(ctx, threadID); err != nil {
 		return fail(err)
 	}
-	if err := core.storage.CreateRun(ctx, storage.Run{ID: run.RunID, ThreadID: threadID, Agent: a.opts.Name, State: string(RunRunning)}); err != nil {
+	if err := core.storage.CreateRun(ctx, storage.Run{ID: run.RunID, ThreadID: threadID, Agent: a.opts.Name, State: string(lifecycle.RunRunning)}); err != nil {
 		return fail(err)
 	}
 	if _, err := core.storage.AppendMessages(ctx, threadID, []storage.Message{{RunID: run.RunID, Message: model.UserText(text)}}); err != nil {
 		_, _ = core.storage.UpdateRun(context.WithoutCancel(ctx), run.RunID, func(r *storage.Run) error {
-			r.State, r.Error = string(RunFailed), err.Error()
+			r.State, r.Error = string(lifecycle.RunFailed), err.Error()
 			return nil
 		})
 		return fail(err)
@@ -288,11 +289,11 @@ func (rt *Runtime) settleThread(ctx context.Context, threadID string) error {
 		return err
 	}
 	for _, r := range runs {
-		switch RunState(r.State) {
-		case RunParked:
+		switch lifecycle.RunState(r.State) {
+		case lifecycle.RunParked:
 			return fmt.Errorf("%w: run %s", ErrThreadParked, r.ID)
-		case RunRunning, RunFailed:
-			if core.lookup(r.ID) != nil || (RunState(r.State) == RunFailed && len(r.Data) == 0) {
+		case lifecycle.RunRunning, lifecycle.RunFailed:
+			if core.lookup(r.ID) != nil || (lifecycle.RunState(r.State) == lifecycle.RunFailed && len(r.Data) == 0) {
 				continue
 			}
 			if err := rt.closeOutRun(ctx, r, failedResult); err != nil {
@@ -310,10 +311,10 @@ func (rt *Runtime) closeOutRun(ctx context.Context, r storage.Run, why string) e
 	core := rt.agents
 	var saved json.RawMessage
 	_, err := core.storage.UpdateRun(ctx, r.ID, func(s *storage.Run) error {
-		switch RunState(s.State) {
-		case RunRunning:
-			s.State, s.Error = string(RunFailed), "abandoned: its worker stopped before it ended"
-		case RunFailed:
+		switch lifecycle.RunState(s.State) {
+		case lifecycle.RunRunning:
+			s.State, s.Error = string(lifecycle.RunFailed), "abandoned: its worker stopped before it ended"
+		case lifecycle.RunFailed:
 		default:
 			return errSkip
 		}
@@ -353,7 +354,7 @@ func appendThread(ctx context.Context, s storage.Storage, threadID, runID string
 type RunResult struct {
 	RunID    string
 	ThreadID string
-	State    RunState
+	State    lifecycle.RunState
 	// Text is a finished run's final reply.
 	Text string
 	// StopReason is a finished run's: end_turn, max_tokens, max_steps.
@@ -392,7 +393,7 @@ func (h *RunHandle) Wait(ctx context.Context) (RunResult, error) {
 	case <-ctx.Done():
 		return RunResult{}, ctx.Err()
 	}
-	if h.result.State == RunFailed {
+	if h.result.State == lifecycle.RunFailed {
 		return h.result, fmt.Errorf("runtime: run %s failed: %s", h.RunID, h.result.Error)
 	}
 	return h.result, nil

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"strings"
 
 	"github.com/agentenkit/agentenkit/runtime/model"
@@ -28,7 +29,7 @@ func (x *execution) runCall(ctx context.Context, key string, agent *Agent, st *s
 		}
 		return done()
 	}
-	start := x.rt.cfg.Now()
+	start := x.rt.sb.Config().Now()
 	var (
 		out      string
 		provider string
@@ -46,7 +47,7 @@ func (x *execution) runCall(ctx context.Context, key string, agent *Agent, st *s
 	}
 	if uerr := x.addUsage(ctx, storage.UsageRow{
 		Agent: agent.Name(), Kind: storage.KindTool, Model: "tool:" + c.Name, ModelID: provider,
-		ToolCallID: c.ID, Seconds: x.rt.cfg.Now().Sub(start).Seconds(),
+		ToolCallID: c.ID, Seconds: x.rt.sb.Config().Now().Sub(start).Seconds(),
 	}); uerr != nil {
 		return res, uerr
 	}
@@ -64,21 +65,14 @@ func (x *execution) runCall(ctx context.Context, key string, agent *Agent, st *s
 // callTool runs a tool through CallTool (so AfterSandboxCall and
 // SandboxFor work), with EmitToolOutput wired to the run's events, and
 // says which sandbox provider it used, if any.
-func (x *execution) callTool(ctx context.Context, agent *Agent, tool Tool, c model.ToolCall) (string, string, error) {
-	info := &toolCallInfo{id: c.ID, tool: c.Name, emit: func(ev Event) {
-		ev.Agent = agent.Name()
-		x.emit(ctx, ev)
-	}}
+func (x *execution) callTool(ctx context.Context, agent *Agent, tool lifecycle.Tool, c model.ToolCall) (string, string, error) {
+	emit := func(stream, text string) {
+		x.emit(ctx, Event{Type: EventToolOutput, Agent: agent.Name(), ToolCallID: c.ID, Tool: c.Name, Stream: stream, Text: text})
+	}
 	var used sandbox.Sandbox
 	wrapped := tool
 	wrapped.Handler = func(hctx context.Context, in json.RawMessage) (out any, err error) {
-		defer func() {
-			if st, ok := hctx.Value(callKey).(*callState); ok {
-				st.mu.Lock()
-				used = st.used
-				st.mu.Unlock()
-			}
-		}()
+		defer func() { used = lifecycle.UsedSandbox(hctx) }()
 		defer func() {
 			if p := recover(); p != nil {
 				out, err = nil, fmt.Errorf("tool %s panicked: %v", tool.Name, p)
@@ -86,7 +80,7 @@ func (x *execution) callTool(ctx context.Context, agent *Agent, tool Tool, c mod
 		}()
 		return tool.Handler(hctx, in)
 	}
-	out, err := x.rt.CallTool(context.WithValue(ctx, toolCallKey{}, info), wrapped, c.Input)
+	out, err := x.rt.sb.CallTool(lifecycle.WithToolCall(ctx, c.ID, c.Name, emit), wrapped, c.Input)
 	provider := ""
 	if used != nil {
 		provider = used.Provider()

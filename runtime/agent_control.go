@@ -5,17 +5,16 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"strings"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"time"
 
-	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/queue"
 	"github.com/agentenkit/agentenkit/runtime/storage"
 )
 
 func ended(state string) bool {
-	switch RunState(state) {
-	case RunFinished, RunFailed, RunStopped:
+	switch lifecycle.RunState(state) {
+	case lifecycle.RunFinished, lifecycle.RunFailed, lifecycle.RunStopped:
 		return true
 	}
 	return false
@@ -67,14 +66,14 @@ func (rt *Runtime) Stop(ctx context.Context, runID string) error {
 			continue
 		}
 		if a := core.claim(runID); a != nil {
-			run, rctx, err := rt.BeginRun(ctx, r.ThreadID, BeginRunOptions{RunID: runID})
+			run, rctx, err := rt.sb.BeginRun(ctx, r.ThreadID, lifecycle.BeginRunOptions{RunID: runID})
 			if err == nil {
 				err = rt.stopHere(rctx, run)
 				core.release(runID, a)
 				return err
 			}
 			core.release(runID, a)
-			if !errors.Is(err, ErrThreadBusy) {
+			if !errors.Is(err, lifecycle.ErrThreadBusy) {
 				return err
 			}
 		}
@@ -105,19 +104,11 @@ func (rt *Runtime) Stop(ctx context.Context, runID string) error {
 // state is saved before its lock is released (so that no new message sees
 // it as abandoned), and whoever waits for a run to end waits for this too.
 func (rt *Runtime) lockedBy(ctx context.Context, threadID, runID string) (bool, error) {
-	v, err := rt.kv.Get(ctx, runLockKey(threadID))
-	if errors.Is(err, kv.ErrNotFound) {
-		return false, nil
-	}
-	if err != nil {
-		return false, err
-	}
-	owner, ok := kv.LeaseOwner(v)
-	return ok && strings.HasSuffix(owner, "/"+runID), nil
+	return rt.sb.RunLockHeld(ctx, threadID, runID)
 }
 
 // stopHere stops a run nobody runs, holding its lock.
-func (rt *Runtime) stopHere(ctx context.Context, run *Run) error {
+func (rt *Runtime) stopHere(ctx context.Context, run *lifecycle.Run) error {
 	core := rt.agents
 	var saved json.RawMessage
 	var r storage.Run
@@ -126,14 +117,14 @@ func (rt *Runtime) stopHere(ctx context.Context, run *Run) error {
 			return errSkip
 		}
 		saved = s.Data
-		s.State, s.Data, s.StopRequested = string(RunStopped), nil, false
+		s.State, s.Data, s.StopRequested = string(lifecycle.RunStopped), nil, false
 		return nil
 	})
 	if errors.Is(err, errSkip) {
-		return run.End(ctx, RunStopped)
+		return run.End(ctx, lifecycle.RunStopped)
 	}
 	if err != nil {
-		return errors.Join(err, run.End(ctx, RunParked))
+		return errors.Join(err, run.End(ctx, lifecycle.RunParked))
 	}
 	var errs []error
 	if data, derr := decodeRunData(saved); derr == nil {
@@ -141,7 +132,7 @@ func (rt *Runtime) stopHere(ctx context.Context, run *Run) error {
 			errs = append(errs, appendThread(ctx, core.storage, run.ThreadID, run.RunID, msgs...))
 		}
 	}
-	errs = append(errs, run.End(ctx, RunStopped))
+	errs = append(errs, run.End(ctx, lifecycle.RunStopped))
 	core.publish(ctx, Event{Type: EventStopped, RunID: run.RunID, ThreadID: run.ThreadID, Agent: r.Agent})
 	return errors.Join(errs...)
 }
@@ -157,7 +148,7 @@ func (rt *Runtime) Retry(ctx context.Context, runID string) error {
 	core := rt.agents
 	var job queue.Job
 	_, err := core.storage.UpdateRun(ctx, runID, func(r *storage.Run) error {
-		if RunState(r.State) != RunFailed || len(r.Data) == 0 {
+		if lifecycle.RunState(r.State) != lifecycle.RunFailed || len(r.Data) == 0 {
 			return fmt.Errorf("%w (run %s is %s)", ErrNotFailed, runID, r.State)
 		}
 		data, err := decodeRunData(r.Data)
@@ -168,7 +159,7 @@ func (rt *Runtime) Retry(ctx context.Context, runID string) error {
 		data.Pending = nil
 		payload, _ := json.Marshal(resumeJob{RunID: runID, ThreadID: r.ThreadID})
 		job = queue.Job{ID: fmt.Sprintf("resume/%s/%d", runID, data.Parks), Kind: JobResume, Payload: payload}
-		r.State, r.Error = string(RunParked), ""
+		r.State, r.Error = string(lifecycle.RunParked), ""
 		r.Data, err = json.Marshal(data)
 		return err
 	})
@@ -184,10 +175,10 @@ func (rt *Runtime) RunStatus(ctx context.Context, runID string) (RunResult, erro
 	if err != nil {
 		return RunResult{}, err
 	}
-	res := RunResult{RunID: r.ID, ThreadID: r.ThreadID, State: RunState(r.State), Error: r.Error}
+	res := RunResult{RunID: r.ID, ThreadID: r.ThreadID, State: lifecycle.RunState(r.State), Error: r.Error}
 	if data, err := decodeRunData(r.Data); err == nil {
 		res.Pending = data.Pending
-		if res.State == RunFinished {
+		if res.State == lifecycle.RunFinished {
 			res.Text, res.StopReason = data.Text, data.StopReason
 		}
 	}
@@ -208,7 +199,7 @@ func (rt *Runtime) WaitRun(ctx context.Context, runID string) (RunResult, error)
 		if err != nil {
 			return RunResult{}, err
 		}
-		if ended(string(res.State)) || (res.State == RunParked && len(res.Pending) > 0) {
+		if ended(string(res.State)) || (res.State == lifecycle.RunParked && len(res.Pending) > 0) {
 			held, err := rt.lockedBy(ctx, res.ThreadID, runID)
 			if err != nil {
 				return RunResult{}, err
@@ -227,4 +218,33 @@ func (rt *Runtime) WaitRun(ctx context.Context, runID string) (RunResult, error)
 		case <-time.After(100 * time.Millisecond):
 		}
 	}
+}
+
+// DeleteThread deletes a thread and everything of it: its runs are
+// stopped first (a parked run becomes stopped, and Respond to it is then an
+// error matching storage.ErrNotFound; a run on another worker is stopped
+// there), then its sandboxes end, its kv records go, and the storage drops
+// the thread with its messages, runs and usage rows. A thread that does not
+// exist is no error.
+func (rt *Runtime) DeleteThread(ctx context.Context, threadID string) error {
+	core := rt.agents
+	runs, err := core.storage.ListRuns(ctx, threadID)
+	if err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("runtime: delete thread %s: %w", threadID, err)
+	}
+	for _, r := range runs {
+		if ended(r.State) {
+			continue
+		}
+		if err := rt.Stop(ctx, r.ID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+			return fmt.Errorf("runtime: delete thread %s: stop run %s: %w", threadID, r.ID, err)
+		}
+	}
+	if err := rt.sb.EndThread(ctx, threadID); err != nil {
+		return err
+	}
+	if err := core.storage.DeleteThread(ctx, threadID); err != nil && !errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("runtime: delete thread %s: %w", threadID, err)
+	}
+	return nil
 }

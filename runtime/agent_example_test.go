@@ -8,6 +8,7 @@ import (
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 )
@@ -23,28 +24,23 @@ func ExampleRuntime_CreateStreamTextAgent() {
 	)
 	rt, err := runtime.New(ctx, runtime.Options{
 		Kv:           memkv.New(memkv.Options{}),
-		Tools:        runtime.Ports{Sandbox: memory.New(memory.Options{})},
+		Tools:        lifecycle.Ports{Sandbox: memory.New(memory.Options{})},
 		ResolveModel: func(name string) (model.Model, error) { return llm, nil },
 	})
 	if err != nil {
 		panic(err)
 	}
-	writeNote := runtime.AgentTool("write_note", "Writes a note into the sandbox.", func(ctx context.Context, in json.RawMessage) (any, error) {
-		var args struct{ Text string }
-		if err := json.Unmarshal(in, &args); err != nil {
-			return nil, err
-		}
-		sb, err := runtime.SandboxFor(ctx) // the thread's sandbox
-		if err != nil {
-			return nil, err
-		}
-		return "saved note.txt", sb.FileSystem().WriteFile(ctx, "note.txt", []byte(args.Text))
+	writeNote := lifecycle.AgentTool("write_note", "Writes a note into the sandbox.", func(ctx context.Context, in map[string]any, _ lifecycle.ToolContext) (string, error) {
+		text, _ := in["text"].(string)
+		return lifecycle.WithSandbox(ctx, func(ts lifecycle.ThreadSandbox) (string, error) { // the thread's sandbox
+			return "saved note.txt", ts.Sandbox.FileSystem().WriteFile(ctx, "note.txt", []byte(text))
+		})
 	})
 	agent, err := rt.CreateStreamTextAgent(runtime.AgentOptions{
 		Name:   "notes",
 		Model:  "scripted",
 		System: "You keep the user's notes.",
-		Tools:  []runtime.Tool{writeNote},
+		Tools:  []lifecycle.Tool{writeNote},
 	})
 	if err != nil {
 		panic(err)

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"slices"
 
 	"github.com/agentenkit/agentenkit/runtime/model"
@@ -26,7 +27,7 @@ var (
 type execution struct {
 	rt       *Runtime
 	core     *agentCore
-	lock     *Run
+	lock     *lifecycle.Run
 	top      *Agent
 	runID    string
 	threadID string
@@ -184,7 +185,7 @@ func (x *execution) runFrame(ctx context.Context, key string, agent *Agent) (tex
 
 // needsApproval applies the called tool's (or subagent's) policy.
 func (x *execution) needsApproval(ctx context.Context, agent *Agent, c model.ToolCall) bool {
-	var policy ApprovalPolicy
+	var policy lifecycle.ApprovalPolicy
 	if t, ok := agent.tools[c.Name]; ok {
 		policy = t.Approval
 	} else if s, ok := agent.subs[c.Name]; ok {
@@ -279,7 +280,7 @@ func (x *execution) callModel(ctx context.Context, key string, agent *Agent, f *
 		msgs = f.Messages
 	}
 	req := model.Request{System: agent.opts.System, Messages: slices.Clip(msgs), Tools: agent.specs, MaxTokens: agent.opts.MaxTokens}
-	start := x.rt.cfg.Now()
+	start := x.rt.sb.Config().Now()
 	resp, err := model.Collect(m.Stream(ctx, req), func(ev model.Event) {
 		switch ev.Type {
 		case model.EventTextDelta:
@@ -301,7 +302,7 @@ func (x *execution) callModel(ctx context.Context, key string, agent *Agent, f *
 	err = x.addUsage(ctx, storage.UsageRow{
 		Agent: agent.Name(), Kind: storage.KindModel, Model: name, ModelID: modelID,
 		InputTokens: resp.Usage.InputTokens, OutputTokens: resp.Usage.OutputTokens,
-		Seconds: x.rt.cfg.Now().Sub(start).Seconds(),
+		Seconds: x.rt.sb.Config().Now().Sub(start).Seconds(),
 	})
 	return resp, err
 }
@@ -322,13 +323,13 @@ func (x *execution) end(ctx context.Context, text, stopReason string, err error)
 	case errors.Is(err, errParked):
 		x.data.Parks++
 		x.data.Pending = x.data.pending()
-		res.State, res.Pending = RunParked, x.data.Pending
+		res.State, res.Pending = lifecycle.RunParked, x.data.Pending
 		final.Type, final.Pending = EventParked, res.Pending
 	case err != nil && errors.Is(context.Cause(ctx), errLockLost):
 		// Another worker has the run now: leave its state, and its
 		// run-scoped sandbox, to it.
-		x.lock.forget(bg)
-		res.State, res.Error = RunFailed, context.Cause(ctx).Error()
+		x.lock.Forget(bg)
+		res.State, res.Error = lifecycle.RunFailed, context.Cause(ctx).Error()
 		x.finish(res)
 		return res
 	case err != nil && stopping(ctx, err):
@@ -338,19 +339,19 @@ func (x *execution) end(ctx context.Context, text, stopReason string, err error)
 			}
 		}
 		x.data = &runData{}
-		res.State = RunStopped
+		res.State = lifecycle.RunStopped
 		final.Type = EventStopped
 	case err != nil:
 		// The saved state stays: Retry goes on from it.
-		res.State, res.Error = RunFailed, err.Error()
+		res.State, res.Error = lifecycle.RunFailed, err.Error()
 		final.Type, final.Error = EventFailed, res.Error
 	default:
 		x.data = &runData{Text: text, StopReason: stopReason}
-		res.State, res.Text, res.StopReason = RunFinished, text, stopReason
+		res.State, res.Text, res.StopReason = lifecycle.RunFinished, text, stopReason
 		final.Type, final.Text = EventFinished, text
 	}
 	raw, merr := json.Marshal(x.data)
-	if res.State == RunStopped || merr != nil {
+	if res.State == lifecycle.RunStopped || merr != nil {
 		raw = nil
 	}
 	if _, uerr := x.core.storage.UpdateRun(bg, x.runID, func(r *storage.Run) error {
@@ -363,17 +364,6 @@ func (x *execution) end(ctx context.Context, text, stopReason string, err error)
 	x.emit(bg, final)
 	x.finish(res)
 	return res
-}
-
-// forget stops renewing a run lock that another worker has taken over and
-// drops it from the runtime, touching neither the lock's key nor the
-// run's sandbox (End would end a run-scoped one).
-func (r *Run) forget(ctx context.Context) {
-	r.stop()
-	r.rt.runsMu.Lock()
-	delete(r.rt.runs, r)
-	r.rt.runsMu.Unlock()
-	_ = r.lease.Release(ctx) // compare-and-delete: leaves the new holder's lease alone
 }
 
 func (x *execution) finish(res RunResult) {

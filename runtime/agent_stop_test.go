@@ -10,14 +10,15 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 	"github.com/agentenkit/agentenkit/runtime/storage"
 )
 
 // waitTool blocks until its ctx ends, after saying it started.
-func waitTool(started chan<- struct{}) runtime.Tool {
-	return runtime.AgentTool("wait", "Waits.", func(ctx context.Context, in json.RawMessage) (any, error) {
+func waitTool(started chan<- struct{}) lifecycle.Tool {
+	return rawTool("wait", "Waits.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		started <- struct{}{}
 		<-ctx.Done()
 		return nil, ctx.Err()
@@ -47,7 +48,7 @@ func TestStopReleasesTheLock(t *testing.T) {
 			}
 			llm := scripted.New(first, scripted.Turn{Text: "next message"})
 			w := newAgentWorld(t, backends[c.server], func(t *testing.T, rt *runtime.Runtime) {
-				mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []runtime.Tool{touchTool(nil), waitTool(started), rmTool(&removes)}})
+				mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []lifecycle.Tool{touchTool(nil), waitTool(started), rmTool(&removes)}})
 			}, map[string]model.Model{"m": llm})
 			runner, stopper := w.worker(t), w.worker(t)
 			if c.where == "here" {
@@ -58,7 +59,7 @@ func TestStopReleasesTheLock(t *testing.T) {
 			if c.where == "parked" {
 				res, err := h.Wait(tctx(t))
 				require.NoError(t, err)
-				require.Equal(t, runtime.RunParked, res.State)
+				require.Equal(t, lifecycle.RunParked, res.State)
 			} else {
 				<-started
 			}
@@ -68,19 +69,19 @@ func TestStopReleasesTheLock(t *testing.T) {
 			require.NoError(t, stopper.Stop(tctx(t), h.RunID))
 			st, err := stopper.RunStatus(tctx(t), h.RunID)
 			require.NoError(t, err)
-			assert.Equal(t, runtime.RunStopped, st.State)
+			assert.Equal(t, lifecycle.RunStopped, st.State)
 			evs := collect(t, events)
 			require.NotEmpty(t, evs)
 			assert.Equal(t, runtime.EventStopped, evs[len(evs)-1].Type)
 			if c.where != "parked" {
 				res, err := h.Wait(tctx(t))
 				require.NoError(t, err)
-				assert.Equal(t, runtime.RunStopped, res.State)
+				assert.Equal(t, lifecycle.RunStopped, res.State)
 			}
 
-			run, _, err := w.worker(t).BeginRun(tctx(t), "t1", runtime.BeginRunOptions{})
+			run, _, err := w.worker(t).BeginRun(tctx(t), "t1", lifecycle.BeginRunOptions{})
 			require.NoError(t, err, "the stopped run released its lock")
-			require.NoError(t, run.End(tctx(t), runtime.RunFinished))
+			require.NoError(t, run.End(tctx(t), lifecycle.RunFinished))
 
 			// The thread is whole: the step's calls have results, the ones
 			// that never finished say why. (A parked step ran none.)
@@ -108,7 +109,7 @@ func TestCancellingSendsContextStopsTheRun(t *testing.T) {
 	started := make(chan struct{}, 1)
 	llm := scripted.New(scripted.Turn{ToolCalls: []model.ToolCall{call("wait", `{}`)}})
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []runtime.Tool{waitTool(started)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []lifecycle.Tool{waitTool(started)}})
 	}, map[string]model.Model{"m": llm})
 	rt := w.worker(t)
 	ctx, cancel := context.WithCancel(context.Background())
@@ -118,7 +119,7 @@ func TestCancellingSendsContextStopsTheRun(t *testing.T) {
 	cancel()
 	res, err := h.Wait(tctx(t))
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunStopped, res.State)
+	assert.Equal(t, lifecycle.RunStopped, res.State)
 }
 
 // A failed run goes on from its last checkpoint when retried, on any
@@ -131,21 +132,21 @@ func TestRetryGoesOnFromTheCheckpoint(t *testing.T) {
 		scripted.Turn{Text: "Recovered."},
 	)
 	w := newAgentWorld(t, backends[1], func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []runtime.Tool{touchTool(&touches)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []lifecycle.Tool{touchTool(&touches)}})
 	}, map[string]model.Model{"m": llm})
 	a, other := w.worker(t), w.worker(t)
 	working(t, other)
 	h, err := agentNamed(t, a, "a").Send(tctx(t), "t1", "go")
 	require.NoError(t, err)
 	res, _ := h.Wait(tctx(t))
-	require.Equal(t, runtime.RunFailed, res.State)
+	require.Equal(t, lifecycle.RunFailed, res.State)
 	assert.Contains(t, res.Error, "overloaded")
 	assert.ErrorIs(t, a.Retry(tctx(t), "run-missing"), errNotFound)
 
 	require.NoError(t, a.Retry(tctx(t), h.RunID))
 	done, err := a.WaitRun(tctx(t), h.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, done.State, done.Error)
+	assert.Equal(t, lifecycle.RunFinished, done.State, done.Error)
 	assert.Equal(t, "Recovered.", done.Text)
 	assert.EqualValues(t, 1, touches.Load())
 	assert.Equal(t, []model.Role{model.RoleUser, model.RoleAssistant, model.RoleTool, model.RoleAssistant}, roles(messages(t, a, "t1")))
@@ -161,14 +162,14 @@ func TestTheNextMessageClosesOutWhatARunLeft(t *testing.T) {
 		before func(t *testing.T, rt *runtime.Runtime, res runtime.RunResult)
 	}{
 		{"a failed run", scripted.Turn{Err: errOverloaded}, func(t *testing.T, rt *runtime.Runtime, res runtime.RunResult) {
-			require.Equal(t, runtime.RunFailed, res.State)
+			require.Equal(t, lifecycle.RunFailed, res.State)
 		}},
 		{"a run whose worker died", scripted.Turn{ToolCalls: []model.ToolCall{call("rm", `{"path":"a"}`)}}, func(t *testing.T, rt *runtime.Runtime, res runtime.RunResult) {
 			// Resumed by a worker that died: the run still says running,
 			// and its lock has expired.
-			require.Equal(t, runtime.RunParked, res.State)
+			require.Equal(t, lifecycle.RunParked, res.State)
 			_, err := rt.Storage().UpdateRun(tctx(t), res.RunID, func(r *storage.Run) error {
-				r.State = string(runtime.RunRunning)
+				r.State = string(lifecycle.RunRunning)
 				return nil
 			})
 			require.NoError(t, err)
@@ -182,7 +183,7 @@ func TestTheNextMessageClosesOutWhatARunLeft(t *testing.T) {
 				scripted.Turn{Text: "Fresh start."},
 			)
 			w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-				mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []runtime.Tool{touchTool(nil), rmTool(&removes)}})
+				mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []lifecycle.Tool{touchTool(nil), rmTool(&removes)}})
 			}, map[string]model.Model{"m": llm})
 			rt := w.worker(t)
 			h, err := agentNamed(t, rt, "a").Send(tctx(t), "t1", "go")
@@ -198,7 +199,7 @@ func TestTheNextMessageClosesOutWhatARunLeft(t *testing.T) {
 			assert.Equal(t, "Fresh start.", res.Text)
 			st, err := rt.RunStatus(tctx(t), first)
 			require.NoError(t, err)
-			assert.Equal(t, runtime.RunFailed, st.State)
+			assert.Equal(t, lifecycle.RunFailed, st.State)
 			assert.ErrorIs(t, rt.Retry(tctx(t), first), runtime.ErrNotFailed, "the thread has moved on")
 
 			var seen []string

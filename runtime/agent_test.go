@@ -12,6 +12,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 )
@@ -24,8 +25,8 @@ func call(name, input string) model.ToolCall {
 
 // touchTool writes input.path in the thread's sandbox and returns the
 // sandbox's id.
-func touchTool(calls *atomic.Int32) runtime.Tool {
-	return runtime.AgentTool("touch", "Makes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
+func touchTool(calls *atomic.Int32) lifecycle.Tool {
+	return rawTool("touch", "Makes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		if calls != nil {
 			calls.Add(1)
 		}
@@ -33,11 +34,11 @@ func touchTool(calls *atomic.Int32) runtime.Tool {
 		if err := json.Unmarshal(in, &args); err != nil {
 			return nil, err
 		}
-		sb, err := runtime.SandboxFor(ctx)
+		sb, err := lifecycle.SandboxFor(ctx)
 		if err != nil {
 			return nil, err
 		}
-		return sb.ID(), sb.FileSystem().WriteFile(ctx, args.Path, []byte("x"))
+		return sb.Sandbox.ID(), sb.Sandbox.FileSystem().WriteFile(ctx, args.Path, []byte("x"))
 	})
 }
 
@@ -47,7 +48,7 @@ func TestSendRunsTheLoop(t *testing.T) {
 		scripted.Turn{Text: "Done, a.txt exists."},
 	)
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "maker", Model: "m", System: "You make files.", Tools: []runtime.Tool{touchTool(nil)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "maker", Model: "m", System: "You make files.", Tools: []lifecycle.Tool{touchTool(nil)}})
 	}, map[string]model.Model{"m": llm})
 	rt := w.worker(t)
 	maker := agentNamed(t, rt, "maker")
@@ -57,7 +58,7 @@ func TestSendRunsTheLoop(t *testing.T) {
 	evs := collect(t, h.Events())
 	res, err := h.Wait(tctx(t))
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, res.State)
+	assert.Equal(t, lifecycle.RunFinished, res.State)
 	assert.Equal(t, "Done, a.txt exists.", res.Text)
 	assert.Equal(t, model.StopEnd, res.StopReason)
 
@@ -93,11 +94,13 @@ func TestSendRunsTheLoop(t *testing.T) {
 	assert.Equal(t, "touch", w.hooked[0].Tool)
 	assert.Equal(t, h.RunID, w.hooked[0].RunID)
 	assert.Equal(t, sandboxID, w.hooked[0].Sandbox.ID())
+	assert.Equal(t, msgs[2].ToolResults()[0].ToolCallID, w.hooked[0].ToolCallID, "the hook gets the model's call id")
+	assert.NotEmpty(t, w.hooked[0].ToolCallID)
 	w.hookMu.Unlock()
 
-	run, _, err := rt.BeginRun(tctx(t), "t1", runtime.BeginRunOptions{})
+	run, _, err := rt.BeginRun(tctx(t), "t1", lifecycle.BeginRunOptions{})
 	require.NoError(t, err, "the run released its lock")
-	require.NoError(t, run.End(tctx(t), runtime.RunFinished))
+	require.NoError(t, run.End(tctx(t), lifecycle.RunFinished))
 }
 
 // agentNamed returns an agent the world's agents func made on rt.
@@ -117,7 +120,7 @@ func TestNextMessageSeesEarlierMessages(t *testing.T) {
 		return scripted.Turn{ToolCalls: []model.ToolCall{call("touch", `{"path":"`+last.Text()+`"}`)}}, nil
 	})
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "maker", Model: "m", Tools: []runtime.Tool{touchTool(nil)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "maker", Model: "m", Tools: []lifecycle.Tool{touchTool(nil)}})
 	}, map[string]model.Model{"m": llm})
 	first, second := w.worker(t), w.worker(t)
 
@@ -149,14 +152,14 @@ func TestMaxSteps(t *testing.T) {
 		return scripted.Turn{Text: "again", ToolCalls: []model.ToolCall{call("touch", `{"path":"f"}`)}}, nil
 	})
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "loop", Model: "m", MaxSteps: 3, Tools: []runtime.Tool{touchTool(&calls)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "loop", Model: "m", MaxSteps: 3, Tools: []lifecycle.Tool{touchTool(&calls)}})
 	}, map[string]model.Model{"m": llm})
 	rt := w.worker(t)
 	h, err := agentNamed(t, rt, "loop").Send(tctx(t), "t1", "go")
 	require.NoError(t, err)
 	res, err := h.Wait(tctx(t))
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, res.State)
+	assert.Equal(t, lifecycle.RunFinished, res.State)
 	assert.Equal(t, "max_steps", res.StopReason)
 	assert.Equal(t, 3, llm.Calls())
 	assert.EqualValues(t, 3, calls.Load(), "the last step's calls still ran, so the thread stays whole")
@@ -165,9 +168,9 @@ func TestMaxSteps(t *testing.T) {
 }
 
 func TestFailedCallsReachTheModel(t *testing.T) {
-	panics := runtime.AgentTool("panics", "", func(context.Context, json.RawMessage) (any, error) { panic("boom") })
-	fails := runtime.AgentTool("fails", "", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("disk full") })
-	structured := runtime.AgentTool("structured", "", func(context.Context, json.RawMessage) (any, error) {
+	panics := rawTool("panics", "", func(context.Context, json.RawMessage) (any, error) { panic("boom") })
+	fails := rawTool("fails", "", func(context.Context, json.RawMessage) (any, error) { return nil, errors.New("disk full") })
+	structured := rawTool("structured", "", func(context.Context, json.RawMessage) (any, error) {
 		return map[string]int{"files": 2}, nil
 	})
 	llm := scripted.New(
@@ -175,7 +178,7 @@ func TestFailedCallsReachTheModel(t *testing.T) {
 		scripted.Turn{Text: "ok"},
 	)
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []runtime.Tool{panics, fails, structured}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []lifecycle.Tool{panics, fails, structured}})
 	}, map[string]model.Model{"m": llm})
 	rt := w.worker(t)
 	h, err := agentNamed(t, rt, "a").Send(tctx(t), "t1", "go")
@@ -219,13 +222,13 @@ func TestModelFailureFailsTheRun(t *testing.T) {
 			res, err := h.Wait(tctx(t))
 			require.Error(t, err)
 			assert.Contains(t, err.Error(), c.want)
-			assert.Equal(t, runtime.RunFailed, res.State)
+			assert.Equal(t, lifecycle.RunFailed, res.State)
 			last := evs[len(evs)-1]
 			assert.Equal(t, runtime.EventFailed, last.Type)
 			assert.Contains(t, last.Error, c.want)
 			st, err := rt.RunStatus(tctx(t), h.RunID)
 			require.NoError(t, err)
-			assert.Equal(t, runtime.RunFailed, st.State)
+			assert.Equal(t, lifecycle.RunFailed, st.State)
 			assert.Contains(t, st.Error, c.want)
 		})
 	}
@@ -240,9 +243,9 @@ func TestAgentOptionsAreChecked(t *testing.T) {
 		opts runtime.AgentOptions
 	}{
 		{"no name", runtime.AgentOptions{}},
-		{"two tools of a name", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{tool, tool}}},
-		{"a tool named as a subagent", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{runtime.AgentTool("sub", "", tool.Handler)}, Subagents: []*runtime.Agent{sub}}},
-		{"a tool without a handler", runtime.AgentOptions{Name: "x", Tools: []runtime.Tool{{Name: "t"}}}},
+		{"two tools of a name", runtime.AgentOptions{Name: "x", Tools: []lifecycle.Tool{tool, tool}}},
+		{"a tool named as a subagent", runtime.AgentOptions{Name: "x", Tools: []lifecycle.Tool{rawTool("sub", "", tool.Handler)}, Subagents: []*runtime.Agent{sub}}},
+		{"a tool without a handler", runtime.AgentOptions{Name: "x", Tools: []lifecycle.Tool{{Name: "t"}}}},
 		{"a name taken", runtime.AgentOptions{Name: "sub"}},
 	} {
 		t.Run(c.name, func(t *testing.T) {

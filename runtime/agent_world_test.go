@@ -4,6 +4,7 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
+	"encoding/json"
 	"path/filepath"
 	"sync"
 	"testing"
@@ -22,6 +23,7 @@ import (
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
 	"github.com/agentenkit/agentenkit/runtime/kv/rediskv"
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/pricing"
 	"github.com/agentenkit/agentenkit/runtime/queue"
@@ -119,19 +121,19 @@ func randomPrefix() string {
 // store, one clock, the models, and how every worker makes its agents.
 type agentWorld struct {
 	t       *testing.T
-	clock   *fakeClock
+	clock   *testenv.Clock
 	sandbox *memory.Store
 	open    func(t *testing.T) ports
 	models  map[string]model.Model
 	agents  func(t *testing.T, rt *runtime.Runtime)
 	pricer  pricing.Pricer
-	cfg     runtime.Config
+	cfg     lifecycle.Config
 	hookMu  sync.Mutex
-	hooked  []runtime.SandboxCall
+	hooked  []lifecycle.SandboxCall
 }
 
 func newAgentWorld(t *testing.T, b backend, agents func(t *testing.T, rt *runtime.Runtime), models map[string]model.Model) *agentWorld {
-	return &agentWorld{t: t, clock: newClock(), sandbox: memory.NewStore(), open: b.open(t), models: models, agents: agents}
+	return &agentWorld{t: t, clock: testenv.NewClock(), sandbox: memory.NewStore(), open: b.open(t), models: models, agents: agents}
 }
 
 func memoryWorld(t *testing.T, agents func(t *testing.T, rt *runtime.Runtime), models map[string]model.Model) *agentWorld {
@@ -147,9 +149,9 @@ func (w *agentWorld) worker(t *testing.T) *runtime.Runtime {
 	cfg.Now = w.clock.Now
 	rt, err := runtime.New(context.Background(), runtime.Options{
 		Kv: p.kv, Storage: p.storage, Bus: p.bus, Queue: p.queue, Config: cfg, Pricer: w.pricer,
-		Tools: runtime.Ports{
+		Tools: lifecycle.Ports{
 			Sandbox: memory.New(memory.Options{Store: w.sandbox, Now: w.clock.Now}),
-			AfterSandboxCall: func(ctx context.Context, c runtime.SandboxCall) error {
+			AfterSandboxCall: func(ctx context.Context, c lifecycle.SandboxCall) error {
 				w.hookMu.Lock()
 				w.hooked = append(w.hooked, c)
 				w.hookMu.Unlock()
@@ -245,4 +247,10 @@ func types(evs []runtime.Event) []runtime.EventType {
 		out = append(out, ev.Type)
 	}
 	return out
+}
+
+// rawTool is a tool over a handler of the raw input, as the built-in tools
+// are made: for tests of the runtime's plumbing.
+func rawTool(name, description string, handler func(ctx context.Context, input json.RawMessage) (any, error)) lifecycle.Tool {
+	return lifecycle.Tool{Name: name, Description: description, InputSchema: json.RawMessage(`{"type":"object"}`), Handler: handler}
 }

@@ -5,21 +5,11 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 
 	"github.com/agentenkit/agentenkit/runtime/queue"
 	"github.com/agentenkit/agentenkit/runtime/storage"
 )
-
-// ApprovalPolicy says whether one call of a tool needs a person's approval
-// before it runs. It sees the run's ctx and the call's input. An error
-// counts as "ask": when in doubt, a person decides.
-type ApprovalPolicy func(ctx context.Context, input json.RawMessage) (bool, error)
-
-// AskAlways is the policy of a tool every call of which needs approval.
-func AskAlways(context.Context, json.RawMessage) (bool, error) { return true, nil }
-
-// AskNever is the policy of a tool that never needs approval (the default).
-func AskNever(context.Context, json.RawMessage) (bool, error) { return false, nil }
 
 // Approval is a person's answer to a pending call.
 type Approval struct {
@@ -73,7 +63,7 @@ func (rt *Runtime) Respond(ctx context.Context, runID string, approvals []Approv
 		job   queue.Job
 	)
 	_, err := core.storage.UpdateRun(ctx, runID, func(r *storage.Run) error {
-		if RunState(r.State) != RunParked {
+		if lifecycle.RunState(r.State) != lifecycle.RunParked {
 			return fmt.Errorf("%w: run %s is %s", ErrNotParked, runID, r.State)
 		}
 		data, err := decodeRunData(r.Data)
@@ -91,6 +81,9 @@ func (rt *Runtime) Respond(ctx context.Context, runID string, approvals []Approv
 		r.Data, err = json.Marshal(data)
 		return err
 	})
+	if errors.Is(err, storage.ErrNotFound) {
+		return fmt.Errorf("runtime: respond to run %s: no such run (was its thread deleted?): %w", runID, err)
+	}
 	if err != nil {
 		return err
 	}

@@ -11,29 +11,30 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 )
 
 // rmTool removes input.path from the thread's sandbox (failing if it is
 // missing) and needs approval.
-func rmTool(calls *atomic.Int32) runtime.Tool {
-	t := runtime.AgentTool("rm", "Removes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
+func rmTool(calls *atomic.Int32) lifecycle.Tool {
+	t := rawTool("rm", "Removes a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		calls.Add(1)
 		var args struct{ Path string }
 		if err := json.Unmarshal(in, &args); err != nil {
 			return nil, err
 		}
-		sb, err := runtime.SandboxFor(ctx)
+		sb, err := lifecycle.SandboxFor(ctx)
 		if err != nil {
 			return nil, err
 		}
-		if err := sb.FileSystem().Remove(ctx, args.Path); err != nil {
+		if err := sb.Sandbox.FileSystem().Remove(ctx, args.Path); err != nil {
 			return nil, err
 		}
-		return "removed from " + sb.ID(), nil
+		return "removed from " + sb.Sandbox.ID(), nil
 	})
-	t.Approval = runtime.AskAlways
+	t.Approval = lifecycle.AskAlways
 	return t
 }
 
@@ -50,7 +51,7 @@ func TestParkedRunResumesOnAnotherWorker(t *testing.T) {
 				scripted.Turn{Text: "Removed."},
 			)
 			w := newAgentWorld(t, b, func(t *testing.T, rt *runtime.Runtime) {
-				mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []runtime.Tool{touchTool(&touches), rmTool(&removes)}})
+				mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []lifecycle.Tool{touchTool(&touches), rmTool(&removes)}})
 			}, map[string]model.Model{"m": llm})
 			a, other := w.worker(t), w.worker(t)
 			working(t, other) // the other worker consumes resume jobs
@@ -59,7 +60,7 @@ func TestParkedRunResumesOnAnotherWorker(t *testing.T) {
 			require.NoError(t, err)
 			res, err := h.Wait(tctx(t))
 			require.NoError(t, err)
-			require.Equal(t, runtime.RunParked, res.State)
+			require.Equal(t, lifecycle.RunParked, res.State)
 			require.Len(t, res.Pending, 1)
 			p := res.Pending[0]
 			assert.Equal(t, "rm", p.Tool)
@@ -70,11 +71,11 @@ func TestParkedRunResumesOnAnotherWorker(t *testing.T) {
 
 			st, err := other.RunStatus(tctx(t), h.RunID)
 			require.NoError(t, err)
-			assert.Equal(t, runtime.RunParked, st.State, "the parked state is in storage")
+			assert.Equal(t, lifecycle.RunParked, st.State, "the parked state is in storage")
 			assert.Equal(t, res.Pending, st.Pending)
-			run, _, err := other.BeginRun(tctx(t), "t1", runtime.BeginRunOptions{})
+			run, _, err := other.BeginRun(tctx(t), "t1", lifecycle.BeginRunOptions{})
 			require.NoError(t, err, "a parked run holds no lock")
-			require.NoError(t, run.End(tctx(t), runtime.RunFinished))
+			require.NoError(t, run.End(tctx(t), lifecycle.RunFinished))
 			_, err = agentNamed(t, other, "ops").Send(tctx(t), "t1", "something else")
 			assert.ErrorIs(t, err, runtime.ErrThreadParked)
 
@@ -87,7 +88,7 @@ func TestParkedRunResumesOnAnotherWorker(t *testing.T) {
 			assert.Equal(t, []runtime.EventType{runtime.EventToolResult, runtime.EventTextDelta, runtime.EventFinished}, types(evs))
 			done, err := a.WaitRun(tctx(t), h.RunID)
 			require.NoError(t, err)
-			assert.Equal(t, runtime.RunFinished, done.State)
+			assert.Equal(t, lifecycle.RunFinished, done.State)
 			assert.Equal(t, "Removed.", done.Text)
 			assert.EqualValues(t, 1, removes.Load())
 
@@ -119,7 +120,7 @@ func TestDeniedCallReachesTheModel(t *testing.T) {
 		scripted.Turn{Text: "Understood, I will not remove it."},
 	)
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []runtime.Tool{rmTool(&removes), touchTool(nil)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []lifecycle.Tool{rmTool(&removes), touchTool(nil)}})
 	}, map[string]model.Model{"m": llm})
 	rt := w.worker(t)
 	working(t, rt)
@@ -127,11 +128,11 @@ func TestDeniedCallReachesTheModel(t *testing.T) {
 	require.NoError(t, err)
 	res, err := h.Wait(tctx(t))
 	require.NoError(t, err)
-	require.Equal(t, runtime.RunParked, res.State)
+	require.Equal(t, lifecycle.RunParked, res.State)
 	require.NoError(t, rt.Respond(tctx(t), h.RunID, []runtime.Approval{{ToolCallID: res.Pending[0].ToolCallID, Approved: false, Message: "never touch /etc"}}))
 	done, err := rt.WaitRun(tctx(t), h.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, done.State)
+	assert.Equal(t, lifecycle.RunFinished, done.State)
 	assert.EqualValues(t, 0, removes.Load(), "a denied call does not run")
 
 	results := llm.Requests()[1].Messages[2].ToolResults()
@@ -145,23 +146,23 @@ func TestApprovalPolicies(t *testing.T) {
 	errPolicy := errors.New("cannot tell")
 	for _, c := range []struct {
 		name   string
-		policy runtime.ApprovalPolicy
+		policy lifecycle.ApprovalPolicy
 		input  string
 		parks  bool
 	}{
 		{"nil never asks", nil, `{}`, false},
-		{"AskNever", runtime.AskNever, `{}`, false},
-		{"AskAlways", runtime.AskAlways, `{}`, true},
+		{"AskNever", lifecycle.AskNever, `{}`, false},
+		{"AskAlways", lifecycle.AskAlways, `{}`, true},
 		{"predicate says no", dangerous, `{"command":"ls"}`, false},
 		{"predicate says yes", dangerous, `{"command":"rm -rf /"}`, true},
 		{"an error asks", func(context.Context, json.RawMessage) (bool, error) { return false, errPolicy }, `{}`, true},
 	} {
 		t.Run(c.name, func(t *testing.T) {
-			tool := runtime.AgentTool("bash", "", func(context.Context, json.RawMessage) (any, error) { return "ran", nil })
+			tool := rawTool("bash", "", func(context.Context, json.RawMessage) (any, error) { return "ran", nil })
 			tool.Approval = c.policy
 			llm := scripted.New(scripted.Turn{ToolCalls: []model.ToolCall{call("bash", c.input)}}, scripted.Turn{Text: "ok"})
 			w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-				mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []runtime.Tool{tool}})
+				mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "m", Tools: []lifecycle.Tool{tool}})
 			}, map[string]model.Model{"m": llm})
 			rt := w.worker(t)
 			h, err := agentNamed(t, rt, "a").Send(tctx(t), "t1", "go")
@@ -169,9 +170,9 @@ func TestApprovalPolicies(t *testing.T) {
 			res, err := h.Wait(tctx(t))
 			require.NoError(t, err)
 			if c.parks {
-				assert.Equal(t, runtime.RunParked, res.State)
+				assert.Equal(t, lifecycle.RunParked, res.State)
 			} else {
-				assert.Equal(t, runtime.RunFinished, res.State)
+				assert.Equal(t, lifecycle.RunFinished, res.State)
 			}
 		})
 	}
@@ -192,18 +193,18 @@ func TestSubagentsShareTheRun(t *testing.T) {
 	for _, b := range backends[:2] {
 		t.Run(b.name, func(t *testing.T) {
 			var publishes atomic.Int32
-			publish := runtime.AgentTool("publish", "Publishes the report.", func(ctx context.Context, in json.RawMessage) (any, error) {
+			publish := rawTool("publish", "Publishes the report.", func(ctx context.Context, in json.RawMessage) (any, error) {
 				publishes.Add(1)
 				return "published", nil
 			})
-			publish.Approval = runtime.AskAlways
-			read := runtime.AgentTool("read", "Reads a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
-				sb, err := runtime.SandboxFor(ctx)
+			publish.Approval = lifecycle.AskAlways
+			read := rawTool("read", "Reads a file.", func(ctx context.Context, in json.RawMessage) (any, error) {
+				sb, err := lifecycle.SandboxFor(ctx)
 				if err != nil {
 					return nil, err
 				}
-				data, err := sb.FileSystem().ReadFile(ctx, "report.md")
-				return sb.ID() + ":" + data, err
+				data, err := sb.Sandbox.FileSystem().ReadFile(ctx, "report.md")
+				return sb.Sandbox.ID() + ":" + data, err
 			})
 			lead := scripted.New(
 				scripted.Turn{ToolCalls: []model.ToolCall{call("researcher", `{"prompt":"write and publish the report"}`)}},
@@ -216,8 +217,8 @@ func TestSubagentsShareTheRun(t *testing.T) {
 				scripted.Turn{Text: "Wrote and published report.md."},
 			)
 			w := newAgentWorld(t, b, func(t *testing.T, rt *runtime.Runtime) {
-				r := mustAgent(t, rt, runtime.AgentOptions{Name: "researcher", Description: "Writes reports.", Model: "sub", System: "You research.", Tools: []runtime.Tool{touchTool(nil), publish}})
-				mustAgent(t, rt, runtime.AgentOptions{Name: "lead", Model: "lead", Tools: []runtime.Tool{read}, Subagents: []*runtime.Agent{r}})
+				r := mustAgent(t, rt, runtime.AgentOptions{Name: "researcher", Description: "Writes reports.", Model: "sub", System: "You research.", Tools: []lifecycle.Tool{touchTool(nil), publish}})
+				mustAgent(t, rt, runtime.AgentOptions{Name: "lead", Model: "lead", Tools: []lifecycle.Tool{read}, Subagents: []*runtime.Agent{r}})
 			}, map[string]model.Model{"lead": lead, "sub": sub})
 			a, other := w.worker(t), w.worker(t)
 			working(t, other)
@@ -226,7 +227,7 @@ func TestSubagentsShareTheRun(t *testing.T) {
 			require.NoError(t, err)
 			res, err := h.Wait(tctx(t))
 			require.NoError(t, err)
-			require.Equal(t, runtime.RunParked, res.State)
+			require.Equal(t, lifecycle.RunParked, res.State)
 			require.Len(t, res.Pending, 1)
 			assert.Equal(t, "publish", res.Pending[0].Tool)
 			assert.Equal(t, "researcher", res.Pending[0].Agent)
@@ -234,7 +235,7 @@ func TestSubagentsShareTheRun(t *testing.T) {
 			require.NoError(t, a.Respond(tctx(t), h.RunID, []runtime.Approval{{ToolCallID: res.Pending[0].ToolCallID, Approved: true}}))
 			done, err := a.WaitRun(tctx(t), h.RunID)
 			require.NoError(t, err)
-			require.Equal(t, runtime.RunFinished, done.State, done.Error)
+			require.Equal(t, lifecycle.RunFinished, done.State, done.Error)
 			assert.Equal(t, "All done.", done.Text)
 			assert.EqualValues(t, 1, publishes.Load())
 

@@ -16,6 +16,7 @@ import (
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/anthropic"
 	"github.com/agentenkit/agentenkit/runtime/model/openai"
@@ -25,11 +26,11 @@ import (
 
 // builtinAgent is a runtime on the memory adapter with one agent that has
 // the built-in tools and plays llm.
-func builtinAgent(t *testing.T, llm model.Model, opts runtime.BuiltinToolOptions) (*runtime.Runtime, *runtime.Agent) {
+func builtinAgent(t *testing.T, llm model.Model, opts lifecycle.BuiltinToolOptions) (*runtime.Runtime, *runtime.Agent) {
 	t.Helper()
 	rt, err := runtime.New(context.Background(), runtime.Options{
 		Kv:           memkv.New(memkv.Options{}),
-		Tools:        runtime.Ports{Sandbox: memory.New(memory.Options{})},
+		Tools:        lifecycle.Ports{Sandbox: memory.New(memory.Options{})},
 		ResolveModel: func(string) (model.Model, error) { return llm, nil },
 	})
 	require.NoError(t, err)
@@ -56,7 +57,7 @@ func TestBuiltinToolsInAnAgentRun(t *testing.T) {
 		scripted.Turn{ToolCalls: []model.ToolCall{{ID: "c4", Name: "bash", Input: json.RawMessage(`{"command":"pwd; ls"}`)}}},
 		scripted.Turn{Text: "Done."},
 	)
-	never := runtime.BuiltinToolOptions{Bash: runtime.BashOptions{Approval: runtime.AskNever}, TextEditor: runtime.TextEditorOptions{Approval: runtime.AskNever}}
+	never := lifecycle.BuiltinToolOptions{Bash: lifecycle.BashOptions{Approval: lifecycle.AskNever}, TextEditor: lifecycle.TextEditorOptions{Approval: lifecycle.AskNever}}
 	rt, a := builtinAgent(t, llm, never)
 	h, err := a.Send(builtinCtx(t), "t1", "build it")
 	require.NoError(t, err)
@@ -68,7 +69,7 @@ func TestBuiltinToolsInAnAgentRun(t *testing.T) {
 	}
 	res, err := h.Wait(builtinCtx(t))
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, res.State)
+	assert.Equal(t, lifecycle.RunFinished, res.State)
 
 	live := map[string]string{}
 	for _, ev := range outputs {
@@ -84,7 +85,7 @@ func TestBuiltinToolsInAnAgentRun(t *testing.T) {
 	require.Len(t, results, 3)
 	assert.JSONEq(t, `{"stdout":"building\n","stderr":"careful\n","exitCode":0}`, results[0].Content, "bash results are JSON")
 	assert.False(t, results[0].IsError)
-	assert.Equal(t, "File created successfully at: src/main.go", results[1].Content, "editor results are text")
+	assert.JSONEq(t, `{"ok":true,"message":"File created successfully at: src/main.go"}`, results[1].Content, "editor results are the spec's JSON")
 	assert.Equal(t, "The path nope does not exist. Please provide a valid path.", results[2].Content)
 	assert.True(t, results[2].IsError)
 	last := reqs[2].Messages[len(reqs[2].Messages)-1].ToolResults()[0]
@@ -113,14 +114,14 @@ func TestBuiltinToolsAskByDefault(t *testing.T) {
 		}},
 		scripted.Turn{Text: "Waiting."},
 	)
-	_, a := builtinAgent(t, llm, runtime.BuiltinToolOptions{})
+	_, a := builtinAgent(t, llm, lifecycle.BuiltinToolOptions{})
 	h, err := a.Send(builtinCtx(t), "t1", "go")
 	require.NoError(t, err)
 	for range h.Events() {
 	}
 	res, err := h.Wait(builtinCtx(t))
 	require.NoError(t, err)
-	require.Equal(t, runtime.RunParked, res.State)
+	require.Equal(t, lifecycle.RunParked, res.State)
 	var asked []string
 	for _, p := range res.Pending {
 		asked = append(asked, p.ToolCallID)
@@ -131,7 +132,7 @@ func TestBuiltinToolsAskByDefault(t *testing.T) {
 func TestBuiltinToolsNames(t *testing.T) {
 	rt, err := runtime.New(context.Background(), runtime.Options{Kv: memkv.New(memkv.Options{})})
 	require.NoError(t, err)
-	all, err := rt.BuiltinTools(nil, runtime.BuiltinToolOptions{})
+	all, err := rt.BuiltinTools(nil, lifecycle.BuiltinToolOptions{})
 	require.NoError(t, err)
 	var names []string
 	for _, tool := range all {
@@ -139,23 +140,23 @@ func TestBuiltinToolsNames(t *testing.T) {
 	}
 	assert.Equal(t, []string{"bash", "code_execution", "text_editor"}, names)
 
-	aliases, err := rt.BuiltinTools([]string{"str_replace_editor", "str_replace_based_edit_tool"}, runtime.BuiltinToolOptions{})
+	aliases, err := rt.BuiltinTools([]string{"str_replace_editor", "str_replace_based_edit_tool"}, lifecycle.BuiltinToolOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "str_replace_editor", aliases[0].Name)
 	assert.Equal(t, "str_replace_based_edit_tool", aliases[1].Name)
 
-	_, err = rt.BuiltinTools([]string{"python"}, runtime.BuiltinToolOptions{})
+	_, err = rt.BuiltinTools([]string{"python"}, lifecycle.BuiltinToolOptions{})
 	assert.ErrorContains(t, err, `no built-in tool "python"`)
-	_, err = rt.BuiltinTools([]string{"bash", "bash"}, runtime.BuiltinToolOptions{})
+	_, err = rt.BuiltinTools([]string{"bash", "bash"}, lifecycle.BuiltinToolOptions{})
 	assert.ErrorContains(t, err, "named twice")
-	assert.Equal(t, 30000, runtime.BuiltinToolResultCapChars)
+	assert.Equal(t, 30000, lifecycle.BuiltinToolResultCapChars)
 }
 
 func TestBuiltinToolsNativeTypes(t *testing.T) {
 	rt, err := runtime.New(context.Background(), runtime.Options{Kv: memkv.New(memkv.Options{})})
 	require.NoError(t, err)
 	names := []string{"bash", "code_execution", "text_editor", "str_replace_based_edit_tool", "str_replace_editor"}
-	builtins, err := rt.BuiltinTools(names, runtime.BuiltinToolOptions{})
+	builtins, err := rt.BuiltinTools(names, lifecycle.BuiltinToolOptions{})
 	require.NoError(t, err)
 	want := map[string]string{
 		"bash":                        tools.NativeBash,

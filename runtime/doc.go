@@ -1,24 +1,8 @@
-// Package runtime keeps one sandbox per conversation thread (or per run)
-// through a kv, and runs the tools that use it.
-//
-// # Vocabulary
-//
-//   - A thread is a conversation; a run is one pass of the agent over a
-//     thread's new message. One run per thread at a time: the run lock, a kv
-//     lease renewed while the run lives and taken over once it expires after
-//     a crash.
-//   - The scope says which sandbox a call gets: the thread's (ScopeThread,
-//     the default: the next message, a resume after an approval, a retry or
-//     another worker all find the same sandbox) or the run's (ScopeRun: made
-//     by the run's first sandbox call, ended with the run).
-//   - A use is any sandbox call through the runtime. Each use pushes the
-//     sandbox's own end back by SandboxIdleTTL (SetTimeout), never past
-//     SandboxMaxLifetime after it was made.
-//   - Ended: destroyed, idle past its end, or past its max lifetime. The next
-//     call makes a fresh sandbox and says so: Lost with the lost note, or,
-//     from a provider that restores work folders, Restored with the restored
-//     note.
-//
-// The kv keeps, under "sandbox/<scope>/<thread>", which sandbox a thread (or
-// its current run) has; the run lock lives under "runlock/<thread>".
+// Package runtime is the agent loop: agents (a model, a system prompt,
+// tools, subagents), runs of an agent over a thread's new message, the
+// approvals that park a run until a person answers, the live events of a
+// run, usage rows and their prices, and the worker that resumes runs. It
+// runs on the sandbox lifecycle of package lifecycle — one sandbox per
+// thread, the tools and their calls — which a Runtime embeds: Runtime's
+// SandboxFor, CallTool, BuiltinTools and BeginRun are the lifecycle's.
 package runtime

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 
 	"github.com/agentenkit/agentenkit/runtime/bus"
 	"github.com/agentenkit/agentenkit/runtime/storage"
@@ -65,35 +66,6 @@ func (e Event) Final() bool {
 }
 
 func runTopic(runID string) string { return "run/" + runID }
-
-// toolCallInfo is what a tool call's ctx carries for EmitToolOutput.
-type toolCallInfo struct {
-	id, tool string
-	emit     func(Event)
-}
-
-type toolCallKey struct{}
-
-// EmitToolOutput publishes a piece of a running tool call's live output
-// (stream is "stdout" or "stderr", say) as a tool.output event of its run.
-// ctx is the ctx the tool's handler got. The output is never stored in the
-// thread. Outside a run's tool call it does nothing; a bus that fails drops
-// the piece.
-func EmitToolOutput(ctx context.Context, stream, text string) {
-	info, ok := ctx.Value(toolCallKey{}).(*toolCallInfo)
-	if !ok || text == "" {
-		return
-	}
-	info.emit(Event{Type: EventToolOutput, ToolCallID: info.id, Tool: info.tool, Stream: stream, Text: text})
-}
-
-// ToolCallID returns the id of the tool call of ctx (a handler's), or "".
-func ToolCallID(ctx context.Context) string {
-	if info, ok := ctx.Value(toolCallKey{}).(*toolCallInfo); ok {
-		return info.id
-	}
-	return ""
-}
 
 // publish sends ev on the bus; a bus that fails drops it (events are live
 // only; what matters is in storage).
@@ -157,15 +129,15 @@ func (rt *Runtime) Subscribe(ctx context.Context, runID string) (<-chan Event, e
 // finalEvent returns the final event of a run that has ended.
 func finalEvent(r storage.Run) (Event, bool) {
 	ev := Event{RunID: r.ID, ThreadID: r.ThreadID, Agent: r.Agent}
-	switch RunState(r.State) {
-	case RunFinished:
+	switch lifecycle.RunState(r.State) {
+	case lifecycle.RunFinished:
 		ev.Type = EventFinished
 		if d, err := decodeRunData(r.Data); err == nil {
 			ev.Text = d.Text
 		}
-	case RunFailed:
+	case lifecycle.RunFailed:
 		ev.Type, ev.Error = EventFailed, r.Error
-	case RunStopped:
+	case lifecycle.RunStopped:
 		ev.Type = EventStopped
 	default:
 		return Event{}, false

@@ -10,6 +10,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 )
@@ -20,19 +21,19 @@ func TestToolOutputReachesAnotherRuntime(t *testing.T) {
 	for _, b := range []backend{backends[0], backends[2]} {
 		t.Run(b.name, func(t *testing.T) {
 			release := make(chan struct{})
-			build := runtime.AgentTool("build", "Builds.", func(ctx context.Context, in json.RawMessage) (any, error) {
+			build := rawTool("build", "Builds.", func(ctx context.Context, in json.RawMessage) (any, error) {
 				<-release
-				runtime.EmitToolOutput(ctx, "stdout", "compiling main.go\n")
-				runtime.EmitToolOutput(ctx, "stderr", "warning: unused x\n")
-				runtime.EmitToolOutput(ctx, "stdout", "") // nothing to say: no event
-				return "build ok (call " + runtime.ToolCallID(ctx) + ")", nil
+				lifecycle.EmitToolOutput(ctx, "stdout", "compiling main.go\n")
+				lifecycle.EmitToolOutput(ctx, "stderr", "warning: unused x\n")
+				lifecycle.EmitToolOutput(ctx, "stdout", "") // nothing to say: no event
+				return "build ok (call " + lifecycle.ToolCallID(ctx) + ")", nil
 			})
 			llm := scripted.New(
 				scripted.Turn{ToolCalls: []model.ToolCall{{ID: "call_build", Name: "build", Input: json.RawMessage(`{}`)}}},
 				scripted.Turn{Text: "Built."},
 			)
 			w := newAgentWorld(t, b, func(t *testing.T, rt *runtime.Runtime) {
-				mustAgent(t, rt, runtime.AgentOptions{Name: "builder", Model: "m", Tools: []runtime.Tool{build}})
+				mustAgent(t, rt, runtime.AgentOptions{Name: "builder", Model: "m", Tools: []lifecycle.Tool{build}})
 			}, map[string]model.Model{"m": llm})
 			runner, watcher := w.worker(t), w.worker(t)
 
@@ -94,8 +95,8 @@ func TestToolOutputReachesAnotherRuntime(t *testing.T) {
 }
 
 func TestEmitToolOutputOutsideARunDoesNothing(t *testing.T) {
-	runtime.EmitToolOutput(context.Background(), "stdout", "nobody listens")
-	assert.Empty(t, runtime.ToolCallID(context.Background()))
+	lifecycle.EmitToolOutput(context.Background(), "stdout", "nobody listens")
+	assert.Empty(t, lifecycle.ToolCallID(context.Background()))
 }
 
 func TestSubscribeToAMissingRun(t *testing.T) {

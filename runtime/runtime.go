@@ -2,47 +2,25 @@ package runtime
 
 import (
 	"context"
-	"errors"
-	"fmt"
-	"sync"
+	"encoding/json"
 
 	"github.com/agentenkit/agentenkit/runtime/bus"
 	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/pricing"
 	"github.com/agentenkit/agentenkit/runtime/queue"
 	"github.com/agentenkit/agentenkit/runtime/storage"
-	"github.com/agentenkit/agentenkit/sandbox"
 )
-
-// SandboxCall describes one tool call that used the sandbox, for the
-// AfterSandboxCall hook.
-type SandboxCall struct {
-	Tool     string
-	ThreadID string
-	RunID    string
-	Sandbox  sandbox.Sandbox
-	// Err is the call's own error, if it failed.
-	Err error
-}
-
-// Ports are what the runtime runs the sandbox on.
-type Ports struct {
-	// Sandbox makes the sandboxes. Required for sandbox calls.
-	Sandbox sandbox.Provider
-	// AfterSandboxCall runs after every tool call that used the sandbox.
-	// Its error becomes the call's error unless the call already failed.
-	AfterSandboxCall func(ctx context.Context, call SandboxCall) error
-}
 
 // Options sets up a Runtime.
 type Options struct {
 	// Kv keeps the bookkeeping; required.
 	Kv kv.Store
 	// Tools are the sandbox ports.
-	Tools Ports
-	// Config tunes the lifecycle.
-	Config Config
+	Tools lifecycle.Ports
+	// Config tunes the sandbox lifecycle.
+	Config lifecycle.Config
 
 	// Storage keeps threads, messages, runs (with what a parked run
 	// resumes from) and usage rows. Default: in memory (SetupAgentCore's
@@ -60,67 +38,33 @@ type Options struct {
 	Pricer pricing.Pricer
 }
 
-// Runtime keeps sandboxes per thread or run. It is safe for concurrent use;
-// several Runtimes (workers, in one process or many) sharing a kv and a
-// provider's backing store act as one.
+// sandboxes is what the agent loop needs of the sandbox lifecycle.
+type sandboxes interface {
+	Config() lifecycle.Config
+	BeginRun(ctx context.Context, threadID string, opts lifecycle.BeginRunOptions) (*lifecycle.Run, context.Context, error)
+	RunLockHeld(ctx context.Context, threadID, runID string) (bool, error)
+	CallTool(ctx context.Context, tool lifecycle.Tool, input json.RawMessage) (any, error)
+	EndThread(ctx context.Context, threadID string) error
+}
+
+var _ sandboxes = (*lifecycle.Manager)(nil)
+
+// Runtime runs agents over threads, on the sandbox lifecycle it embeds (a
+// lifecycle.Manager: SandboxFor, CallTool, BuiltinTools, BeginRun, ...).
+// It is safe for concurrent use; several Runtimes (workers, in one process
+// or many) sharing a kv, a storage, a bus, a queue and a provider's backing
+// store act as one.
 type Runtime struct {
-	kv    kv.Store
-	ports Ports
-	cfg   Config
-	owner string // this runtime's name in run locks
-
-	keysMu sync.Mutex
-	keys   map[string]*sync.Mutex // one in-process lock per sandbox record
-
-	runsMu sync.Mutex
-	runs   map[*Run]struct{} // runs holding a lock through this runtime
-
-	agents *agentCore // agents, runs and their ports
+	*lifecycle.Manager
+	sb     sandboxes // the same Manager, as the agent loop uses it
+	agents *agentCore
 }
 
 // New returns a Runtime.
 func New(ctx context.Context, opts Options) (*Runtime, error) {
-	if opts.Kv == nil {
-		return nil, errors.New("runtime: Options.Kv is required")
+	m, err := lifecycle.New(lifecycle.Options{Kv: opts.Kv, Tools: opts.Tools, Config: opts.Config})
+	if err != nil {
+		return nil, err
 	}
-	cfg := opts.Config.withDefaults()
-	switch cfg.SandboxScope {
-	case ScopeThread, ScopeRun:
-	default:
-		return nil, fmt.Errorf("runtime: unknown SandboxScope %q (thread or run)", cfg.SandboxScope)
-	}
-	rt := &Runtime{kv: opts.Kv, ports: opts.Tools, cfg: cfg, owner: newID("worker"), keys: map[string]*sync.Mutex{}, runs: map[*Run]struct{}{}}
-	rt.agents = newAgentCore(opts)
-	return rt, nil
-}
-
-// Config returns the runtime's configuration, defaults filled in.
-func (rt *Runtime) Config() Config { return rt.cfg }
-
-// Provider returns the sandbox provider.
-func (rt *Runtime) Provider() sandbox.Provider { return rt.ports.Sandbox }
-
-// keyLock returns the in-process lock of one sandbox record.
-func (rt *Runtime) keyLock(key string) *sync.Mutex {
-	rt.keysMu.Lock()
-	defer rt.keysMu.Unlock()
-	m, ok := rt.keys[key]
-	if !ok {
-		m = &sync.Mutex{}
-		rt.keys[key] = m
-	}
-	return m
-}
-
-// Abandon stops renewing every run lock this runtime holds, without
-// releasing them, as a crashed worker would: another worker takes the
-// threads over once RunLockTTL has passed. For tests of takeover, and for a
-// worker that knows it is about to die.
-func (rt *Runtime) Abandon() {
-	rt.runsMu.Lock()
-	defer rt.runsMu.Unlock()
-	for r := range rt.runs {
-		r.stop()
-		delete(rt.runs, r)
-	}
+	return &Runtime{Manager: m, sb: m, agents: newAgentCore(opts)}, nil
 }

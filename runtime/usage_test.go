@@ -11,6 +11,7 @@ import (
 	"github.com/stretchr/testify/require"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 	"github.com/agentenkit/agentenkit/runtime/pricing"
@@ -24,14 +25,14 @@ var (
 
 func TestUsageRowsAndPricesAddUp(t *testing.T) {
 	var w *agentWorld
-	bash := runtime.AgentTool("bash", "Runs a command.", func(ctx context.Context, in json.RawMessage) (any, error) {
-		if _, err := runtime.SandboxFor(ctx); err != nil {
+	bash := rawTool("bash", "Runs a command.", func(ctx context.Context, in json.RawMessage) (any, error) {
+		if _, err := lifecycle.SandboxFor(ctx); err != nil {
 			return nil, err
 		}
 		w.clock.Advance(10 * time.Second)
 		return "ok", nil
 	})
-	clock := runtime.AgentTool("clock", "Tells the time.", func(ctx context.Context, in json.RawMessage) (any, error) {
+	clock := rawTool("clock", "Tells the time.", func(ctx context.Context, in json.RawMessage) (any, error) {
 		w.clock.Advance(2 * time.Second)
 		return "noon", nil
 	})
@@ -40,7 +41,7 @@ func TestUsageRowsAndPricesAddUp(t *testing.T) {
 		scripted.Turn{Text: "Built at noon.", Usage: model.Usage{InputTokens: 2000, OutputTokens: 50, Model: "sonnet-20260101"}},
 	)
 	w = memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "sonnet", Tools: []runtime.Tool{bash, clock}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "a", Model: "sonnet", Tools: []lifecycle.Tool{bash, clock}})
 	}, map[string]model.Model{"sonnet": llm})
 	w.pricer = pricing.Chain(
 		pricing.Table(map[string]pricing.ModelPrice{"sonnet": {InputPerToken: 3e-6, OutputPerToken: 15e-6}}),

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"time"
 
 	"github.com/agentenkit/agentenkit/runtime/queue"
@@ -105,7 +106,7 @@ func (rt *Runtime) failJob(ctx context.Context, d queue.Delivery, cause error) {
 		if ended(r.State) {
 			return errSkip
 		}
-		r.State, r.Error = string(RunFailed), fmt.Sprintf("resume failed %d times: %v", d.Attempt, cause)
+		r.State, r.Error = string(lifecycle.RunFailed), fmt.Sprintf("resume failed %d times: %v", d.Attempt, cause)
 		return nil
 	})
 }
@@ -114,10 +115,10 @@ func (rt *Runtime) failJob(ctx context.Context, d queue.Delivery, cause error) {
 // call answered (or a retry), or running with no worker (its lock was
 // free).
 func resumable(r storage.Run, data *runData) bool {
-	switch RunState(r.State) {
-	case RunParked:
+	switch lifecycle.RunState(r.State) {
+	case lifecycle.RunParked:
 		return len(data.Pending) == 0
-	case RunRunning:
+	case lifecycle.RunRunning:
 		return true
 	}
 	return false
@@ -152,7 +153,7 @@ func (rt *Runtime) resume(ctx context.Context, runID string) error {
 			}
 		}
 	}
-	run, rctx, err := rt.BeginRun(ctx, r.ThreadID, BeginRunOptions{RunID: runID, Wait: true})
+	run, rctx, err := rt.sb.BeginRun(ctx, r.ThreadID, lifecycle.BeginRunOptions{RunID: runID, Wait: true})
 	if err != nil {
 		core.release(runID, active)
 		return err
@@ -166,9 +167,9 @@ func (rt *Runtime) resume(ctx context.Context, runID string) error {
 	}
 	if err != nil || !resumable(r, data) {
 		core.release(runID, active)
-		state := RunParked
+		state := lifecycle.RunParked
 		if ended(r.State) {
-			state = RunState(r.State)
+			state = lifecycle.RunState(r.State)
 		}
 		return errors.Join(err, run.End(bg, state))
 	}
@@ -177,18 +178,18 @@ func (rt *Runtime) resume(ctx context.Context, runID string) error {
 		core.release(runID, active)
 		msg := fmt.Sprintf("no agent named %q on the worker that resumed it (every worker must create the same agents)", r.Agent)
 		_, err := core.storage.UpdateRun(bg, runID, func(s *storage.Run) error {
-			s.State, s.Error = string(RunFailed), msg
+			s.State, s.Error = string(lifecycle.RunFailed), msg
 			return nil
 		})
 		core.publish(bg, Event{Type: EventFailed, RunID: runID, ThreadID: r.ThreadID, Agent: r.Agent, Error: msg})
-		return errors.Join(err, run.End(bg, RunFailed))
+		return errors.Join(err, run.End(bg, lifecycle.RunFailed))
 	}
 	if _, err := core.storage.UpdateRun(bg, runID, func(s *storage.Run) error {
-		s.State, s.Error = string(RunRunning), ""
+		s.State, s.Error = string(lifecycle.RunRunning), ""
 		return nil
 	}); err != nil {
 		core.release(runID, active)
-		return errors.Join(err, run.End(bg, RunParked))
+		return errors.Join(err, run.End(bg, lifecycle.RunParked))
 	}
 	x := &execution{rt: rt, core: core, lock: run, top: agent, runID: runID, threadID: r.ThreadID, data: data}
 	x.execute(bg, active)

@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/bus/membus"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/scripted"
 	"github.com/agentenkit/agentenkit/runtime/queue"
@@ -27,7 +28,7 @@ func parkedRun(t *testing.T, rt *runtime.Runtime) runtime.RunResult {
 	require.NoError(t, err)
 	res, err := h.Wait(tctx(t))
 	require.NoError(t, err)
-	require.Equal(t, runtime.RunParked, res.State)
+	require.Equal(t, lifecycle.RunParked, res.State)
 	return res
 }
 
@@ -38,7 +39,7 @@ func opsWorld(t *testing.T, removes *atomic.Int32, b backend) *agentWorld {
 		scripted.Turn{Text: "Removed."},
 	)
 	return newAgentWorld(t, b, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []runtime.Tool{touchTool(nil), rmTool(removes)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []lifecycle.Tool{touchTool(nil), rmTool(removes)}})
 	}, map[string]model.Model{"m": llm})
 }
 
@@ -64,7 +65,7 @@ func TestAResumeJobOutlivesACrashedWorker(t *testing.T) {
 	working(t, w.worker(t))
 	done, err := rt.WaitRun(tctx(t), res.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, done.State)
+	assert.Equal(t, lifecycle.RunFinished, done.State)
 	assert.EqualValues(t, 1, removes.Load())
 	assert.ErrorIs(t, q.Ack(tctx(t), lost), queue.ErrLost, "the job was delivered again")
 }
@@ -82,7 +83,7 @@ func TestADuplicateResumeIsHarmless(t *testing.T) {
 	working(t, w.worker(t))
 	done, err := rt.WaitRun(tctx(t), res.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, done.State)
+	assert.Equal(t, lifecycle.RunFinished, done.State)
 	time.Sleep(100 * time.Millisecond) // let any duplicate be handled
 	assert.EqualValues(t, 1, removes.Load(), "the run resumed once")
 }
@@ -94,7 +95,7 @@ func TestRespondToSomeCallsOnly(t *testing.T) {
 		scripted.Turn{Text: "done"},
 	)
 	w := memoryWorld(t, func(t *testing.T, rt *runtime.Runtime) {
-		mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []runtime.Tool{touchTool(nil), rmTool(&removes)}})
+		mustAgent(t, rt, runtime.AgentOptions{Name: "ops", Model: "m", Tools: []lifecycle.Tool{touchTool(nil), rmTool(&removes)}})
 	}, map[string]model.Model{"m": llm})
 	rt := w.worker(t)
 	working(t, rt)
@@ -106,13 +107,13 @@ func TestRespondToSomeCallsOnly(t *testing.T) {
 	require.NoError(t, rt.Respond(tctx(t), res.RunID, []runtime.Approval{{ToolCallID: res.Pending[0].ToolCallID, Approved: false}}))
 	st, err := rt.WaitRun(tctx(t), res.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunParked, st.State, "one call still waits")
+	assert.Equal(t, lifecycle.RunParked, st.State, "one call still waits")
 	require.Len(t, st.Pending, 1)
 	assert.Equal(t, res.Pending[1].ToolCallID, st.Pending[0].ToolCallID)
 	require.NoError(t, rt.Respond(tctx(t), res.RunID, []runtime.Approval{{ToolCallID: st.Pending[0].ToolCallID, Approved: false}}))
 	st, err = rt.WaitRun(tctx(t), res.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFinished, st.State)
+	assert.Equal(t, lifecycle.RunFinished, st.State)
 	assert.EqualValues(t, 0, removes.Load())
 }
 
@@ -126,7 +127,7 @@ func TestAWorkerWithoutTheAgentFailsTheRun(t *testing.T) {
 	require.NoError(t, rt.Respond(tctx(t), res.RunID, []runtime.Approval{{ToolCallID: res.Pending[0].ToolCallID, Approved: true}}))
 	done, err := rt.WaitRun(tctx(t), res.RunID)
 	require.NoError(t, err)
-	assert.Equal(t, runtime.RunFailed, done.State)
+	assert.Equal(t, lifecycle.RunFailed, done.State)
 	assert.Contains(t, done.Error, `no agent named "ops"`)
 }
 
@@ -141,14 +142,14 @@ func TestRunScopedSandboxAcrossAPark(t *testing.T) {
 		t.Run(name, func(t *testing.T) {
 			var removes atomic.Int32
 			w := opsWorld(t, &removes, backends[0])
-			w.cfg = runtime.Config{SandboxScope: runtime.ScopeRun, SandboxKeepOnPark: keep}
+			w.cfg = lifecycle.Config{SandboxScope: lifecycle.ScopeRun, SandboxKeepOnPark: keep}
 			rt := w.worker(t)
 			res := parkedRun(t, rt)
 			working(t, w.worker(t))
 			require.NoError(t, rt.Respond(tctx(t), res.RunID, []runtime.Approval{{ToolCallID: res.Pending[0].ToolCallID, Approved: true}}))
 			done, err := rt.WaitRun(tctx(t), res.RunID)
 			require.NoError(t, err)
-			require.Equal(t, runtime.RunFinished, done.State)
+			require.Equal(t, lifecycle.RunFinished, done.State)
 			msgs := messages(t, rt, "t1")
 			first := msgs[2].ToolResults()[0].Content
 			rm := msgs[4].ToolResults()[0]

@@ -247,10 +247,7 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 			fsWarn(c, "cp", "cannot create symbolic link %s: %s", fsQuote(dst), fsErrText(err))
 			return false
 		}
-	case !fi.Mode().IsRegular():
-		// A device: copy its bytes as a file (cp /dev/null x empties x).
-		fallthrough
-	default:
+	default: // a regular file, or a device: its bytes copied as a file (cp /dev/null x empties x)
 		if derr == nil {
 			if dfi.IsDir() {
 				fsWarn(c, "cp", "cannot overwrite directory %s with non-directory", fsQuote(dst))

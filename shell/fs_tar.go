@@ -474,7 +474,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 		fmt.Fprintln(t.verboseOut(), hdr.Name)
 	}
 	if t.o.toStdout {
-		if hdr.Typeflag == tar.TypeReg || hdr.Typeflag == tar.TypeRegA {
+		if hdr.Typeflag == tar.TypeReg { // the reader reports old archives' '\x00' as TypeReg
 			if _, err := fsCopyCtx(t.ctx, c.Stdout, tr); err != nil && t.ctx.Err() == nil {
 				t.fail("%s: %s", hdr.Name, err)
 			}
@@ -532,7 +532,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 			t.fail("%s: Cannot hard link to %s: %s", rel, fsQuote(hdr.Linkname), fsErrText(err))
 		}
 		return
-	case tar.TypeReg, tar.TypeRegA, tar.TypeGNUSparse:
+	case tar.TypeReg, tar.TypeGNUSparse:
 		if fi, err := fsLstat(c.FS, abs); err == nil && (fi.IsDir() || fsIsSymlink(fi)) {
 			if err := c.FS.Remove(abs); err != nil {
 				t.fail("%s: Cannot open: %s", rel, fsErrText(err))

@@ -38,9 +38,6 @@ type grepState struct {
 	numWidth int            // -T: width of numbers in the current file
 }
 
-// grepStopFile ends the search of one file early.
-var grepStopFile = errors.New("grep: stop file")
-
 func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 	if err := grepLoadPatterns(c, o); err != nil {
 		return c.Errorf(2, "grep", "%s", err)
@@ -112,7 +109,7 @@ func grepErrText(err error) string {
 		return "No such file or directory"
 	case errors.Is(err, fs.ErrPermission):
 		return "Permission denied"
-	case errors.Is(err, grepErrIsDir):
+	case errors.Is(err, errGrepIsDir):
 		return "Is a directory"
 	}
 	var pe *fs.PathError
@@ -122,13 +119,13 @@ func grepErrText(err error) string {
 	return err.Error()
 }
 
-var grepErrIsDir = errors.New("Is a directory")
+var errGrepIsDir = errors.New("Is a directory")
 
 // grepReadFile reads a whole file of c.FS.
 func grepReadFile(c *Call, name string) ([]byte, error) {
 	abs := c.Abs(name)
 	if fi, err := c.FS.Stat(abs); err == nil && fi.IsDir() {
-		return nil, grepErrIsDir
+		return nil, errGrepIsDir
 	}
 	return afero.ReadFile(c.FS, abs)
 }
@@ -162,7 +159,7 @@ func (g *grepState) operand(name string, implicit bool) error {
 		case g.o.dirSkip:
 			return nil
 		}
-		g.warn(name, grepErrIsDir)
+		g.warn(name, errGrepIsDir)
 		return nil
 	}
 	if !g.included(name, true) {

@@ -51,9 +51,8 @@ func (o *sedOutput) writeBuf(b sedBuf) {
 
 // sedQueued is output waiting for the end of the cycle: a/r/R.
 type sedQueued struct {
-	text  string // a text, or an R line (with its newline)
-	file  string // r FILE
-	isRaw bool   // text written as it is
+	text string // a text, or an R line (with its newline)
+	file string // r FILE
 }
 
 // sedInFile is one input file being read, with one line of lookahead.

@@ -244,10 +244,14 @@ func (s *session) exitCode(ctx context.Context, stderr io.Writer, err error) int
 func (s *session) parse(src, name string) (*syntax.File, error) {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var stmts []*syntax.Stmt
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	var err error
+	for st, serr := range p.StmtsSeq(strings.NewReader(src)) {
+		if serr != nil {
+			err = serr
+			break
+		}
 		stmts = append(stmts, st)
-		return true
-	})
+	}
 	if err != nil {
 		line := shErrLine(err)
 		keep := stmts[:0]

@@ -62,7 +62,7 @@ func textBase64(ctx context.Context, c *Call, args []string) error {
 	if ferr := textFlush(out); err == nil {
 		err = ferr
 	}
-	if err == base64ErrInvalid {
+	if err == errBase64Invalid {
 		return c.Errorf(1, "base64", "invalid input")
 	}
 	if err != nil {
@@ -73,7 +73,7 @@ func textBase64(ctx context.Context, c *Call, args []string) error {
 	return textFinish(c, "base64", err)
 }
 
-var base64ErrInvalid = fmt.Errorf("invalid input")
+var errBase64Invalid = fmt.Errorf("invalid input")
 
 func base64Encode(ctx context.Context, out textOut, r io.Reader, wrap int) error {
 	buf := make([]byte, 3*16*1024)
@@ -151,7 +151,7 @@ func base64Decode(ctx context.Context, out textOut, r io.Reader, garbage bool) e
 					out.Write(dec[:n])
 				}
 			}
-			return base64ErrInvalid
+			return errBase64Invalid
 		}
 		return nil
 	}
@@ -170,7 +170,7 @@ func base64Decode(ctx context.Context, out textOut, r io.Reader, garbage bool) e
 				if err := decodeQuads(false); err != nil {
 					return err
 				}
-				return base64ErrInvalid
+				return errBase64Invalid
 			}
 			if len(pending) >= 4*1024 {
 				if err := decodeQuads(false); err != nil {
@@ -198,12 +198,12 @@ func base64Quad(q, dst []byte) (int, error) {
 	}
 	for k := 0; k < 4-pad; k++ {
 		if q[k] == '=' {
-			return 0, base64ErrInvalid
+			return 0, errBase64Invalid
 		}
 	}
 	n, err := base64.StdEncoding.Decode(dst, q)
 	if err != nil {
-		return 0, base64ErrInvalid
+		return 0, errBase64Invalid
 	}
 	return n, nil
 }

@@ -168,11 +168,11 @@ func textStdin(c *Call) io.Reader {
 	return c.Stdin
 }
 
-// textErrIsDir is what textOpen returns for a folder.
-var textErrIsDir = errors.New("Is a directory")
+// errTextIsDir is what textOpen returns for a folder.
+var errTextIsDir = errors.New("Is a directory")
 
 // textOpen opens a file operand for reading; "-" is standard input (whose
-// Close does nothing). A folder is an error (textErrIsDir), as reading one
+// Close does nothing). A folder is an error (errTextIsDir), as reading one
 // is for coreutils.
 func textOpen(c *Call, name string) (io.ReadCloser, error) {
 	if name == "-" {
@@ -184,7 +184,7 @@ func textOpen(c *Call, name string) (io.ReadCloser, error) {
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, textErrIsDir
+		return nil, errTextIsDir
 	}
 	return f, nil
 }
@@ -200,7 +200,7 @@ func textCreate(c *Call, name string, flag int) (afero.File, error) {
 		return nil, syscall.ENOTDIR
 	}
 	if st, err := c.FS.Stat(p); err == nil && st.IsDir() {
-		return nil, textErrIsDir
+		return nil, errTextIsDir
 	}
 	return c.FS.OpenFile(p, flag, 0o666)
 }
@@ -216,7 +216,7 @@ func textErrText(err error) string {
 		err = le.Err
 	}
 	switch {
-	case err == textErrIsDir, errors.Is(err, syscall.EISDIR):
+	case err == errTextIsDir, errors.Is(err, syscall.EISDIR):
 		return "Is a directory"
 	case errors.Is(err, fs.ErrNotExist):
 		return "No such file or directory"

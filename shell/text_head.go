@@ -100,7 +100,7 @@ func textEachHeaded(ctx context.Context, c *Call, cmd string, files []string, he
 			return err
 		}
 		r, err := textOpen(c, name)
-		if err != nil && err != textErrIsDir {
+		if err != nil && err != errTextIsDir {
 			fmt.Fprintf(c.Stderr, "%s: cannot open %s for reading: %s\n", cmd, textQuote(name), textErrText(err))
 			status = 1
 			continue
@@ -109,7 +109,7 @@ func textEachHeaded(ctx context.Context, c *Call, cmd string, files []string, he
 			textWriteHeader(out, name, first)
 			first = false
 		}
-		if err == textErrIsDir {
+		if err == errTextIsDir {
 			if ferr := textFlush(out); ferr != nil {
 				return textFinish(c, cmd, ferr)
 			}

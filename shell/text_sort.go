@@ -206,7 +206,7 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 	for _, name := range files {
 		r, err := textOpen(c, name)
 		if err != nil {
-			if err == textErrIsDir {
+			if err == errTextIsDir {
 				return c.Errorf(2, "sort", "read failed: %s: Is a directory", name)
 			}
 			return c.Errorf(2, "sort", "cannot read: %s: %s", name, textErrText(err))

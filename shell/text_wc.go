@@ -106,7 +106,7 @@ func textWc(ctx context.Context, c *Call, args []string) error {
 			}
 			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, textErrText(err))
 			status = 1
-			if err == textErrIsDir {
+			if err == errTextIsDir {
 				emit(wcCounts{}, label)
 			}
 			continue

@@ -7,7 +7,7 @@ import (
 )
 
 // DefaultResultCapChars is how many characters of text a result keeps by
-// default (runtime.BuiltinToolResultCapChars): past it, CapText keeps the
+// default (lifecycle.BuiltinToolResultCapChars): past it, CapText keeps the
 // start and the end and marks the cut in the middle.
 const DefaultResultCapChars = 30000
 

@@ -2,6 +2,7 @@ package tools_test
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 
 	"github.com/agentenkit/agentenkit/providers/memory"
@@ -32,15 +33,19 @@ func ExampleTextEditor() {
 	env := tools.Env{Sandbox: memory.NewSandbox(memory.Options{Files: map[string]string{"hello.py": "def hello():\n    print('hi')"}})}
 	editor := tools.TextEditor{}
 	out, _ := editor.Run(ctx, env, tools.EditorInput{Command: tools.CmdStrReplace, Path: "hello.py", OldStr: str("'hi'"), NewStr: str("'hello'")})
-	fmt.Println(out)
+	fmt.Println(out.OK, out.Message)
 	_, err := editor.Run(ctx, env, tools.EditorInput{Command: tools.CmdStrReplace, Path: "hello.py", OldStr: str("'hi'")})
 	fmt.Println(err)
+	view, _ := editor.Run(ctx, env, tools.EditorInput{Command: tools.CmdView, Path: "hello.py", ViewRange: []int{2, 2}})
+	raw, _ := json.Marshal(view) // what the model sees
+	fmt.Println(string(raw))
 	// Output:
-	// The file hello.py has been edited. Here's the result of running `cat -n` on a snippet of hello.py:
+	// true The file hello.py has been edited. Here's the result of running `cat -n` on a snippet of hello.py:
 	//      1	def hello():
 	//      2	    print('hello')
 	// Review the changes and make sure they are as expected. Edit the file again if necessary.
 	// No replacement was performed, old_str `'hi'` did not appear verbatim in hello.py.
+	// {"path":"hello.py","content":"Here's the result of running `cat -n` on hello.py:\n     2\t    print('hello')\n","totalLines":2}
 }
 
 func ExampleCapText() {

@@ -212,8 +212,3 @@ func newIn(before listing, p string) bool {
 		next = dir
 	}
 }
-
-// under reports whether p is dir or inside it (both clean and absolute).
-func under(p, dir string) bool {
-	return p == dir || strings.HasPrefix(p, strings.TrimSuffix(dir, "/")+"/")
-}

@@ -74,7 +74,7 @@ func FuzzEditor(f *testing.F) {
 			if err != nil && !errors.As(err, &te) {
 				t.Fatalf("%s: %v", in.Command, err)
 			}
-			return out, err == nil
+			return out.Text(), err == nil
 		}
 
 		for r.more() && edits < 2*MaxUndo {

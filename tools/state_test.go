@@ -110,7 +110,7 @@ func TestEditorUndoThroughCommands(t *testing.T) {
 	require.NoError(t, err)
 	out, err := e.Run(ctx, env, EditorInput{Command: CmdUndoEdit, Path: "f.txt"})
 	require.NoError(t, err)
-	assert.Equal(t, "Last edit to f.txt undone successfully. Here's the result of running `cat -n` on f.txt:\n     1\tone\n     2\t\n", out)
+	assert.Equal(t, EditorResult{Command: CmdUndoEdit, OK: true, Message: "Last edit to f.txt undone successfully. Here's the result of running `cat -n` on f.txt:\n     1\tone\n     2\t\n"}, out)
 	ents, err := mem.FileSystem().ReadDir(ctx, "/state/sb/text_editor/history")
 	require.NoError(t, err)
 	assert.Len(t, ents, 1)

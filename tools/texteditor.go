@@ -3,6 +3,7 @@ package tools
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -134,17 +135,102 @@ type TextEditor struct {
 	CapChars int
 }
 
-// Run runs one command and returns the text the model is shown.
-func (t TextEditor) Run(ctx context.Context, env Env, in EditorInput) (string, error) {
+// EditorResult is the result of one text editor command, as the model
+// sees it (JSON): a view is {"path", "content", "totalLines"}; a command
+// that changes a file is {"ok": true, "message"}. Either has "note" when
+// the sandbox has something to say (a fresh sandbox). A failed command is
+// an error (*Error) instead.
+type EditorResult struct {
+	// Command is the command that ran; CmdView gives the view's shape.
+	Command string `json:"-"`
+	// Path is the viewed path, as the call gave it.
+	Path string `json:"path"`
+	// Content is the view, in the reference tool's words: the file's
+	// lines numbered as cat -n numbers them (a view_range's only), or a
+	// folder's listing two levels deep.
+	Content string `json:"content"`
+	// TotalLines is the number of lines of the viewed file (a last line
+	// without a newline counts), or of the folder's listing.
+	TotalLines int `json:"totalLines"`
+	// OK is true for a change that was made.
+	OK bool `json:"ok"`
+	// Message says what changed, in the reference tool's words ("File
+	// created successfully at: a.txt", "The file a.txt has been edited.
+	// ...").
+	Message string `json:"message"`
+	// Note is for the model about the sandbox; usually "".
+	Note string `json:"note,omitempty"`
+}
+
+// MarshalJSON gives the result's shape: view's or a change's.
+func (r EditorResult) MarshalJSON() ([]byte, error) {
+	if r.Command == CmdView {
+		return json.Marshal(struct {
+			Path       string `json:"path"`
+			Content    string `json:"content"`
+			TotalLines int    `json:"totalLines"`
+			Note       string `json:"note,omitempty"`
+		}{r.Path, r.Content, r.TotalLines, r.Note})
+	}
+	return json.Marshal(struct {
+		OK      bool   `json:"ok"`
+		Message string `json:"message"`
+		Note    string `json:"note,omitempty"`
+	}{r.OK, r.Message, r.Note})
+}
+
+// Text is the result as plain text: the note, then the view or the
+// message, as the reference tool prints it.
+func (r EditorResult) Text() string {
+	if r.Command == CmdView {
+		return SystemNote(r.Note) + r.Content
+	}
+	return SystemNote(r.Note) + r.Message
+}
+
+// EditorOutputSchema is the JSON schema of EditorResult (for MCP's
+// outputSchema): the view's shape or a change's.
+const EditorOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "path": {"type": "string", "description": "view: the path viewed, as given."},
+    "content": {"type": "string", "description": "view: the file's lines numbered as cat -n numbers them, or a folder's listing."},
+    "totalLines": {"type": "integer", "description": "view: the number of lines of the file (or of the listing)."},
+    "ok": {"type": "boolean", "description": "A change: true once it is made."},
+    "message": {"type": "string", "description": "A change: what changed."},
+    "note": {"type": "string", "description": "A note about the sandbox (it is fresh), when there is one."}
+  },
+  "anyOf": [
+    {"required": ["path", "content", "totalLines"]},
+    {"required": ["ok", "message"]}
+  ]
+}`
+
+// Run runs one command and returns its result.
+func (t TextEditor) Run(ctx context.Context, env Env, in EditorInput) (EditorResult, error) {
 	env, err := env.resolve(ctx)
 	if err != nil {
-		return "", err
+		return EditorResult{}, err
 	}
-	out, err := t.run(ctx, env, in)
+	out, total, err := t.run(ctx, env, in)
 	if err != nil {
-		return "", env.withNote(err)
+		return EditorResult{}, env.withNote(err)
 	}
-	return SystemNote(env.Note) + CapText(out, capOr(t.CapChars)), nil
+	out = CapText(out, capOr(t.CapChars))
+	if in.Command == CmdView {
+		return EditorResult{Command: CmdView, Path: in.Path, Content: out, TotalLines: total, Note: env.Note}, nil
+	}
+	return EditorResult{Command: in.Command, OK: true, Message: out, Note: env.Note}, nil
+}
+
+// countLines counts text's lines: its newlines, and a last line without
+// one.
+func countLines(text string) int {
+	n := strings.Count(text, "\n")
+	if text != "" && !strings.HasSuffix(text, "\n") {
+		n++
+	}
+	return n
 }
 
 // editCall is one command in progress.
@@ -155,46 +241,58 @@ type editCall struct {
 	in    EditorInput
 	abs   string // the resolved path
 	shown string // the path as the model wrote it
+	total int    // a view's line count
 }
 
-func (t TextEditor) run(ctx context.Context, env Env, in EditorInput) (string, error) {
+func (t TextEditor) run(ctx context.Context, env Env, in EditorInput) (string, int, error) {
+	c, out, err := t.dispatch(ctx, env, in)
+	if c == nil {
+		return out, 0, err
+	}
+	return out, c.total, err
+}
+
+// dispatch runs in's command; the call it returns, if any, has the view's
+// line count.
+func (t TextEditor) dispatch(ctx context.Context, env Env, in EditorInput) (*editCall, string, error) {
 	if !isCommand(in.Command) {
-		return "", errorf("Unrecognized command %s. The allowed commands for the %s tool are: %s", in.Command, cmpOr(t.Name, TextEditorName), strings.Join(EditorCommands, ", "))
+		return nil, "", errorf("Unrecognized command %s. The allowed commands for the %s tool are: %s", in.Command, cmpOr(t.Name, TextEditorName), strings.Join(EditorCommands, ", "))
 	}
 	if in.Path == "" {
-		return "", errorf("Parameter `path` is required for command: %s", in.Command)
+		return nil, "", errorf("Parameter `path` is required for command: %s", in.Command)
 	}
 	c := &editCall{t: t, env: env, fsys: env.Sandbox.FileSystem(), in: in, abs: env.abs(in.Path), shown: in.Path}
 	st, exists, err := c.stat(ctx, c.abs)
 	if err != nil {
-		return "", err
+		return nil, "", err
 	}
 	switch {
 	case !exists && in.Command != CmdCreate:
-		return "", errorf("The path %s does not exist. Please provide a valid path.", c.shown)
+		return nil, "", errorf("The path %s does not exist. Please provide a valid path.", c.shown)
 	case exists && in.Command == CmdCreate && (t.NoOverwrite || st.isDir):
 		if st.isDir {
-			return "", errorf("The path %s is a directory and only the `view` command can be used on directories", c.shown)
+			return nil, "", errorf("The path %s is a directory and only the `view` command can be used on directories", c.shown)
 		}
-		return "", errorf("File already exists at: %s. Cannot overwrite files using command `create`.", c.shown)
+		return nil, "", errorf("File already exists at: %s. Cannot overwrite files using command `create`.", c.shown)
 	case exists && st.isDir && in.Command != CmdView:
-		return "", errorf("The path %s is a directory and only the `view` command can be used on directories", c.shown)
+		return nil, "", errorf("The path %s is a directory and only the `view` command can be used on directories", c.shown)
 	}
-	switch in.Command {
-	case CmdView:
-		if st.isDir {
-			return c.viewDir(ctx)
-		}
-		return c.view(ctx, st)
-	case CmdCreate:
-		return c.create(ctx, st, exists)
-	case CmdStrReplace:
-		return c.strReplace(ctx, st)
-	case CmdInsert:
-		return c.insert(ctx, st)
+	var out string
+	switch {
+	case in.Command == CmdView && st.isDir:
+		out, err = c.viewDir(ctx)
+	case in.Command == CmdView:
+		out, err = c.view(ctx, st)
+	case in.Command == CmdCreate:
+		out, err = c.create(ctx, st, exists)
+	case in.Command == CmdStrReplace:
+		out, err = c.strReplace(ctx, st)
+	case in.Command == CmdInsert:
+		out, err = c.insert(ctx, st)
 	default:
-		return c.undo(ctx)
+		out, err = c.undo(ctx)
 	}
+	return c, out, err
 }
 
 func isCommand(cmd string) bool {
@@ -301,6 +399,7 @@ func (c *editCall) view(ctx context.Context, st stat) (string, error) {
 	if err != nil {
 		return "", err
 	}
+	c.total = countLines(content)
 	initLine := 1
 	if vr := c.in.ViewRange; vr != nil {
 		if len(vr) != 2 {
@@ -370,6 +469,7 @@ func (c *editCall) viewDir(ctx context.Context) (string, error) {
 			}
 		}
 	}
+	c.total = countLines(b.String())
 	listing := clip(b.String(), c.maxChars())
 	return "Here's the files and directories up to 2 levels deep in " + c.shown + ", excluding hidden items:\n" + listing + "\n", nil
 }

@@ -12,6 +12,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -96,7 +97,7 @@ func (s *sessionThreads) end(ctx context.Context, e *env) {
 
 // newMCPServer returns a server with the built-in tools on st's runtime.
 func newMCPServer(st *state, thread string) (*mcp.Server, *sessionThreads, error) {
-	tools, err := st.rt.BuiltinTools(nil, runtime.BuiltinToolOptions{})
+	tools, err := st.rt.BuiltinTools(nil, lifecycle.BuiltinToolOptions{})
 	if err != nil {
 		return nil, nil, err
 	}
@@ -107,11 +108,16 @@ func newMCPServer(st *state, thread string) (*mcp.Server, *sessionThreads, error
 	})
 	open := openWorld(st.provider)
 	for _, tool := range tools {
+		var output any // the text editor's {path, content, totalLines} or {ok, message}
+		if len(tool.OutputSchema) > 0 {
+			output = tool.OutputSchema
+		}
 		srv.AddTool(&mcp.Tool{
-			Name:        tool.Name,
-			Title:       toolTitles[tool.Name],
-			Description: tool.Description,
-			InputSchema: tool.InputSchema,
+			OutputSchema: output,
+			Name:         tool.Name,
+			Title:        toolTitles[tool.Name],
+			Description:  tool.Description,
+			InputSchema:  tool.InputSchema,
 			Annotations: &mcp.ToolAnnotations{
 				Title: toolTitles[tool.Name],
 				// Every tool may change or delete the sandbox's files: the
@@ -128,20 +134,20 @@ func newMCPServer(st *state, thread string) (*mcp.Server, *sessionThreads, error
 }
 
 var toolTitles = map[string]string{
-	runtime.ToolBash:          "Run a bash command in the sandbox",
-	runtime.ToolCodeExecution: "Run Python or JavaScript in the sandbox",
-	runtime.ToolTextEditor:    "View and edit files in the sandbox",
+	lifecycle.ToolBash:          "Run a bash command in the sandbox",
+	lifecycle.ToolCodeExecution: "Run Python or JavaScript in the sandbox",
+	lifecycle.ToolTextEditor:    "View and edit files in the sandbox",
 }
 
 // mcpHandler calls tool in the session's thread. Whatever goes wrong is a
 // result with IsError, never a protocol error: the model sees it.
-func mcpHandler(rt *runtime.Runtime, tool runtime.Tool, threads *sessionThreads) mcp.ToolHandler {
+func mcpHandler(rt *runtime.Runtime, tool lifecycle.Tool, threads *sessionThreads) mcp.ToolHandler {
 	return func(ctx context.Context, req *mcp.CallToolRequest) (*mcp.CallToolResult, error) {
 		args := req.Params.Arguments
 		if len(args) == 0 || string(args) == "null" {
 			args = json.RawMessage(`{}`)
 		}
-		out, err := rt.CallTool(runtime.WithThread(ctx, threads.of(req.Session)), tool, args)
+		out, err := rt.CallTool(lifecycle.WithThread(ctx, threads.of(req.Session)), tool, args)
 		if err != nil {
 			return &mcp.CallToolResult{IsError: true, Content: []mcp.Content{&mcp.TextContent{Text: err.Error()}}}, nil
 		}

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"reflect"
 	"slices"
 	"strings"
 	"testing"
@@ -39,6 +40,36 @@ func call(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any)
 	}
 	t.Logf("%s %v → isError=%v %s", name, args, res.IsError, text.String())
 	return text.String(), res.IsError
+}
+
+// structured calls a tool that must succeed and returns its
+// structuredContent, checking that the text says the same.
+func structured(t *testing.T, cs *mcp.ClientSession, name string, args map[string]any) map[string]any {
+	t.Helper()
+	res, err := cs.CallTool(context.Background(), &mcp.CallToolParams{Name: name, Arguments: args})
+	if err != nil || res.IsError {
+		t.Fatalf("call %s %v: %v %+v", name, args, err, res)
+	}
+	raw, err := json.Marshal(res.StructuredContent)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var out map[string]any
+	if err := json.Unmarshal(raw, &out); err != nil {
+		t.Fatalf("call %s: structured content %s: %v", name, raw, err)
+	}
+	if len(res.Content) != 1 {
+		t.Fatalf("call %s: content %+v, want one text", name, res.Content)
+	}
+	if tc, ok := res.Content[0].(*mcp.TextContent); !ok || !jsonEqual(tc.Text, string(raw)) {
+		t.Fatalf("call %s: text %+v is not the structured content %s", name, res.Content[0], raw)
+	}
+	return out
+}
+
+func jsonEqual(a, b string) bool {
+	var x, y any
+	return json.Unmarshal([]byte(a), &x) == nil && json.Unmarshal([]byte(b), &y) == nil && reflect.DeepEqual(x, y)
 }
 
 func TestMCP(t *testing.T) {
@@ -98,11 +129,28 @@ func TestMCP(t *testing.T) {
 	if out, _ := call(t, cs, "bash", map[string]any{"command": "pwd"}); !strings.Contains(out, "/work") {
 		t.Fatalf("bash pwd after cd: %q", out)
 	}
-	if out, isErr := call(t, cs, "text_editor", map[string]any{"command": "create", "path": "notes.txt", "file_text": "hello\nworld\n"}); isErr {
-		t.Fatalf("text_editor create: %q", out)
+	// bash's schema takes {"restart": true} alone, as the tool does.
+	if out, isErr := call(t, cs, "bash", map[string]any{"restart": true}); isErr || !strings.Contains(out, "restarted") {
+		t.Fatalf("bash restart alone: %q (isError %v)", out, isErr)
 	}
-	if out, isErr := call(t, cs, "text_editor", map[string]any{"command": "view", "path": "notes.txt"}); isErr || !strings.Contains(out, "1\thello") || !strings.Contains(out, "2\tworld") {
-		t.Fatalf("text_editor view: %q (isError %v)", out, isErr)
+	if out, _ := call(t, cs, "bash", map[string]any{"command": "mkdir -p work && cd work"}); strings.Contains(out, "error") {
+		t.Fatalf("bash cd again: %q", out)
+	}
+	// text_editor's results are structured: {ok, message} for a change,
+	// {path, content, totalLines} for a view, fitting its outputSchema; the
+	// text is the same JSON.
+	for _, tool := range list.Tools {
+		if (tool.Name == "text_editor") != (tool.OutputSchema != nil) {
+			t.Errorf("tool %s: output schema %v", tool.Name, tool.OutputSchema)
+		}
+	}
+	created := structured(t, cs, "text_editor", map[string]any{"command": "create", "path": "notes.txt", "file_text": "hello\nworld\n"})
+	if created["ok"] != true || !strings.HasPrefix(created["message"].(string), "File created successfully at: notes.txt") {
+		t.Fatalf("text_editor create: %v", created)
+	}
+	view := structured(t, cs, "text_editor", map[string]any{"command": "view", "path": "notes.txt"})
+	if view["path"] != "notes.txt" || view["totalLines"] != 2.0 || !strings.Contains(view["content"].(string), "     1\thello\n     2\tworld\n") {
+		t.Fatalf("text_editor view: %v", view)
 	}
 	// One sandbox per session: bash sees the editor's file.
 	if out, _ := call(t, cs, "bash", map[string]any{"command": "cat ~/notes.txt 2>/dev/null || cat ../notes.txt"}); !strings.Contains(out, "world") {

@@ -98,12 +98,12 @@ func newProvider(ctx context.Context, e *env, name string, store kv.Store) (sand
 			return nil, withHint(errors.New("the e2b provider needs an API key in $"+envE2BKey),
 				"get one at https://e2b.dev/dashboard and `export %s=e2b_...`; $%s and $%s point at another E2B deployment", envE2BKey, envE2BDomain, envE2BAPIURL)
 		}
-		p := e2b.New(key, e2b.Options{
+		p, err := e2b.New(key, e2b.Options{
 			Domain:     os.Getenv(envE2BDomain),
 			APIURL:     os.Getenv(envE2BAPIURL),
 			SandboxURL: os.Getenv(envE2BSandboxURL),
 		})
-		if err := p.Err(); err != nil {
+		if err != nil {
 			return nil, withHint(err, "check $%s, $%s and $%s", envE2BDomain, envE2BAPIURL, envE2BSandboxURL)
 		}
 		return p, nil

@@ -6,7 +6,7 @@ import (
 	"strings"
 	"time"
 
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -53,14 +53,14 @@ the same thread finds the same files, from any process on this machine.
 			return fail(e, err)
 		}
 		defer st.Close()
-		h, err := st.rt.SandboxFor(runtime.WithThread(ctx, *thread))
+		h, err := st.rt.SandboxFor(lifecycle.WithThread(ctx, *thread))
 		if err != nil {
 			return fail(e, threadHint(err, *thread))
 		}
-		if note := h.Note(); note != "" {
+		if note := h.Note; note != "" {
 			fmt.Fprintln(e.stderr, "agentenkit: "+note)
 		}
-		sb = h
+		sb = h.Sandbox
 	}
 	res, err := sb.RunCommand(ctx, command, sandbox.RunCommandOptions{Timeout: *timeout, Stdout: e.stdout, Stderr: e.stderr})
 	if ctx.Err() != nil {

@@ -11,8 +11,8 @@ import (
 	"text/tabwriter"
 	"time"
 
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -72,7 +72,7 @@ type record struct {
 // endsAt is when the sandbox ends by itself unless used again: its idle
 // TTL after its last use, never past its max lifetime.
 func (r record) endsAt() time.Time {
-	end := r.UsedAt.Add(runtime.DefaultSandboxIdleTTL)
+	end := r.UsedAt.Add(lifecycle.DefaultSandboxIdleTTL)
 	if !r.MaxEndAt.IsZero() && r.MaxEndAt.Before(end) {
 		end = r.MaxEndAt
 	}
@@ -81,14 +81,14 @@ func (r record) endsAt() time.Time {
 
 // scope is the key's scope: thread or run.
 func (r record) scope() string {
-	rest := strings.TrimPrefix(r.key, runtime.SandboxRecordPrefix)
+	rest := strings.TrimPrefix(r.key, lifecycle.SandboxRecordPrefix)
 	scope, _, _ := strings.Cut(rest, "/")
 	return scope
 }
 
 // readRecords returns the sandbox records in the kv, oldest first.
 func readRecords(ctx context.Context, store kv.Store) ([]record, error) {
-	keys, err := store.Keys(ctx, runtime.SandboxRecordPrefix)
+	keys, err := store.Keys(ctx, lifecycle.SandboxRecordPrefix)
 	if err != nil {
 		return nil, err
 	}

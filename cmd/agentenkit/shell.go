@@ -16,6 +16,7 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/tools"
 )
 
@@ -53,7 +54,7 @@ thread's: the next shell or run with the same thread finds its files.`)
 			}
 		}()
 	}
-	tctx := runtime.WithThread(ctx, tid)
+	tctx := lifecycle.WithThread(ctx, tid)
 	// The sandbox is made before the first prompt, so an error shows now.
 	h, err := st.rt.SandboxFor(tctx)
 	if err != nil {
@@ -61,9 +62,9 @@ thread's: the next shell or run with the same thread finds its files.`)
 	}
 	interactive := isTerminal(e.stdin)
 	if interactive {
-		fmt.Fprintf(e.stderr, "agentenkit shell: %s sandbox %s (thread %s). exit or Ctrl-D ends it.\n", h.Provider(), h.ID(), tid)
+		fmt.Fprintf(e.stderr, "agentenkit shell: %s sandbox %s (thread %s). exit or Ctrl-D ends it.\n", h.Sandbox.Provider(), h.Sandbox.ID(), tid)
 	}
-	if note := h.Note(); note != "" {
+	if note := h.Note; note != "" {
 		fmt.Fprintln(e.stderr, "agentenkit: "+note)
 	}
 	bash := tools.Bash{Timeout: *timeout, CapChars: -1}
@@ -163,10 +164,10 @@ func shellLine(ctx context.Context, e *env, rt *runtime.Runtime, bash tools.Bash
 		if err != nil {
 			return tools.BashResult{}, err
 		}
-		if note := h.Note(); note != "" {
+		if note := h.Note; note != "" {
 			fmt.Fprintln(e.stderr, "agentenkit: "+note)
 		}
-		env := tools.Env{Sandbox: h, Emit: func(stream, text string) {
+		env := tools.Env{Sandbox: h.Sandbox, Emit: func(stream, text string) {
 			if stream == "stderr" {
 				io.WriteString(e.stderr, text)
 			} else {

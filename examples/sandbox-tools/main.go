@@ -45,6 +45,7 @@ import (
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/anthropic"
 	"github.com/agentenkit/agentenkit/runtime/model/openai"
@@ -124,7 +125,7 @@ func run(ctx context.Context, o options, in io.Reader, out, errOut io.Writer) er
 	if err != nil {
 		return err
 	}
-	tools, err := rt.BuiltinTools(nil, runtime.BuiltinToolOptions{})
+	tools, err := rt.BuiltinTools(nil, lifecycle.BuiltinToolOptions{})
 	if err != nil {
 		return err
 	}
@@ -154,7 +155,7 @@ func run(ctx context.Context, o options, in io.Reader, out, errOut io.Writer) er
 	}
 	res, err := h.Wait(ctx)
 	answers := bufio.NewReader(in)
-	for err == nil && res.State == runtime.RunParked {
+	for err == nil && res.State == lifecycle.RunParked {
 		// Subscribe before answering, so no event of the resumed run is
 		// missed.
 		events, serr := rt.Subscribe(ctx, h.RunID)
@@ -173,7 +174,7 @@ func run(ctx context.Context, o options, in io.Reader, out, errOut io.Writer) er
 	if err != nil {
 		return err
 	}
-	if res.State != runtime.RunFinished {
+	if res.State != lifecycle.RunFinished {
 		return fmt.Errorf("the run ended %s %s", res.State, res.Error)
 	}
 	fmt.Fprintf(errOut, "go on with: -thread %s\n", o.thread)
@@ -186,13 +187,13 @@ func follow(events <-chan runtime.Event, p *printer) (runtime.RunResult, error) 
 		p.event(ev)
 		switch ev.Type {
 		case runtime.EventParked:
-			return runtime.RunResult{RunID: ev.RunID, State: runtime.RunParked, Pending: ev.Pending}, nil
+			return runtime.RunResult{RunID: ev.RunID, State: lifecycle.RunParked, Pending: ev.Pending}, nil
 		case runtime.EventFinished:
-			return runtime.RunResult{RunID: ev.RunID, State: runtime.RunFinished, Text: ev.Text}, nil
+			return runtime.RunResult{RunID: ev.RunID, State: lifecycle.RunFinished, Text: ev.Text}, nil
 		case runtime.EventFailed:
-			return runtime.RunResult{RunID: ev.RunID, State: runtime.RunFailed, Error: ev.Error}, fmt.Errorf("the run failed: %s", ev.Error)
+			return runtime.RunResult{RunID: ev.RunID, State: lifecycle.RunFailed, Error: ev.Error}, fmt.Errorf("the run failed: %s", ev.Error)
 		case runtime.EventStopped:
-			return runtime.RunResult{RunID: ev.RunID, State: runtime.RunStopped}, errors.New("the run was stopped")
+			return runtime.RunResult{RunID: ev.RunID, State: lifecycle.RunStopped}, errors.New("the run was stopped")
 		}
 	}
 	return runtime.RunResult{}, errors.New("the run's events ended before the run did (interrupted?)")
@@ -242,14 +243,14 @@ func describe(tool string, input json.RawMessage) string {
 	}
 	_ = json.Unmarshal(input, &in)
 	switch tool {
-	case runtime.ToolBash:
+	case lifecycle.ToolBash:
 		if in.Restart && in.Command == "" {
 			return "restart the shell"
 		}
 		return "run:\n    " + indent(in.Command, "    ")
-	case runtime.ToolCodeExecution:
+	case lifecycle.ToolCodeExecution:
 		return "run this program:\n    " + indent(in.Code, "    ")
-	case runtime.ToolTextEditor:
+	case lifecycle.ToolTextEditor:
 		s := in.Command + " " + in.Path
 		if in.FileText != "" {
 			s += ":\n    " + indent(clip(in.FileText, 800), "    ")
@@ -310,15 +311,15 @@ func summary(tool string, input json.RawMessage) string {
 		return clip(string(input), 120)
 	}
 	switch tool {
-	case runtime.ToolBash:
+	case lifecycle.ToolBash:
 		if c, ok := in["command"].(string); ok {
 			return "$ " + clip(oneLine(c), 160)
 		}
-	case runtime.ToolCodeExecution:
+	case lifecycle.ToolCodeExecution:
 		lang, _ := in["language"].(string)
 		code, _ := in["code"].(string)
 		return cmpOr(lang, "python") + ": " + clip(oneLine(code), 160)
-	case runtime.ToolTextEditor:
+	case lifecycle.ToolTextEditor:
 		cmd, _ := in["command"].(string)
 		path, _ := in["path"].(string)
 		return cmd + " " + path
@@ -459,16 +460,16 @@ func demo(req model.Request) (scripted.Turn, error) {
 	}
 	switch step {
 	case 0:
-		return scripted.Turn{Text: "I'll write a small Python script that finds the primes below 50.", ToolCalls: call(runtime.ToolTextEditor, map[string]string{
+		return scripted.Turn{Text: "I'll write a small Python script that finds the primes below 50.", ToolCalls: call(lifecycle.ToolTextEditor, map[string]string{
 			"command": "create", "path": "primes.py",
 			"file_text": "def primes(below):\n    found = []\n    for n in range(2, below):\n        if all(n % p for p in found if p * p <= n):\n            found.append(n)\n    return found\n\n\nprint(*primes(50))\n",
 		})}, nil
 	case 1:
-		return scripted.Turn{Text: "Now I'll run it and save its output.", ToolCalls: call(runtime.ToolBash, map[string]string{
+		return scripted.Turn{Text: "Now I'll run it and save its output.", ToolCalls: call(lifecycle.ToolBash, map[string]string{
 			"command": "python3 primes.py | tee primes.txt",
 		})}, nil
 	case 2:
-		return scripted.Turn{Text: "Let me add them up.", ToolCalls: call(runtime.ToolCodeExecution, map[string]string{
+		return scripted.Turn{Text: "Let me add them up.", ToolCalls: call(lifecycle.ToolCodeExecution, map[string]string{
 			"language": "python", "code": "nums = [int(x) for x in open('primes.txt').read().split()]\nprint(len(nums), 'primes, sum', sum(nums))\n",
 		})}, nil
 	}
@@ -496,8 +497,11 @@ func newProvider(ctx context.Context, name string, store kv.Store, errOut io.Wri
 		if key == "" {
 			return nil, errors.New("-provider e2b needs E2B_API_KEY (https://e2b.dev/dashboard)")
 		}
-		p := e2b.New(key, e2b.Options{Domain: os.Getenv("E2B_DOMAIN"), APIURL: os.Getenv("AGENTENKIT_E2B_API_URL"), SandboxURL: os.Getenv("AGENTENKIT_E2B_SANDBOX_URL")})
-		return p, p.Err()
+		p, err := e2b.New(key, e2b.Options{Domain: os.Getenv("E2B_DOMAIN"), APIURL: os.Getenv("AGENTENKIT_E2B_API_URL"), SandboxURL: os.Getenv("AGENTENKIT_E2B_SANDBOX_URL")})
+		if err != nil {
+			return nil, err
+		}
+		return p, nil
 	case "local":
 		p := localsandbox.New(localsandbox.Options{Root: filepath.Join(agentenkit.StateDir(), "local")})
 		return p, p.Err()

@@ -3,7 +3,7 @@
 // the lifecycle and envd, the daemon inside each sandbox, for commands and
 // files. No SDK.
 //
-//	p := e2b.New(apiKey, e2b.Options{})
+//	p, err := e2b.New(apiKey, e2b.Options{}) // a missing key or bad URL is err
 //	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{Network: sandbox.AllowDomains("api.example.com")})
 //
 // The key is given to New; nothing is read from the environment.

@@ -91,7 +91,6 @@ type Provider struct {
 	api        *url.URL
 	sandboxURL *url.URL // nil: per-sandbox hosts
 	hc         *http.Client
-	err        error // from New: returned by every Create and Connect
 }
 
 var _ sandbox.Provider = (*Provider)(nil)
@@ -99,9 +98,12 @@ var _ sandbox.Provider = (*Provider)(nil)
 var defaultClient = &http.Client{}
 
 // New returns a provider that uses apiKey for E2B's control plane. It makes
-// no request. A missing key or a bad URL is returned by Err and by every
-// Create and Connect.
-func New(apiKey string, opts Options) *Provider {
+// no request. A missing key, a bad URL or a relative Workdir is its error,
+// and no provider.
+func New(apiKey string, opts Options) (*Provider, error) {
+	if strings.TrimSpace(apiKey) == "" {
+		return nil, errors.New("e2b: no API key: pass one to e2b.New (E2B_API_KEY, from the E2B dashboard)")
+	}
 	if opts.Domain == "" {
 		opts.Domain = DefaultDomain
 	}
@@ -126,20 +128,17 @@ func New(apiKey string, opts Options) *Provider {
 	}
 	var err error
 	if p.api, err = baseURL(opts.APIURL); err != nil {
-		p.err = fmt.Errorf("e2b: APIURL: %w", err)
+		return nil, fmt.Errorf("e2b: APIURL: %w", err)
 	}
 	if opts.SandboxURL != "" {
 		if p.sandboxURL, err = baseURL(opts.SandboxURL); err != nil {
-			p.err = fmt.Errorf("e2b: SandboxURL: %w", err)
+			return nil, fmt.Errorf("e2b: SandboxURL: %w", err)
 		}
 	}
 	if opts.Workdir != "" && !strings.HasPrefix(opts.Workdir, "/") {
-		p.err = fmt.Errorf("e2b: Workdir %q is not absolute", opts.Workdir)
+		return nil, fmt.Errorf("e2b: Workdir %q is not absolute", opts.Workdir)
 	}
-	if strings.TrimSpace(apiKey) == "" {
-		p.err = fmt.Errorf("e2b: no API key: pass one to e2b.New")
-	}
-	return p
+	return p, nil
 }
 
 func baseURL(s string) (*url.URL, error) {
@@ -154,9 +153,6 @@ func baseURL(s string) (*url.URL, error) {
 	u.RawQuery, u.Fragment = "", ""
 	return u, nil
 }
-
-// Err returns the configuration error of New, if any.
-func (p *Provider) Err() error { return p.err }
 
 // Name returns "e2b".
 func (p *Provider) Name() string { return Name }
@@ -201,9 +197,6 @@ type sandboxJSON struct {
 // Create asks E2B for a sandbox of the template: POST /v2/sandboxes, or
 // POST /sandboxes (v1) on a control plane without v2.
 func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
-	if p.err != nil {
-		return nil, p.err
-	}
 	body, err := p.createBody(opts)
 	if err != nil {
 		return nil, err
@@ -306,9 +299,6 @@ var idPattern = regexp.MustCompile(`^[a-z0-9]+$`)
 // resumed (POST /v2/sandboxes/{id}/connect, or the v1 route on a control
 // plane without v2). Unknown, killed or expired is ErrGone.
 func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, error) {
-	if p.err != nil {
-		return nil, p.err
-	}
 	if !idPattern.MatchString(id) {
 		return nil, gone(id, fmt.Errorf("not an E2B sandbox id"))
 	}

@@ -11,6 +11,7 @@ import (
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/sandbox"
 	"github.com/agentenkit/agentenkit/sandboxtest"
+	"github.com/stretchr/testify/require"
 )
 
 // testKey is the API key the test server wants.
@@ -41,7 +42,11 @@ func newBackend(t *testing.T) *localsandbox.Provider {
 // newProvider returns a provider on srv; opts fills in the rest.
 func newProvider(srv *e2btest.Server, opts e2b.Options) *e2b.Provider {
 	opts.APIURL, opts.SandboxURL = srv.URL(), srv.URL()
-	return e2b.New(testKey, opts)
+	p, err := e2b.New(testKey, opts)
+	if err != nil {
+		panic(err) // the tests' own options are valid
+	}
+	return p
 }
 
 // unsupported is what the adapter cannot offer on srv: where the test
@@ -93,7 +98,11 @@ func TestConformanceLive(t *testing.T) {
 	}
 	opts := e2b.Options{Domain: os.Getenv("E2B_DOMAIN"), Template: os.Getenv("E2B_TEMPLATE")}
 	sandboxtest.Run(t, sandboxtest.Harness{
-		NewProvider:  func(t *testing.T) sandbox.Provider { return e2b.New(key, opts) },
+		NewProvider: func(t *testing.T) sandbox.Provider {
+			p, err := e2b.New(key, opts)
+			require.NoError(t, err)
+			return p
+		},
 		ExpiryWithin: 30 * time.Second,
 	})
 }

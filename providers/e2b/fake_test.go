@@ -45,7 +45,9 @@ func newFake(t *testing.T, start func(w http.ResponseWriter, r *http.Request)) (
 	f := &fakeE2B{start: start}
 	f.Server = httptest.NewServer(http.HandlerFunc(f.serve))
 	t.Cleanup(f.Close)
-	sb, err := e2b.New("k", e2b.Options{APIURL: f.URL, SandboxURL: f.URL}).Connect(ctxT(t), fakeID)
+	p, err := e2b.New("k", e2b.Options{APIURL: f.URL, SandboxURL: f.URL})
+	require.NoError(t, err)
+	sb, err := p.Connect(ctxT(t), fakeID)
 	require.NoError(t, err)
 	return f, sb.(*e2b.Sandbox)
 }

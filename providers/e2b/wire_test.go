@@ -353,7 +353,8 @@ func TestWorkdirOption(t *testing.T) {
 	proc := body(t, one(t, srv, http.MethodPost, "/process.Process/Start"))["process"].(map[string]any)
 	assert.Equal(t, info.Workdir, proc["cwd"], "commands start in Options.Workdir")
 
-	assert.Error(t, e2b.New(testKey, e2b.Options{Workdir: "relative"}).Err())
+	_, err = e2b.New(testKey, e2b.Options{Workdir: "relative"})
+	assert.ErrorContains(t, err, "not absolute")
 }
 
 func TestGetURL(t *testing.T) {
@@ -407,7 +408,8 @@ func (h hostRewriter) RoundTrip(r *http.Request) (*http.Response, error) {
 func TestEnvdHostWithoutSandboxURL(t *testing.T) {
 	srv := newServer(t)
 	rw := hostRewriter{srv: srv, urls: make(chan string, 100)}
-	p := e2b.New(testKey, e2b.Options{Domain: testDomain, HTTPClient: &http.Client{Transport: rw}})
+	p, err := e2b.New(testKey, e2b.Options{Domain: testDomain, HTTPClient: &http.Client{Transport: rw}})
+	require.NoError(t, err)
 	sb := create(t, p, sandbox.CreateSandboxOptions{})
 	res, err := sb.RunCommand(ctxT(t), "echo routed", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
@@ -585,7 +587,9 @@ func TestAuthErrors(t *testing.T) {
 	srv := newServer(t)
 	ctx := ctxT(t)
 
-	_, err := e2b.New("e2b_wrong", e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()}).Create(ctx, sandbox.CreateSandboxOptions{})
+	wrong, err := e2b.New("e2b_wrong", e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+	require.NoError(t, err)
+	_, err = wrong.Create(ctx, sandbox.CreateSandboxOptions{})
 	var ae *e2b.APIError
 	require.ErrorAs(t, err, &ae)
 	assert.Equal(t, http.StatusUnauthorized, ae.StatusCode)
@@ -595,12 +599,13 @@ func TestAuthErrors(t *testing.T) {
 	assert.Contains(t, err.Error(), "401")
 	assert.Contains(t, err.Error(), "Invalid API key")
 
-	p := e2b.New("", e2b.Options{APIURL: srv.URL()})
-	require.Error(t, p.Err())
-	_, err = p.Create(ctx, sandbox.CreateSandboxOptions{})
+	p, err := e2b.New("", e2b.Options{APIURL: srv.URL()})
+	assert.Nil(t, p)
 	assert.ErrorContains(t, err, "no API key")
-	_, err = e2b.New(testKey, e2b.Options{APIURL: "ftp://x"}).Connect(ctx, "abc")
+	_, err = e2b.New(testKey, e2b.Options{APIURL: "ftp://x"})
 	assert.ErrorContains(t, err, "APIURL")
+	_, err = e2b.New(testKey, e2b.Options{APIURL: srv.URL(), SandboxURL: "nope"})
+	assert.ErrorContains(t, err, "SandboxURL")
 
 	sb := create(t, newProvider(srv, e2b.Options{}), sandbox.CreateSandboxOptions{})
 	_, err = sb.GetInfo(ctx)

@@ -316,9 +316,23 @@ func (p *Provider) writeState(st state) error {
 	return nil
 }
 
+// MetadataStateDir is the metadata key (CreateSandboxOptions.Metadata) of
+// an absolute host folder under which the sandbox's tools keep files of
+// their own, in a folder named by the sandbox's id: the runtime sets it
+// when its SandboxStateDir is absolute. That folder <value>/<id> ends with
+// the sandbox (Destroy, or found past its end).
+const MetadataStateDir = "agentenkit.stateDir"
+
 // remove deletes a sandbox's state first (so it is gone at once for
-// everybody), then its folder.
+// everybody), then its folder and its tools' state folder.
 func (p *Provider) remove(id string) {
+	var st state
+	if b, err := os.ReadFile(p.statePath(id)); err == nil {
+		_ = json.Unmarshal(b, &st)
+	}
 	_ = os.Remove(p.statePath(id))
 	_ = os.RemoveAll(p.dir(id))
+	if dir := st.Metadata[MetadataStateDir]; filepath.IsAbs(dir) && idPattern.MatchString(id) {
+		_ = os.RemoveAll(filepath.Join(filepath.Clean(dir), id))
+	}
 }

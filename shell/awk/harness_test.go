@@ -46,10 +46,9 @@ type memFiles struct {
 }
 
 type memWriter struct {
-	m      *memFiles
-	name   string
-	buf    bytes.Buffer
-	append bool
+	m    *memFiles
+	name string
+	buf  bytes.Buffer
 }
 
 func (w *memWriter) Write(p []byte) (int, error) { return w.buf.Write(p) }

@@ -118,7 +118,6 @@ type interp struct {
 	errCode  int // 2 after a non-fatal error (a file that can't be read)
 	line     int
 	inMain   bool
-	ticks    uint32
 	writeErr error
 }
 
@@ -330,10 +329,6 @@ func (in *interp) set(r lref, v value) {
 	default:
 		r.arr[r.key] = v
 	}
-}
-
-func (in *interp) assign(lv Expr, v value) {
-	in.set(in.ref(lv), v)
 }
 
 // ---- statements

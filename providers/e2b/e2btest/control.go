@@ -48,6 +48,13 @@ type sbx struct {
 	procs  map[uint32]*proc
 }
 
+// live is liveLocked with the lock.
+func (s *Server) live(id string) *sbx {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.liveLocked(id)
+}
+
 // liveLocked returns a sandbox that has not ended, ending it first when its
 // time is up.
 func (s *Server) liveLocked(id string) *sbx {
@@ -66,13 +73,6 @@ func (s *Server) liveLocked(id string) *sbx {
 		return nil
 	}
 	return sb
-}
-
-// live is liveLocked with the lock.
-func (s *Server) live(id string) *sbx {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.liveLocked(id)
 }
 
 // endLocked marks a sandbox (already out of the map) ended and kills its

@@ -8,7 +8,7 @@
 //
 //	srv := e2btest.New(e2btest.Options{Backend: localsandbox.New(localsandbox.Options{Root: t.TempDir()}), APIKey: "e2b_test"})
 //	defer srv.Close()
-//	p := e2b.New("e2b_test", e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+//	p, err := e2b.New("e2b_test", e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
 //
 // Each E2B sandbox is a sandbox of the Backend adapter: commands run for real
 // on it (their output streamed live as Connect envelopes, flushed per chunk)

@@ -11,6 +11,7 @@ import (
 	"github.com/agentenkit/agentenkit/providers/memory"
 	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/runtime/model"
 	"github.com/agentenkit/agentenkit/runtime/model/anthropic"
 	"github.com/agentenkit/agentenkit/runtime/model/internal/wiretest"
@@ -23,17 +24,15 @@ func TestAgentRunsOverTheWire(t *testing.T) {
 	client := anthropic.New("sk-ant-test", anthropic.Options{BaseURL: srv.URL})
 	rt, err := runtime.New(t.Context(), runtime.Options{
 		Kv:           memkv.New(memkv.Options{}),
-		Tools:        runtime.Ports{Sandbox: memory.New(memory.Options{})},
+		Tools:        lifecycle.Ports{Sandbox: memory.New(memory.Options{})},
 		ResolveModel: func(name string) (model.Model, error) { return client.Model(name), nil },
 	})
 	require.NoError(t, err)
-	weather := runtime.AgentTool("get_weather", "Weather by city.", func(ctx context.Context, in json.RawMessage) (any, error) {
-		var args struct{ Location, Unit string }
-		require.NoError(t, json.Unmarshal(in, &args))
-		return args.Location + ": 64°F", nil
+	weather := lifecycle.AgentTool("get_weather", "Weather by city.", func(ctx context.Context, in map[string]any, _ lifecycle.ToolContext) (string, error) {
+		return in["location"].(string) + ": 64°F", nil
 	})
-	clock := runtime.AgentTool("get_time", "The time.", func(ctx context.Context, in json.RawMessage) (any, error) { return "noon", nil })
-	agent, err := rt.CreateStreamTextAgent(runtime.AgentOptions{Name: "weather", Model: "claude-sonnet-4-5", System: "Be brief.", Tools: []runtime.Tool{weather, clock}})
+	clock := lifecycle.AgentTool("get_time", "The time.", func(context.Context, map[string]any, lifecycle.ToolContext) (string, error) { return "noon", nil })
+	agent, err := rt.CreateStreamTextAgent(runtime.AgentOptions{Name: "weather", Model: "claude-sonnet-4-5", System: "Be brief.", Tools: []lifecycle.Tool{weather, clock}})
 	require.NoError(t, err)
 	h, err := agent.Send(t.Context(), "t1", "Weather in SF?")
 	require.NoError(t, err)

@@ -156,6 +156,7 @@ func (w *Warm) run0(ctx context.Context, cfg wazero.ModuleConfig, entry func(api
 		defer w.alloc.done()
 		defer func() { // a bug in a host function must not take the process down
 			if r := recover(); r != nil {
+				//lint:ignore ST1005 the guest's stack trace follows the colon
 				w.exitErr = fmt.Errorf("host panic: %v\nwasm stack trace:", r)
 			}
 		}()

@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 import (
 	"context"
@@ -99,7 +99,7 @@ func TextEditorApproval(_ context.Context, input json.RawMessage) (bool, error) 
 // other model they are JSON-schema functions. "text_editor" and
 // "code_execution" are JSON-schema functions everywhere (Anthropic's
 // code_execution is a server tool that would not run in the sandbox).
-func (rt *Runtime) BuiltinTools(names []string, opts BuiltinToolOptions) ([]Tool, error) {
+func (m *Manager) BuiltinTools(names []string, opts BuiltinToolOptions) ([]Tool, error) {
 	if len(names) == 0 {
 		names = []string{ToolBash, ToolCodeExecution, ToolTextEditor}
 	}
@@ -116,11 +116,11 @@ func (rt *Runtime) BuiltinTools(names []string, opts BuiltinToolOptions) ([]Tool
 		seen[name] = true
 		switch name {
 		case ToolBash:
-			out = append(out, rt.bashTool(opts.Bash, capChars))
+			out = append(out, m.bashTool(opts.Bash, capChars))
 		case ToolCodeExecution:
-			out = append(out, rt.codeTool(opts.CodeExecution, capChars))
+			out = append(out, m.codeTool(opts.CodeExecution, capChars))
 		case tools.TextEditorName, tools.StrReplaceBasedEditTool, tools.StrReplaceEditor:
-			out = append(out, rt.editorTool(name, opts.TextEditor, capChars))
+			out = append(out, m.editorTool(name, opts.TextEditor, capChars))
 		default:
 			return nil, fmt.Errorf("runtime: no built-in tool %q (bash, code_execution, text_editor, %s, %s)", name, tools.StrReplaceBasedEditTool, tools.StrReplaceEditor)
 		}
@@ -128,7 +128,7 @@ func (rt *Runtime) BuiltinTools(names []string, opts BuiltinToolOptions) ([]Tool
 	return out, nil
 }
 
-func (rt *Runtime) bashTool(o BashOptions, capChars int) Tool {
+func (m *Manager) bashTool(o BashOptions, capChars int) Tool {
 	bash := tools.Bash{Timeout: o.Timeout, CapChars: capChars}
 	return Tool{
 		Name:        ToolBash,
@@ -137,7 +137,7 @@ func (rt *Runtime) bashTool(o BashOptions, capChars int) Tool {
 		NativeType:  tools.NativeBash,
 		Approval:    policyOr(o.Approval, AskAlways),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
-			if err := rt.takeUse(ctx, ToolBash, o.MaxUses); err != nil {
+			if err := m.takeUse(ctx, ToolBash, o.MaxUses); err != nil {
 				return nil, err
 			}
 			in, err := tools.ParseBashInput(input)
@@ -145,7 +145,7 @@ func (rt *Runtime) bashTool(o BashOptions, capChars int) Tool {
 				return nil, err
 			}
 			var res tools.BashResult
-			err = rt.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
+			err = m.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
 				res, err = bash.Run(ctx, env, in)
 				return err
 			})
@@ -154,7 +154,7 @@ func (rt *Runtime) bashTool(o BashOptions, capChars int) Tool {
 	}
 }
 
-func (rt *Runtime) codeTool(o CodeExecutionOptions, capChars int) Tool {
+func (m *Manager) codeTool(o CodeExecutionOptions, capChars int) Tool {
 	code := tools.CodeExecution{Timeout: o.Timeout, CapChars: capChars}
 	return Tool{
 		Name:        ToolCodeExecution,
@@ -162,7 +162,7 @@ func (rt *Runtime) codeTool(o CodeExecutionOptions, capChars int) Tool {
 		InputSchema: json.RawMessage(codeSchema),
 		Approval:    policyOr(o.Approval, AskNever),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
-			if err := rt.takeUse(ctx, ToolCodeExecution, o.MaxUses); err != nil {
+			if err := m.takeUse(ctx, ToolCodeExecution, o.MaxUses); err != nil {
 				return nil, err
 			}
 			in, err := tools.ParseCodeInput(input)
@@ -170,7 +170,7 @@ func (rt *Runtime) codeTool(o CodeExecutionOptions, capChars int) Tool {
 				return nil, err
 			}
 			var res tools.CodeResult
-			err = rt.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
+			err = m.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
 				res, err = code.Run(ctx, env, in)
 				return err
 			})
@@ -179,24 +179,25 @@ func (rt *Runtime) codeTool(o CodeExecutionOptions, capChars int) Tool {
 	}
 }
 
-func (rt *Runtime) editorTool(name string, o TextEditorOptions, capChars int) Tool {
+func (m *Manager) editorTool(name string, o TextEditorOptions, capChars int) Tool {
 	editor := tools.TextEditor{Name: name, MaxCharacters: o.MaxCharacters, NoOverwrite: o.NoOverwrite, CapChars: capChars}
 	return Tool{
-		Name:        name,
-		Description: editorDescription,
-		InputSchema: json.RawMessage(editorSchema),
-		NativeType:  tools.NativeType(name),
-		Approval:    policyOr(o.Approval, TextEditorApproval),
+		Name:         name,
+		Description:  editorDescription,
+		InputSchema:  json.RawMessage(editorSchema),
+		OutputSchema: json.RawMessage(tools.EditorOutputSchema),
+		NativeType:   tools.NativeType(name),
+		Approval:     policyOr(o.Approval, TextEditorApproval),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
-			if err := rt.takeUse(ctx, name, o.MaxUses); err != nil {
+			if err := m.takeUse(ctx, name, o.MaxUses); err != nil {
 				return nil, err
 			}
 			in, err := tools.ParseEditorInput(input)
 			if err != nil {
 				return nil, err
 			}
-			var res string
-			err = rt.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
+			var res tools.EditorResult
+			err = m.withToolEnv(ctx, func(ctx context.Context, env tools.Env) (err error) {
 				res, err = editor.Run(ctx, env, in)
 				return err
 			})
@@ -214,16 +215,16 @@ func policyOr(p, def ApprovalPolicy) ApprovalPolicy {
 
 // withToolEnv runs fn with the Env of ctx's sandbox (WithSandbox: once
 // more on a fresh sandbox if it ended part way).
-func (rt *Runtime) withToolEnv(ctx context.Context, fn func(ctx context.Context, env tools.Env) error) error {
-	return rt.WithSandbox(ctx, func(ctx context.Context, sb *SandboxHandle) error {
+func (m *Manager) withToolEnv(ctx context.Context, fn func(ctx context.Context, env tools.Env) error) error {
+	return m.withSandbox(ctx, func(sb ThreadSandbox) error {
 		env := tools.Env{
-			Sandbox:  sb,
-			StateDir: rt.cfg.SandboxStateDir, // relative: the tools resolve it in the work folder
-			Note:     sb.Note(),
+			Sandbox:  sb.Sandbox,
+			StateDir: m.cfg.SandboxStateDir, // relative: the tools resolve it in the work folder
+			Note:     sb.Note,
 			Emit:     func(stream, text string) { EmitToolOutput(ctx, stream, text) },
 		}
 		if path.IsAbs(env.StateDir) {
-			dir, err := rt.StateDir(ctx, sb)
+			dir, err := m.StateDir(ctx, sb.Sandbox)
 			if err != nil {
 				return err
 			}
@@ -237,17 +238,21 @@ func (rt *Runtime) withToolEnv(ctx context.Context, fn func(ctx context.Context,
 // a parked run is likely to wait for its approvals.
 const toolUsesTTL = 30 * 24 * time.Hour
 
+// toolUsesPrefix is the kv prefix of a thread's counts of tool uses:
+// "tooluses/<thread>/<run>/<tool>".
+func toolUsesPrefix(threadID string) string { return "tooluses/" + threadID + "/" }
+
 // takeUse counts one call of tool in ctx's run (in its thread outside a
 // run) and refuses it, with an error for the model, once max calls were
 // made. max 0 means no cap. The count lives in the kv, so a run resumed on
 // another worker keeps it.
-func (rt *Runtime) takeUse(ctx context.Context, tool string, max int) error {
+func (m *Manager) takeUse(ctx context.Context, tool string, max int) error {
 	if max <= 0 {
 		return nil
 	}
-	key := "tooluses/" + ThreadID(ctx) + "/" + RunID(ctx) + "/" + tool
+	key := toolUsesPrefix(ThreadID(ctx)) + RunID(ctx) + "/" + tool
 	for {
-		old, err := rt.kv.Get(ctx, key)
+		old, err := m.kv.Get(ctx, key)
 		n := 0
 		switch {
 		case errors.Is(err, kv.ErrNotFound):
@@ -260,7 +265,7 @@ func (rt *Runtime) takeUse(ctx context.Context, tool string, max int) error {
 		if n >= max {
 			return &tools.Error{Text: fmt.Sprintf("The %s tool can be used at most %d times per run, and this run has used it %d times; this call did not run. Go on without it.", tool, max, n)}
 		}
-		ok, err := rt.kv.CompareAndSwap(ctx, key, old, []byte(strconv.Itoa(n+1)), toolUsesTTL)
+		ok, err := m.kv.CompareAndSwap(ctx, key, old, []byte(strconv.Itoa(n+1)), toolUsesTTL)
 		if err != nil {
 			return fmt.Errorf("runtime: count the uses of %s: %w", tool, err)
 		}

@@ -9,7 +9,7 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/tools"
 )
 
@@ -25,7 +25,7 @@ type editorCase struct {
 	// tool is the name called; default text_editor.
 	tool string
 	// opts tune the editor.
-	opts runtime.TextEditorOptions
+	opts lifecycle.TextEditorOptions
 	in   string
 	// want is the result's text; wantErr the failure's, exactly.
 	want, wantErr string
@@ -94,7 +94,7 @@ func editorCases() []editorCase {
 			want: cat + "t.go:\n     1\tfunc f() {\n     2\t\treturn\n     3\t}\n"},
 		{name: "view clips a long file at 16000 characters", files: map[string]string{"long.txt": long}, in: `{"command":"view","path":"long.txt"}`,
 			want: cat + "long.txt:\n     1\t" + long[:16000] + tools.ClippedNotice + "\n"},
-		{name: "view clips at max_characters", files: map[string]string{"long.txt": long}, opts: runtime.TextEditorOptions{MaxCharacters: 10},
+		{name: "view clips at max_characters", files: map[string]string{"long.txt": long}, opts: lifecycle.TextEditorOptions{MaxCharacters: 10},
 			in: `{"command":"view","path":"long.txt"}`, want: cat + "long.txt:\n     1\txxxxxxxxxx" + tools.ClippedNotice + "\n"},
 		{name: "view refuses a file with NUL bytes", files: map[string]string{"bin.dat": "PK\x00\x01"}, in: `{"command":"view","path":"bin.dat"}`,
 			wantErr: "The file bin.dat is not a text file (it has NUL bytes or is not valid UTF-8); this tool only views and edits text. Use bash for other files."},
@@ -110,7 +110,7 @@ func editorCases() []editorCase {
 			want: "File created successfully at: {W}/empty.txt", after: map[string]string{"empty.txt": ""}},
 		{name: "create replaces an existing file", files: three, in: `{"command":"create","path":"a.txt","file_text":"new\n"}`,
 			want: "File created successfully at: a.txt. It replaced the file that was there; undo_edit brings that back.", after: map[string]string{"a.txt": "new\n"}},
-		{name: "create refuses an existing file with NoOverwrite", files: three, opts: runtime.TextEditorOptions{NoOverwrite: true},
+		{name: "create refuses an existing file with NoOverwrite", files: three, opts: lifecycle.TextEditorOptions{NoOverwrite: true},
 			in:      `{"command":"create","path":"a.txt","file_text":"new\n"}`,
 			wantErr: "File already exists at: a.txt. Cannot overwrite files using command `create`.", after: three},
 		{name: "create on a folder", files: tree, in: `{"command":"create","path":"src","file_text":"x"}`,
@@ -235,12 +235,12 @@ func editorCases() []editorCase {
 
 func testEditor(t *testing.T, h Harness) {
 	worlds := map[string]*world{}
-	world := func(o runtime.TextEditorOptions) *world {
+	world := func(o lifecycle.TextEditorOptions) *world {
 		key := fmt.Sprint(o.MaxCharacters, o.NoOverwrite, o.MaxUses)
 		if w, ok := worlds[key]; ok {
 			return w
 		}
-		w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{TextEditor: o})
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{TextEditor: o})
 		worlds[key] = w
 		return w
 	}
@@ -262,16 +262,17 @@ func testEditor(t *testing.T, h Harness) {
 				}
 				tool := c.tool
 				if tool == "" {
-					tool = runtime.ToolTextEditor
+					tool = lifecycle.ToolTextEditor
 				}
 				for _, in := range c.before {
 					_, err := w.call(t, ctx, tool, sub(jsonSub(in, wd)))
 					require.NoError(t, err, in)
 				}
-				out, err := w.call(t, ctx, tool, jsonSub(c.in, wd))
 				if c.wantErr != "" {
+					_, err := w.call(t, ctx, tool, jsonSub(c.in, wd))
 					assert.Equal(t, sub(c.wantErr), modelError(t, err))
 				} else {
+					out, err := w.edit(t, ctx, jsonSub(c.in, wd), tool)
 					require.NoError(t, err)
 					assert.Equal(t, sub(c.want), out)
 				}
@@ -288,7 +289,7 @@ func testEditor(t *testing.T, h Harness) {
 		}
 	})
 
-	w := world(runtime.TextEditorOptions{})
+	w := world(lifecycle.TextEditorOptions{})
 	t.Run("undo takes back up to 10 edits of a file", func(t *testing.T) {
 		t.Parallel()
 		ctx := w.thread(t)

@@ -10,13 +10,13 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 	"github.com/agentenkit/agentenkit/tools"
 )
 
 func testBash(t *testing.T, h Harness) {
-	w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{})
+	w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{})
 
 	t.Run("cd carries over to the next call", func(t *testing.T) {
 		t.Parallel()
@@ -94,14 +94,14 @@ func testBash(t *testing.T, h Harness) {
 		t.Parallel()
 		ctx := w.thread(t)
 		for _, in := range []string{`{}`, `{"command": ""}`, `{"command": "  \n"}`, `{"restart": false}`} {
-			_, err := w.call(t, ctx, runtime.ToolBash, in)
+			_, err := w.call(t, ctx, lifecycle.ToolBash, in)
 			assert.Equal(t, "no command provided.", modelError(t, err), in)
 		}
 	})
 
 	t.Run("a command past the time limit is stopped", func(t *testing.T) {
 		t.Parallel()
-		w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{Bash: runtime.BashOptions{Timeout: 2 * time.Second}})
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{Bash: lifecycle.BashOptions{Timeout: 2 * time.Second}})
 		ctx := w.thread(t)
 		start := time.Now()
 		r := w.sh(t, ctx, "echo started; sleep 30; echo never")
@@ -148,7 +148,7 @@ func testBash(t *testing.T, h Harness) {
 
 	t.Run("a long result keeps its start and end", func(t *testing.T) {
 		t.Parallel()
-		w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{ResultCapChars: 1000})
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{ResultCapChars: 1000})
 		ctx := w.thread(t)
 		r := w.sh(t, ctx, `i=0; while [ $i -lt 2000 ]; do echo "line $i"; i=$((i+1)); done`)
 		assert.True(t, strings.HasPrefix(r.Stdout, "line 0\nline 1\n"), r.Stdout[:40])
@@ -179,7 +179,7 @@ func testBash(t *testing.T, h Harness) {
 		ctx := w.thread(t)
 		r := w.bash(t, ctx, `{"command": "echo hi", "restart": "false", "unknown": 1}`)
 		assert.Equal(t, "hi\n", r.Stdout)
-		_, err := w.call(t, ctx, runtime.ToolBash, `["not an object"]`)
+		_, err := w.call(t, ctx, lifecycle.ToolBash, `["not an object"]`)
 		assert.Contains(t, modelError(t, err), "The input is not a JSON object")
 	})
 

@@ -9,7 +9,7 @@
 //		})
 //	}
 //
-// The tools run through the runtime (runtime.BuiltinTools and CallTool),
+// The tools run through the lifecycle (Manager.BuiltinTools and CallTool),
 // as an agent's calls do, on a fresh thread, and so a fresh sandbox, per
 // test.
 package toolstest
@@ -26,10 +26,11 @@ import (
 	"testing"
 	"time"
 
+	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 	"github.com/agentenkit/agentenkit/tools"
 )
@@ -60,22 +61,22 @@ func Run(t *testing.T, h Harness) {
 // world is one runtime over the adapter, with the built-in tools.
 type world struct {
 	h     Harness
-	rt    *runtime.Runtime
-	tools map[string]runtime.Tool
+	rt    *lifecycle.Manager
+	tools map[string]lifecycle.Tool
 	hooks atomic.Int64 // AfterSandboxCall calls
 
 	mu    sync.Mutex
 	progs map[string]bool // programs the sandboxes run, as far as seen
 }
 
-func newWorld(t *testing.T, h Harness, cfg runtime.Config, opts runtime.BuiltinToolOptions) *world {
+func newWorld(t *testing.T, h Harness, cfg lifecycle.Config, opts lifecycle.BuiltinToolOptions) *world {
 	t.Helper()
-	w := &world{h: h, tools: map[string]runtime.Tool{}, progs: map[string]bool{}}
-	rt, err := runtime.New(context.Background(), runtime.Options{
+	w := &world{h: h, tools: map[string]lifecycle.Tool{}, progs: map[string]bool{}}
+	rt, err := lifecycle.New(lifecycle.Options{
 		Kv: memkv.New(memkv.Options{}),
-		Tools: runtime.Ports{
+		Tools: lifecycle.Ports{
 			Sandbox: h.NewProvider(t),
-			AfterSandboxCall: func(ctx context.Context, c runtime.SandboxCall) error {
+			AfterSandboxCall: func(ctx context.Context, c lifecycle.SandboxCall) error {
 				w.hooks.Add(1)
 				return nil
 			},
@@ -84,7 +85,7 @@ func newWorld(t *testing.T, h Harness, cfg runtime.Config, opts runtime.BuiltinT
 	})
 	require.NoError(t, err)
 	w.rt = rt
-	ts, err := rt.BuiltinTools([]string{runtime.ToolBash, runtime.ToolCodeExecution, runtime.ToolTextEditor, tools.StrReplaceBasedEditTool}, opts)
+	ts, err := rt.BuiltinTools([]string{lifecycle.ToolBash, lifecycle.ToolCodeExecution, lifecycle.ToolTextEditor, tools.StrReplaceBasedEditTool}, opts)
 	require.NoError(t, err)
 	for _, tool := range ts {
 		w.tools[tool.Name] = tool
@@ -102,8 +103,8 @@ func randomID(prefix string) string {
 // with the test.
 func (w *world) thread(t *testing.T) context.Context {
 	id := randomID("thread")
-	t.Cleanup(func() { _ = w.rt.DeleteThread(context.Background(), id) })
-	return runtime.WithRun(context.Background(), id, randomID("run"))
+	t.Cleanup(func() { _ = w.rt.EndThread(context.Background(), id) })
+	return lifecycle.WithRun(context.Background(), id, randomID("run"))
 }
 
 // call runs one call of a built-in tool, as the agent loop does.
@@ -128,7 +129,7 @@ func modelError(t *testing.T, err error) string {
 
 func (w *world) bash(t *testing.T, ctx context.Context, input string) tools.BashResult {
 	t.Helper()
-	out, err := w.call(t, ctx, runtime.ToolBash, input)
+	out, err := w.call(t, ctx, lifecycle.ToolBash, input)
 	require.NoError(t, err, "bash %s", input)
 	res, ok := out.(tools.BashResult)
 	require.True(t, ok, "bash result is %T", out)
@@ -144,22 +145,48 @@ func (w *world) sh(t *testing.T, ctx context.Context, command string) tools.Bash
 func (w *world) code(t *testing.T, ctx context.Context, language, code string) tools.CodeResult {
 	t.Helper()
 	b, _ := json.Marshal(map[string]string{"language": language, "code": code})
-	out, err := w.call(t, ctx, runtime.ToolCodeExecution, string(b))
+	out, err := w.call(t, ctx, lifecycle.ToolCodeExecution, string(b))
 	require.NoError(t, err, "code_execution %s", code)
 	res, ok := out.(tools.CodeResult)
 	require.True(t, ok, "code_execution result is %T", out)
 	return res
 }
 
-func (w *world) edit(t *testing.T, ctx context.Context, input string) (string, error) {
+// edit calls the text editor (or the alias name, if given) and returns its
+// result's text, as the reference tool prints it, after checking the
+// result's JSON shape.
+func (w *world) edit(t *testing.T, ctx context.Context, input string, name ...string) (string, error) {
 	t.Helper()
-	out, err := w.call(t, ctx, runtime.ToolTextEditor, input)
+	tool := lifecycle.ToolTextEditor
+	if len(name) > 0 {
+		tool = name[0]
+	}
+	out, err := w.call(t, ctx, tool, input)
 	if err != nil {
 		return "", err
 	}
-	s, ok := out.(string)
+	res, ok := out.(tools.EditorResult)
 	require.True(t, ok, "text_editor result is %T", out)
-	return s, nil
+	raw, err := json.Marshal(res)
+	require.NoError(t, err)
+	var shape map[string]any
+	require.NoError(t, json.Unmarshal(raw, &shape))
+	if res.Command == tools.CmdView {
+		assert.Subset(t, keys(shape), []string{"path", "content", "totalLines"}, "a view's shape: %s", raw)
+	} else {
+		assert.Equal(t, true, shape["ok"], "a change's shape: %s", raw)
+		assert.Contains(t, shape, "message")
+	}
+	// The text is what the reference tool prints: the tests compare it.
+	return res.Text(), nil
+}
+
+func keys(m map[string]any) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	return out
 }
 
 func (w *world) mustEdit(t *testing.T, ctx context.Context, input string) string {
@@ -170,11 +197,11 @@ func (w *world) mustEdit(t *testing.T, ctx context.Context, input string) string
 }
 
 // sandbox returns the ctx's sandbox.
-func (w *world) sandbox(t *testing.T, ctx context.Context) *runtime.SandboxHandle {
+func (w *world) sandbox(t *testing.T, ctx context.Context) sandbox.Sandbox {
 	t.Helper()
 	h, err := w.rt.SandboxFor(ctx)
 	require.NoError(t, err)
-	return h
+	return h.Sandbox
 }
 
 func (w *world) workdir(t *testing.T, ctx context.Context) string {

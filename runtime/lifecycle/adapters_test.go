@@ -1,4 +1,4 @@
-package tools_test
+package lifecycle_test
 
 import (
 	"context"
@@ -17,8 +17,8 @@ import (
 	"github.com/agentenkit/agentenkit/providers/e2b/e2btest"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
 	"github.com/agentenkit/agentenkit/providers/memory"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle/toolstest"
 	"github.com/agentenkit/agentenkit/sandbox"
-	"github.com/agentenkit/agentenkit/tools/toolstest"
 )
 
 // adapters are the sandbox adapters the tools are checked on; adding one
@@ -51,7 +51,10 @@ func e2bProvider(t *testing.T) sandbox.Provider {
 	}
 	srv := e2btest.New(e2btest.Options{Backend: back, APIKey: e2bTestKey})
 	t.Cleanup(srv.Close)
-	p := e2b.New(e2bTestKey, e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+	p, err := e2b.New(e2bTestKey, e2b.Options{APIURL: srv.URL(), SandboxURL: srv.URL()})
+	if err != nil {
+		t.Fatal(err)
+	}
 	ctx := context.Background()
 	probe, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	if err != nil {
@@ -128,7 +131,7 @@ func dockerProvider(t *testing.T) sandbox.Provider {
 		testenv.Missing(t, "docker", err.Error())
 	}
 	imageOnce.Do(func() {
-		imageOut, imageErr = exec.Command("../providers/docker/testdata/build-images.sh", "python").CombinedOutput()
+		imageOut, imageErr = exec.Command("../../providers/docker/testdata/build-images.sh", "python").CombinedOutput()
 	})
 	if imageErr != nil {
 		t.Fatalf("building the test image: %v\n%s", imageErr, imageOut)

@@ -1,4 +1,4 @@
-package runtime_test
+package lifecycle_test
 
 import (
 	"context"
@@ -12,8 +12,8 @@ import (
 	"github.com/agentenkit/agentenkit/images"
 	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/providers/wasm"
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv/memkv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -28,29 +28,29 @@ func TestWasmThreadSandboxIsRestored(t *testing.T) {
 	} else {
 		require.NoError(t, err)
 	}
-	rt, err := runtime.New(ctx, runtime.Options{Kv: store, Tools: runtime.Ports{Sandbox: p}, Config: runtime.Config{SandboxIdleTTL: time.Hour}})
+	rt, err := lifecycle.New(lifecycle.Options{Kv: store, Tools: lifecycle.Ports{Sandbox: p}, Config: lifecycle.Config{SandboxIdleTTL: time.Hour}})
 	require.NoError(t, err)
-	tctx := runtime.WithThread(ctx, "t-wasm")
+	tctx := lifecycle.WithThread(ctx, "t-wasm")
 
 	first, err := rt.SandboxFor(tctx)
 	require.NoError(t, err)
-	res, err := first.RunCommand(ctx, "mkdir -p src && echo 'print(6*7)' > src/main.py && cd src && python3 main.py", sandbox.RunCommandOptions{})
+	res, err := first.Sandbox.RunCommand(ctx, "mkdir -p src && echo 'print(6*7)' > src/main.py && cd src && python3 main.py", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	require.Equal(t, "42\n", res.Stdout, "stderr: %s", res.Stderr)
 
 	// The sandbox ends by itself (its idle end comes early).
-	require.NoError(t, first.SetTimeout(ctx, time.Second))
+	require.NoError(t, first.Sandbox.SetTimeout(ctx, time.Second))
 	require.Eventually(t, func() bool {
-		_, err := p.Connect(ctx, first.ID())
+		_, err := p.Connect(ctx, first.Sandbox.ID())
 		return errors.Is(err, sandbox.ErrGone)
 	}, 10*time.Second, 100*time.Millisecond)
 
 	again, err := rt.SandboxFor(tctx)
 	require.NoError(t, err)
-	assert.NotEqual(t, first.ID(), again.ID())
+	assert.NotEqual(t, first.Sandbox.ID(), again.Sandbox.ID())
 	assert.True(t, again.Restored)
-	assert.Equal(t, runtime.RestoredNote, again.Note())
-	res, err = again.RunCommand(ctx, "python3 src/main.py", sandbox.RunCommandOptions{})
+	assert.Equal(t, lifecycle.RestoredNote, again.Note)
+	res, err = again.Sandbox.RunCommand(ctx, "python3 src/main.py", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "42\n", res.Stdout, "the work folder came back")
 }

@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 // The notes a fresh sandbox's first result carries, for the model.
 const (

@@ -9,11 +9,11 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 )
 
 func testRuntime(t *testing.T, h Harness) {
-	w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{})
+	w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{})
 
 	t.Run("a fresh sandbox after the old one ended says its files are lost", func(t *testing.T) {
 		t.Parallel()
@@ -24,45 +24,45 @@ func testRuntime(t *testing.T, h Harness) {
 		require.NoError(t, first.Destroy(ctx))
 
 		r := w.sh(t, ctx, "pwd; ls")
-		assert.Equal(t, runtime.LostNote, r.Note)
+		assert.Equal(t, lifecycle.LostNote, r.Note)
 		assert.Equal(t, w.workdir(t, ctx)+"\n", r.Stdout, "back in the start folder of an empty sandbox")
 		assert.Empty(t, w.sh(t, ctx, "pwd").Note, "the note comes once")
 
 		second := w.sandbox(t, ctx)
 		require.NoError(t, second.Destroy(ctx))
 		_, err := w.edit(t, ctx, `{"command":"undo_edit","path":"notes.txt"}`)
-		assert.Equal(t, "<system>"+runtime.LostNote+"</system>\nThe path notes.txt does not exist. Please provide a valid path.", modelError(t, err),
+		assert.Equal(t, "<system>"+lifecycle.LostNote+"</system>\nThe path notes.txt does not exist. Please provide a valid path.", modelError(t, err),
 			"a failure carries the note too")
 
 		third := w.sandbox(t, ctx)
 		require.NoError(t, third.Destroy(ctx))
 		out := w.mustEdit(t, ctx, `{"command":"create","path":"n.txt","file_text":"b"}`)
-		assert.Equal(t, "<system>"+runtime.LostNote+"</system>\nFile created successfully at: n.txt", out)
+		assert.Equal(t, "<system>"+lifecycle.LostNote+"</system>\nFile created successfully at: n.txt", out)
 	})
 
 	t.Run("cd carries over a park and resume of a run-scoped sandbox kept on park", func(t *testing.T) {
 		t.Parallel()
-		w := newWorld(t, h, runtime.Config{SandboxScope: runtime.ScopeRun, SandboxKeepOnPark: true}, runtime.BuiltinToolOptions{})
+		w := newWorld(t, h, lifecycle.Config{SandboxScope: lifecycle.ScopeRun, SandboxKeepOnPark: true}, lifecycle.BuiltinToolOptions{})
 		thread := randomID("thread")
-		t.Cleanup(func() { _ = w.rt.DeleteThread(context.Background(), thread) })
-		run, ctx, err := w.rt.BeginRun(context.Background(), thread, runtime.BeginRunOptions{RunID: "run-1"})
+		t.Cleanup(func() { _ = w.rt.EndThread(context.Background(), thread) })
+		run, ctx, err := w.rt.BeginRun(context.Background(), thread, lifecycle.BeginRunOptions{RunID: "run-1"})
 		require.NoError(t, err)
 		wd := w.workdir(t, ctx)
 		first := w.sandbox(t, ctx).ID()
 		w.sh(t, ctx, "mkdir -p sub && cd sub && X=1")
-		require.NoError(t, run.End(ctx, runtime.RunParked))
+		require.NoError(t, run.End(ctx, lifecycle.RunParked))
 
-		run, ctx, err = w.rt.BeginRun(context.Background(), thread, runtime.BeginRunOptions{RunID: "run-1"})
+		run, ctx, err = w.rt.BeginRun(context.Background(), thread, lifecycle.BeginRunOptions{RunID: "run-1"})
 		require.NoError(t, err)
 		r := w.sh(t, ctx, `pwd; echo "[$X]"`)
 		assert.Equal(t, wd+"/sub\n[]\n", r.Stdout)
 		assert.Empty(t, r.Note)
 		assert.Equal(t, first, w.sandbox(t, ctx).ID(), "the resumed run found the kept sandbox")
-		require.NoError(t, run.End(ctx, runtime.RunFinished))
+		require.NoError(t, run.End(ctx, lifecycle.RunFinished))
 
-		run, ctx, err = w.rt.BeginRun(context.Background(), thread, runtime.BeginRunOptions{RunID: "run-2"})
+		run, ctx, err = w.rt.BeginRun(context.Background(), thread, lifecycle.BeginRunOptions{RunID: "run-2"})
 		require.NoError(t, err)
-		defer func() { _ = run.End(ctx, runtime.RunFinished) }()
+		defer func() { _ = run.End(ctx, lifecycle.RunFinished) }()
 		r = w.sh(t, ctx, "pwd")
 		assert.NotEqual(t, first, w.sandbox(t, ctx).ID(), "the next run has a sandbox of its own")
 		assert.Equal(t, w.workdir(t, ctx)+"\n", r.Stdout, "in its start folder")
@@ -70,37 +70,37 @@ func testRuntime(t *testing.T, h Harness) {
 
 	t.Run("MaxUses caps the calls of a run", func(t *testing.T) {
 		t.Parallel()
-		w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{
-			Bash:       runtime.BashOptions{MaxUses: 2},
-			TextEditor: runtime.TextEditorOptions{MaxUses: 1},
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{
+			Bash:       lifecycle.BashOptions{MaxUses: 2},
+			TextEditor: lifecycle.TextEditorOptions{MaxUses: 1},
 		})
 		ctx := w.thread(t)
 		w.sh(t, ctx, "true")
 		w.sh(t, ctx, "true")
-		_, err := w.call(t, ctx, runtime.ToolBash, `{"command":"echo third"}`)
+		_, err := w.call(t, ctx, lifecycle.ToolBash, `{"command":"echo third"}`)
 		assert.Equal(t, "The bash tool can be used at most 2 times per run, and this run has used it 2 times; this call did not run. Go on without it.", modelError(t, err))
 		w.mustEdit(t, ctx, `{"command":"create","path":"a","file_text":""}`)
 		_, err = w.edit(t, ctx, `{"command":"view","path":"a"}`)
 		assert.Contains(t, modelError(t, err), "The text_editor tool can be used at most 1 times per run")
 
-		next := runtime.WithRun(context.Background(), runtime.ThreadID(ctx), randomID("run"))
+		next := lifecycle.WithRun(context.Background(), lifecycle.ThreadID(ctx), randomID("run"))
 		assert.Equal(t, "again\n", w.sh(t, next, "echo again").Stdout, "a new run starts counting afresh")
 	})
 
 	t.Run("AfterSandboxCall runs after each call", func(t *testing.T) {
 		t.Parallel()
-		w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{})
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{})
 		ctx := w.thread(t)
 		w.sh(t, ctx, "true")
 		w.mustEdit(t, ctx, `{"command":"create","path":"a","file_text":""}`)
-		_, _ = w.call(t, ctx, runtime.ToolBash, `{}`)
+		_, _ = w.call(t, ctx, lifecycle.ToolBash, `{}`)
 		assert.Equal(t, int64(3), w.hooks.Load(), "failed calls that used the sandbox count too")
 	})
 
 	t.Run("approval defaults", func(t *testing.T) {
 		t.Parallel()
 		ctx := context.Background()
-		ask := func(tool runtime.Tool, in string) bool {
+		ask := func(tool lifecycle.Tool, in string) bool {
 			ok, err := tool.Approval(ctx, json.RawMessage(in))
 			require.NoError(t, err)
 			return ok
@@ -114,7 +114,7 @@ func testRuntime(t *testing.T, h Harness) {
 		}
 		assert.True(t, ask(editor, `not json`), "an unreadable call asks")
 
-		never := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{Bash: runtime.BashOptions{Approval: runtime.AskNever}})
+		never := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{Bash: lifecycle.BashOptions{Approval: lifecycle.AskNever}})
 		assert.False(t, ask(never.tools["bash"], `{"command":"ls"}`))
 	})
 
@@ -164,7 +164,7 @@ func testRuntime(t *testing.T, h Harness) {
 	t.Run("an absolute SandboxStateDir keeps the work folder clean", func(t *testing.T) {
 		t.Parallel()
 		root := h.stateRoot(t)
-		w := newWorld(t, h, runtime.Config{SandboxStateDir: root}, runtime.BuiltinToolOptions{})
+		w := newWorld(t, h, lifecycle.Config{SandboxStateDir: root}, lifecycle.BuiltinToolOptions{})
 		ctx := w.thread(t)
 		wd := w.workdir(t, ctx)
 		sb := w.sandbox(t, ctx)
@@ -199,7 +199,7 @@ func testRuntime(t *testing.T, h Harness) {
 			assert.Empty(t, r.Stdout, "git sees no change")
 
 			// The default state dir, by contrast, shows.
-			d := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{})
+			d := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{})
 			ctx := d.thread(t)
 			d.sh(t, ctx, "git init -q && git -c user.email=t@example.com -c user.name=t commit -q --allow-empty -m init && cd .")
 			assert.Equal(t, "?? .agentenkit/\n", d.sh(t, ctx, "git status --porcelain").Stdout)

@@ -1,4 +1,4 @@
-package runtime_test
+package lifecycle_test
 
 import (
 	"context"
@@ -10,10 +10,10 @@ import (
 
 	"github.com/agentenkit/agentenkit/internal/testenv"
 	localsandbox "github.com/agentenkit/agentenkit/providers/local"
-	"github.com/agentenkit/agentenkit/runtime"
 	"github.com/agentenkit/agentenkit/runtime/kv"
 	"github.com/agentenkit/agentenkit/runtime/kv/rediskv"
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
@@ -22,10 +22,10 @@ import (
 func testTwoWorkers(t *testing.T, open func(t *testing.T) kv.Store) {
 	ctx := context.Background()
 	root := t.TempDir()
-	worker := func() *runtime.Runtime {
-		rt, err := runtime.New(ctx, runtime.Options{
+	worker := func() *lifecycle.Manager {
+		rt, err := lifecycle.New(lifecycle.Options{
 			Kv:    open(t),
-			Tools: runtime.Ports{Sandbox: localsandbox.New(localsandbox.Options{Root: root})},
+			Tools: lifecycle.Ports{Sandbox: localsandbox.New(localsandbox.Options{Root: root})},
 		})
 		require.NoError(t, err)
 		return rt
@@ -33,28 +33,28 @@ func testTwoWorkers(t *testing.T, open func(t *testing.T) kv.Store) {
 	a, b := worker(), worker()
 	thread := "thread-" + filepath.Base(root)
 
-	run, rctx, err := a.BeginRun(ctx, thread, runtime.BeginRunOptions{})
+	run, rctx, err := a.BeginRun(ctx, thread, lifecycle.BeginRunOptions{})
 	require.NoError(t, err)
 	ha, err := a.SandboxFor(rctx)
 	require.NoError(t, err)
-	_, err = ha.RunCommand(rctx, "echo from-a > note.txt", sandbox.RunCommandOptions{})
+	_, err = ha.Sandbox.RunCommand(rctx, "echo from-a > note.txt", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
-	_, _, err = b.BeginRun(ctx, thread, runtime.BeginRunOptions{})
-	assert.ErrorIs(t, err, runtime.ErrThreadBusy, "worker b waits for a's run")
-	require.NoError(t, run.End(rctx, runtime.RunParked))
+	_, _, err = b.BeginRun(ctx, thread, lifecycle.BeginRunOptions{})
+	assert.ErrorIs(t, err, lifecycle.ErrThreadBusy, "worker b waits for a's run")
+	require.NoError(t, run.End(rctx, lifecycle.RunParked))
 
-	run, rctx, err = b.BeginRun(ctx, thread, runtime.BeginRunOptions{RunID: run.RunID})
+	run, rctx, err = b.BeginRun(ctx, thread, lifecycle.BeginRunOptions{RunID: run.RunID})
 	require.NoError(t, err)
 	hb, err := b.SandboxFor(rctx)
 	require.NoError(t, err)
-	assert.Equal(t, ha.ID(), hb.ID())
-	res, err := hb.RunCommand(rctx, "cat note.txt", sandbox.RunCommandOptions{})
+	assert.Equal(t, ha.Sandbox.ID(), hb.Sandbox.ID())
+	res, err := hb.Sandbox.RunCommand(rctx, "cat note.txt", sandbox.RunCommandOptions{})
 	require.NoError(t, err)
 	assert.Equal(t, "from-a\n", res.Stdout)
-	require.NoError(t, run.End(rctx, runtime.RunFinished))
+	require.NoError(t, run.End(rctx, lifecycle.RunFinished))
 
-	require.NoError(t, b.DeleteThread(ctx, thread))
-	_, err = localsandbox.New(localsandbox.Options{Root: root}).Connect(ctx, ha.ID())
+	require.NoError(t, b.EndThread(ctx, thread))
+	_, err = localsandbox.New(localsandbox.Options{Root: root}).Connect(ctx, ha.Sandbox.ID())
 	assert.ErrorIs(t, err, sandbox.ErrGone)
 }
 

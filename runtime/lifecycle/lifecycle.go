@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 import (
 	"bytes"
@@ -7,6 +7,8 @@ import (
 	"errors"
 	"fmt"
 	"maps"
+	"path"
+	"strings"
 	"time"
 
 	"github.com/agentenkit/agentenkit/runtime/kv"
@@ -15,11 +17,13 @@ import (
 
 // ErrNoThread: a sandbox call was made outside a thread (a ctx without
 // WithThread or WithRun).
-var ErrNoThread = errors.New("runtime: no thread in context (use runtime.WithThread or WithRun)")
+var ErrNoThread = errors.New("runtime: no thread in context (use lifecycle.WithThread or WithRun)")
 
-// SandboxHandle is the sandbox a call got, and what happened to get it.
-type SandboxHandle struct {
-	sandbox.Sandbox
+// ThreadSandbox is the sandbox of a thread (or run) as a call got it, and
+// what happened to get it.
+type ThreadSandbox struct {
+	// Sandbox is the sandbox itself.
+	Sandbox sandbox.Sandbox
 	// Fresh: made by this call.
 	Fresh bool
 	// Lost: fresh because the previous sandbox ended, its files with it.
@@ -27,14 +31,16 @@ type SandboxHandle struct {
 	// Restored: fresh because the previous sandbox ended, and the provider
 	// brought the work folder back.
 	Restored bool
+	// Note is the note for the model: LostNote, RestoredNote, or "".
+	Note string
 }
 
-// Note returns the note for the model: LostNote, RestoredNote, or "".
-func (h *SandboxHandle) Note() string {
+// note returns the note of a fresh sandbox's flags.
+func note(lost, restored bool) string {
 	switch {
-	case h.Restored:
+	case restored:
 		return RestoredNote
-	case h.Lost:
+	case lost:
 		return LostNote
 	}
 	return ""
@@ -68,8 +74,8 @@ func recordKey(kind Scope, threadID string) string {
 // that list the live sandboxes (`agentenkit sandboxes list`).
 const SandboxRecordPrefix = "sandbox/"
 
-func (rt *Runtime) scopeOf(ctx context.Context) (scope, error) {
-	s := scope{kind: rt.cfg.SandboxScope, threadID: ThreadID(ctx), runID: RunID(ctx)}
+func (m *Manager) scopeOf(ctx context.Context) (scope, error) {
+	s := scope{kind: m.cfg.SandboxScope, threadID: ThreadID(ctx), runID: RunID(ctx)}
 	if s.threadID == "" {
 		return s, ErrNoThread
 	}
@@ -81,38 +87,40 @@ func (rt *Runtime) scopeOf(ctx context.Context) (scope, error) {
 
 // SandboxFor returns the sandbox of ctx's thread (or run), making it on the
 // first call and a fresh one when the last has ended. Each call is a use: it
-// pushes the sandbox's end back.
-func (rt *Runtime) SandboxFor(ctx context.Context) (*SandboxHandle, error) {
-	if rt.ports.Sandbox == nil {
-		return nil, errors.New("runtime: no sandbox provider (RuntimeOptions.Tools.Sandbox)")
+// pushes the sandbox's end back, and inside a tool call (CallTool) the end
+// keeps being pushed back until the call returns, and once more then.
+func (m *Manager) SandboxFor(ctx context.Context) (ThreadSandbox, error) {
+	if m.ports.Sandbox == nil {
+		return ThreadSandbox{}, errors.New("runtime: no sandbox provider (RuntimeOptions.Tools.Sandbox)")
 	}
-	sc, err := rt.scopeOf(ctx)
+	sc, err := m.scopeOf(ctx)
 	if err != nil {
-		return nil, err
+		return ThreadSandbox{}, err
 	}
-	mu := rt.keyLock(sc.key())
-	mu.Lock()
-	defer mu.Unlock()
-	h, err := rt.acquire(ctx, sc)
-	if err == nil {
-		markUsed(ctx, h.Sandbox)
+	lk := m.keyLock(sc.key())
+	lk.Lock()
+	defer lk.Unlock()
+	h, err := m.acquire(ctx, sc)
+	if err != nil {
+		return ThreadSandbox{}, err
 	}
-	return h, err
+	m.markUsed(ctx, sc, h.Sandbox)
+	return h, nil
 }
 
-// WithSandbox runs fn with ctx's sandbox. When fn fails because the sandbox
+// withSandbox runs fn with ctx's sandbox. When fn fails because the sandbox
 // ended part way (an error matching sandbox.ErrGone), it runs fn once more on
-// a fresh sandbox, whose handle says Lost (or Restored).
-func (rt *Runtime) WithSandbox(ctx context.Context, fn func(ctx context.Context, sb *SandboxHandle) error) error {
-	h, err := rt.SandboxFor(ctx)
+// a fresh sandbox, which says Lost (or Restored).
+func (m *Manager) withSandbox(ctx context.Context, fn func(ThreadSandbox) error) error {
+	h, err := m.SandboxFor(ctx)
 	if err != nil {
 		return err
 	}
-	err = fn(ctx, h)
+	err = fn(h)
 	if !errors.Is(err, sandbox.ErrGone) {
 		return err
 	}
-	fresh, ferr := rt.SandboxFor(ctx)
+	fresh, ferr := m.SandboxFor(ctx)
 	if ferr != nil {
 		return errors.Join(err, ferr)
 	}
@@ -120,21 +128,21 @@ func (rt *Runtime) WithSandbox(ctx context.Context, fn func(ctx context.Context,
 		// The record still names a live sandbox: the error was fn's own.
 		return err
 	}
-	return fn(ctx, fresh)
+	return fn(fresh)
 }
 
 // acquire is SandboxFor under the record's in-process lock.
-func (rt *Runtime) acquire(ctx context.Context, sc scope) (*SandboxHandle, error) {
-	old, oldRaw, err := rt.readRecord(ctx, sc.key())
+func (m *Manager) acquire(ctx context.Context, sc scope) (ThreadSandbox, error) {
+	old, oldRaw, err := m.readRecord(ctx, sc.key())
 	if err != nil {
-		return nil, err
+		return ThreadSandbox{}, err
 	}
-	now := rt.cfg.Now()
+	now := m.cfg.Now()
 	ended, note := false, true
 	if old != nil && sc.kind == ScopeRun && old.RunID != sc.runID {
 		// A sandbox left by an earlier run: end it. The new run starts
 		// fresh, with nothing to say about it.
-		rt.destroy(ctx, old)
+		m.destroy(ctx, old)
 		old, note = nil, false
 	}
 	if old != nil {
@@ -142,41 +150,41 @@ func (rt *Runtime) acquire(ctx context.Context, sc scope) (*SandboxHandle, error
 			// Past its max lifetime: replaced now and destroyed once the
 			// fresh one exists, so a restoring provider can still read it.
 			ended = true
-			defer rt.destroy(ctx, old)
+			defer m.destroy(ctx, old)
 		} else {
-			sb, err := rt.ports.Sandbox.Connect(ctx, old.SandboxID)
+			sb, err := m.ports.Sandbox.Connect(ctx, old.SandboxID)
 			switch {
 			case err == nil:
-				if err := rt.use(ctx, sb, old, oldRaw, now); err != nil {
+				if err := m.use(ctx, sb, old, oldRaw, now); err != nil {
 					if !errors.Is(err, sandbox.ErrGone) {
-						return nil, err
+						return ThreadSandbox{}, err
 					}
 					ended = true
 					break
 				}
-				return &SandboxHandle{Sandbox: sb}, nil
+				return ThreadSandbox{Sandbox: sb}, nil
 			case errors.Is(err, sandbox.ErrGone):
 				ended = true
 			default:
-				return nil, fmt.Errorf("runtime: connect to sandbox %s of thread %s: %w", old.SandboxID, sc.threadID, err)
+				return ThreadSandbox{}, fmt.Errorf("runtime: connect to sandbox %s of thread %s: %w", old.SandboxID, sc.threadID, err)
 			}
 		}
 	}
-	return rt.create(ctx, sc, old, oldRaw, ended && note)
+	return m.create(ctx, sc, old, oldRaw, ended && note)
 }
 
 // use pushes the sandbox's end back and records the use.
-func (rt *Runtime) use(ctx context.Context, sb sandbox.Sandbox, rec *record, raw []byte, now time.Time) error {
-	if err := sb.SetTimeout(ctx, rt.idleFrom(rec, now)); err != nil {
+func (m *Manager) use(ctx context.Context, sb sandbox.Sandbox, rec *record, raw []byte, now time.Time) error {
+	if err := sb.SetTimeout(ctx, m.idleFrom(rec, now)); err != nil {
 		return err
 	}
 	next := *rec
 	next.UsedAt = now
-	err := rt.writeRecord(ctx, &next, raw, now)
+	err := m.writeRecord(ctx, &next, raw, now)
 	if errors.Is(err, ErrRecordChanged) {
 		// Another worker used the same sandbox meanwhile (two commands on
 		// one thread at once): its write records the use too.
-		if cur, _, rerr := rt.readRecord(ctx, recordKeyOf(rec)); rerr == nil && cur != nil && cur.SandboxID == rec.SandboxID {
+		if cur, _, rerr := m.readRecord(ctx, recordKeyOf(rec)); rerr == nil && cur != nil && cur.SandboxID == rec.SandboxID {
 			return nil
 		}
 	}
@@ -193,57 +201,58 @@ func recordKeyOf(rec *record) string {
 
 // idleFrom is how long the sandbox may now idle: SandboxIdleTTL, cut short
 // by its max lifetime.
-func (rt *Runtime) idleFrom(rec *record, now time.Time) time.Duration {
-	return max(time.Second, min(rt.cfg.SandboxIdleTTL, rec.MaxEndAt.Sub(now)))
+func (m *Manager) idleFrom(rec *record, now time.Time) time.Duration {
+	return max(time.Second, min(m.cfg.SandboxIdleTTL, rec.MaxEndAt.Sub(now)))
 }
 
 // create makes a fresh sandbox for sc and records it in place of old.
-func (rt *Runtime) create(ctx context.Context, sc scope, old *record, oldRaw []byte, replacing bool) (*SandboxHandle, error) {
-	now := rt.cfg.Now()
-	opts := rt.createOptions(sc)
+func (m *Manager) create(ctx context.Context, sc scope, old *record, oldRaw []byte, replacing bool) (ThreadSandbox, error) {
+	now := m.cfg.Now()
+	opts := m.createOptions(sc)
 	restores := false
-	if r, ok := rt.ports.Sandbox.(sandbox.WorkdirRestorer); ok && r.RestoresWorkdir() {
+	if r, ok := m.ports.Sandbox.(sandbox.WorkdirRestorer); ok && r.RestoresWorkdir() {
 		restores = true
 		if replacing && old != nil {
 			opts.RestoreFrom = old.SandboxID
 		}
 	}
-	sb, err := rt.ports.Sandbox.Create(ctx, opts)
+	sb, err := m.ports.Sandbox.Create(ctx, opts)
 	if err != nil && opts.RestoreFrom != "" && errors.Is(err, sandbox.ErrGone) {
 		// Nothing left to restore (destroyed, or gone too long): a fresh,
 		// empty sandbox, and the model is told its files are lost.
 		opts.RestoreFrom, restores = "", false
-		sb, err = rt.ports.Sandbox.Create(ctx, opts)
+		sb, err = m.ports.Sandbox.Create(ctx, opts)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("runtime: create a sandbox for thread %s: %w", sc.threadID, err)
+		return ThreadSandbox{}, fmt.Errorf("runtime: create a sandbox for thread %s: %w", sc.threadID, err)
 	}
 	rec := &record{
 		SandboxID: sb.ID(),
-		Provider:  rt.ports.Sandbox.Name(),
+		Provider:  m.ports.Sandbox.Name(),
 		ThreadID:  sc.threadID,
 		RunID:     sc.runID,
 		CreatedAt: now,
-		MaxEndAt:  now.Add(rt.cfg.SandboxMaxLifetime),
+		MaxEndAt:  now.Add(m.cfg.SandboxMaxLifetime),
 		UsedAt:    now,
 	}
 	if sc.kind == ScopeThread {
 		rec.RunID = ""
 	}
-	if err := rt.writeRecord(ctx, rec, oldRaw, now); err != nil {
+	if err := m.writeRecord(ctx, rec, oldRaw, now); err != nil {
 		_ = sb.Destroy(context.WithoutCancel(ctx))
-		return nil, err
+		return ThreadSandbox{}, err
 	}
-	h := &SandboxHandle{Sandbox: sb, Fresh: true}
+	h := ThreadSandbox{Sandbox: sb, Fresh: true}
 	if replacing {
 		h.Restored, h.Lost = restores, !restores
+		h.Note = note(h.Lost, h.Restored)
 	}
 	return h, nil
 }
 
 // createOptions merges SandboxDefaults with what the runtime sets itself.
-func (rt *Runtime) createOptions(sc scope) sandbox.CreateSandboxOptions {
-	opts := rt.cfg.SandboxDefaults
+func (m *Manager) createOptions(sc scope) sandbox.CreateSandboxOptions {
+	opts := m.cfg.SandboxDefaults
 	opts.Metadata = maps.Clone(opts.Metadata)
 	if opts.Metadata == nil {
 		opts.Metadata = map[string]string{}
@@ -253,19 +262,25 @@ func (rt *Runtime) createOptions(sc scope) sandbox.CreateSandboxOptions {
 	if sc.kind == ScopeRun {
 		opts.Metadata["agentenkit.run"] = sc.runID
 	}
+	if dir := m.cfg.SandboxStateDir; path.IsAbs(dir) {
+		// Where the tools' files of each sandbox live (StateDir), so that
+		// an adapter whose sandboxes share the host's folders (local)
+		// removes them with the sandbox.
+		opts.Metadata["agentenkit.stateDir"] = path.Clean(dir)
+	}
 	opts.Envs = maps.Clone(opts.Envs)
-	opts.Timeout = min(rt.cfg.SandboxIdleTTL, rt.cfg.SandboxMaxLifetime)
+	opts.Timeout = min(m.cfg.SandboxIdleTTL, m.cfg.SandboxMaxLifetime)
 	return opts
 }
 
 // recordTTL keeps a record past its sandbox's max lifetime, so the next call
 // after the end can still tell the model the old sandbox is gone.
-func (rt *Runtime) recordTTL(rec *record, now time.Time) time.Duration {
-	return max(time.Second, rec.MaxEndAt.Sub(now)+rt.cfg.SandboxIdleTTL)
+func (m *Manager) recordTTL(rec *record, now time.Time) time.Duration {
+	return max(time.Second, rec.MaxEndAt.Sub(now)+m.cfg.SandboxIdleTTL)
 }
 
-func (rt *Runtime) readRecord(ctx context.Context, key string) (*record, []byte, error) {
-	raw, err := rt.kv.Get(ctx, key)
+func (m *Manager) readRecord(ctx context.Context, key string) (*record, []byte, error) {
+	raw, err := m.kv.Get(ctx, key)
 	if errors.Is(err, kv.ErrNotFound) {
 		return nil, nil, nil
 	}
@@ -285,7 +300,7 @@ func (rt *Runtime) readRecord(ctx context.Context, key string) (*record, []byte,
 var ErrRecordChanged = errors.New("runtime: the thread's sandbox record changed under this worker")
 
 // writeRecord replaces the record that was oldRaw (nil: none) by rec.
-func (rt *Runtime) writeRecord(ctx context.Context, rec *record, oldRaw []byte, now time.Time) error {
+func (m *Manager) writeRecord(ctx context.Context, rec *record, oldRaw []byte, now time.Time) error {
 	raw, err := json.Marshal(rec)
 	if err != nil {
 		return err
@@ -293,11 +308,11 @@ func (rt *Runtime) writeRecord(ctx context.Context, rec *record, oldRaw []byte, 
 	key := recordKeyOf(rec)
 	var ok bool
 	if oldRaw == nil {
-		ok, err = rt.kv.SetIfAbsent(ctx, key, raw, rt.recordTTL(rec, now))
+		ok, err = m.kv.SetIfAbsent(ctx, key, raw, m.recordTTL(rec, now))
 	} else if bytes.Equal(oldRaw, raw) {
-		ok, err = rt.kv.Expire(ctx, key, rt.recordTTL(rec, now))
+		ok, err = m.kv.Expire(ctx, key, m.recordTTL(rec, now))
 	} else {
-		ok, err = rt.kv.CompareAndSwap(ctx, key, oldRaw, raw, rt.recordTTL(rec, now))
+		ok, err = m.kv.CompareAndSwap(ctx, key, oldRaw, raw, m.recordTTL(rec, now))
 	}
 	if err != nil {
 		return fmt.Errorf("runtime: write %s: %w", key, err)
@@ -309,35 +324,49 @@ func (rt *Runtime) writeRecord(ctx context.Context, rec *record, oldRaw []byte, 
 }
 
 // destroy ends a recorded sandbox; one already gone is fine.
-func (rt *Runtime) destroy(ctx context.Context, rec *record) {
+func (m *Manager) destroy(ctx context.Context, rec *record) {
 	ctx = context.WithoutCancel(ctx)
-	sb, err := rt.ports.Sandbox.Connect(ctx, rec.SandboxID)
+	sb, err := m.ports.Sandbox.Connect(ctx, rec.SandboxID)
 	if err == nil {
 		_ = sb.Destroy(ctx)
 	}
 }
 
 // endScope ends and forgets the sandbox recorded under key.
-func (rt *Runtime) endScope(ctx context.Context, key string) error {
-	mu := rt.keyLock(key)
-	mu.Lock()
-	defer mu.Unlock()
-	rec, _, err := rt.readRecord(ctx, key)
+func (m *Manager) endScope(ctx context.Context, key string) error {
+	lk := m.keyLock(key)
+	lk.Lock()
+	defer lk.Unlock()
+	rec, _, err := m.readRecord(ctx, key)
 	if err != nil {
 		return err
 	}
-	if rec != nil && rt.ports.Sandbox != nil {
-		rt.destroy(ctx, rec)
+	if rec != nil && m.ports.Sandbox != nil {
+		m.destroy(ctx, rec)
 	}
-	return rt.kv.Delete(ctx, key)
+	return m.kv.Delete(ctx, key)
 }
 
-// DeleteThread ends the thread's sandboxes (of either scope) and forgets
-// them.
-func (rt *Runtime) DeleteThread(ctx context.Context, threadID string) error {
+// EndThread ends the thread's sandboxes (of either scope) and forgets
+// them, with the thread's other kv records (its runs' tool-use counts).
+// The agent loop's DeleteThread calls it.
+func (m *Manager) EndThread(ctx context.Context, threadID string) error {
 	for _, kind := range []Scope{ScopeThread, ScopeRun} {
-		if err := rt.endScope(ctx, recordKey(kind, threadID)); err != nil {
+		if err := m.endScope(ctx, recordKey(kind, threadID)); err != nil {
 			return err
+		}
+	}
+	prefix := toolUsesPrefix(threadID)
+	keys, err := m.kv.Keys(ctx, prefix)
+	if err != nil {
+		return fmt.Errorf("runtime: list the kv records of thread %s: %w", threadID, err)
+	}
+	for _, k := range keys {
+		if strings.Count(strings.TrimPrefix(k, prefix), "/") != 1 {
+			continue // a thread whose id starts with this one's and a slash
+		}
+		if err := m.kv.Delete(ctx, k); err != nil {
+			return fmt.Errorf("runtime: delete %s: %w", k, err)
 		}
 	}
 	return nil
@@ -346,8 +375,8 @@ func (rt *Runtime) DeleteThread(ctx context.Context, threadID string) error {
 // StateDir returns the folder (inside sb) where the tools keep their own
 // files: SandboxStateDir inside the work folder when relative, else a folder
 // of its own per sandbox under it.
-func (rt *Runtime) StateDir(ctx context.Context, sb sandbox.Sandbox) (string, error) {
-	dir := rt.cfg.SandboxStateDir
+func (m *Manager) StateDir(ctx context.Context, sb sandbox.Sandbox) (string, error) {
+	dir := m.cfg.SandboxStateDir
 	if len(dir) > 0 && dir[0] == '/' {
 		return sandbox.ResolvePath("/", dir+"/"+sb.ID()), nil
 	}

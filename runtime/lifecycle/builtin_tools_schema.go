@@ -1,4 +1,4 @@
-package runtime
+package lifecycle
 
 // The built-in tools as JSON-schema functions, for models that do not know
 // them natively: the field names, types and meanings of the schemas in
@@ -18,8 +18,7 @@ const bashSchema = `{
   "properties": {
     "command": {"type": "string", "description": "The bash command to run. Required unless restart is true."},
     "restart": {"type": "boolean", "description": "Go back to the start folder before the command, if any, runs."}
-  },
-  "required": ["command"]
+  }
 }`
 
 const codeDescription = `Run a Python or JavaScript (Node.js) program in the sandbox, in the work folder; the result has its stdout, stderr, exit code, the error if it failed, and the files it made or changed in the work folder (path, media type, size).

@@ -9,12 +9,12 @@ import (
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 
-	"github.com/agentenkit/agentenkit/runtime"
+	"github.com/agentenkit/agentenkit/runtime/lifecycle"
 	"github.com/agentenkit/agentenkit/tools"
 )
 
 func testCode(t *testing.T, h Harness) {
-	w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{})
+	w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{})
 	python := func(t *testing.T) {
 		if !h.Python {
 			t.Skip("needs python3 in the sandbox (Harness does not declare it)")
@@ -36,7 +36,7 @@ func testCode(t *testing.T, h Harness) {
 	t.Run("python is the default language", func(t *testing.T) {
 		t.Parallel()
 		python(t)
-		out, err := w.call(t, w.thread(t), runtime.ToolCodeExecution, `{"code": "import sys; print(sys.version_info[0])"}`)
+		out, err := w.call(t, w.thread(t), lifecycle.ToolCodeExecution, `{"code": "import sys; print(sys.version_info[0])"}`)
 		require.NoError(t, err)
 		assert.Equal(t, "3\n", out.(tools.CodeResult).Stdout)
 	})
@@ -105,7 +105,9 @@ func testCode(t *testing.T, h Harness) {
 	t.Run("a program past the time limit is stopped", func(t *testing.T) {
 		t.Parallel()
 		python(t)
-		w := newWorld(t, h, runtime.Config{}, runtime.BuiltinToolOptions{CodeExecution: runtime.CodeExecutionOptions{Timeout: 2 * time.Second}})
+		// 5 s: time for CPython to start and print while every adapter's
+		// tests run in parallel on a loaded machine.
+		w := newWorld(t, h, lifecycle.Config{}, lifecycle.BuiltinToolOptions{CodeExecution: lifecycle.CodeExecutionOptions{Timeout: 5 * time.Second}})
 		ctx := w.thread(t)
 		start := time.Now()
 		r := w.code(t, ctx, "python", "import time, sys\nprint('started', flush=True)\ntime.sleep(30)")
@@ -113,7 +115,7 @@ func testCode(t *testing.T, h Harness) {
 		assert.True(t, r.TimedOut)
 		assert.Equal(t, 124, r.ExitCode)
 		assert.Equal(t, "started\n", r.Stdout)
-		assert.Equal(t, "timed out: the program did not finish within 2 seconds and was stopped", r.Error)
+		assert.Equal(t, "timed out: the program did not finish within 5 seconds and was stopped", r.Error)
 	})
 
 	t.Run("javascript", func(t *testing.T) {
@@ -146,9 +148,9 @@ func testCode(t *testing.T, h Harness) {
 	t.Run("bad input", func(t *testing.T) {
 		t.Parallel()
 		ctx := w.thread(t)
-		_, err := w.call(t, ctx, runtime.ToolCodeExecution, `{"language": "ruby", "code": "puts 1"}`)
+		_, err := w.call(t, ctx, lifecycle.ToolCodeExecution, `{"language": "ruby", "code": "puts 1"}`)
 		assert.Equal(t, `Unsupported language "ruby": code_execution runs "python" or "javascript".`, modelError(t, err))
-		_, err = w.call(t, ctx, runtime.ToolCodeExecution, `{"language": "python"}`)
+		_, err = w.call(t, ctx, lifecycle.ToolCodeExecution, `{"language": "python"}`)
 		assert.Equal(t, "no code provided.", modelError(t, err))
 	})
 }
