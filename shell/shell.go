@@ -83,6 +83,10 @@ type Options struct {
 	Name string
 	// Args are the positional parameters $1, $2, ...
 	Args []string
+	// Interpreter chooses the interpreter while the project's own is being
+	// built: "" runs mvdan.cc/sh's, "new" the project's own (package
+	// shell/interp). Any other value is an error.
+	Interpreter string
 	// FinalDir, when set, receives the folder the script ended in: after
 	// cd, also when it stopped early through exit, set -e, an error or the
 	// end of ctx.
@@ -109,6 +113,9 @@ const runGrace = time.Second
 func Run(ctx context.Context, script string, opts Options) (int, error) {
 	if opts.FS == nil {
 		return 1, errors.New("shell: Options.FS is required")
+	}
+	if opts.Interpreter != "" {
+		return 1, fmt.Errorf("shell: Options.Interpreter %q is not known (use \"\")", opts.Interpreter)
 	}
 	dir := opts.Dir
 	if dir == "" {
