@@ -54,6 +54,7 @@ type session struct {
 	fbNames  map[string]bool
 	name     string
 	runID    string
+	interp   string // Options.Interpreter
 
 	mu        sync.Mutex
 	funcs     map[string]bool
@@ -79,6 +80,7 @@ func newSession(opts Options) *session {
 		fallback: opts.Fallback,
 		fbNames:  map[string]bool{},
 		name:     opts.Name,
+		interp:   opts.Interpreter,
 		runID:    hex.EncodeToString(id[:]),
 		funcs:    map[string]bool{},
 		sources:  map[string]string{},
@@ -103,6 +105,7 @@ func (s *session) child() *session {
 		fallback: s.fallback,
 		fbNames:  s.fbNames,
 		name:     s.name,
+		interp:   s.interp,
 		runID:    hex.EncodeToString(id[:]),
 		funcs:    map[string]bool{},
 		sources:  map[string]string{},

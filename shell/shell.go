@@ -114,7 +114,7 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 	if opts.FS == nil {
 		return 1, errors.New("shell: Options.FS is required")
 	}
-	if opts.Interpreter != "" {
+	if opts.Interpreter != "" && opts.Interpreter != InterpreterNew {
 		return 1, fmt.Errorf("shell: Options.Interpreter %q is not known (use \"\")", opts.Interpreter)
 	}
 	dir := opts.Dir
@@ -208,6 +208,9 @@ type scriptSpec struct {
 // gives status TimeoutExitCode; the caller checks ctx.
 func (s *session) runScript(ctx context.Context, src string, sp scriptSpec) (code int, finalDir string) {
 	finalDir = sp.dir
+	if s.interp == InterpreterNew {
+		return s.runScriptNew(ctx, src, sp)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(sp.stderr, "%s: internal error: %v\n", s.name, p)
