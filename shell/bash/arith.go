@@ -356,3 +356,24 @@ func parseArithNum(s string) (int64, bool, error) {
 func (r *Runner) arithString(s string) (int64, error) {
 	return r.arithValue(s, 0)
 }
+
+// arithContext turns an arithmetic error into bash's message "EXPR:
+// msg"; abort: the rest of the top-level command is skipped (an
+// expansion), else the command fails.
+func (r *Runner) arithContext(err error, text, prefix string, abort bool) error {
+	se, ok := err.(*shError)
+	if !ok || se.status != 1 {
+		return err
+	}
+	return &shError{msg: prefix + text + ": " + se.msg, status: 1, abort: abort, noExit: !abort}
+}
+
+// srcText is the source text between two positions of the running
+// script, or "" when unknown.
+func (r *Runner) srcText(from, to syntax.Pos) string {
+	a, b := int(from.Offset()), int(to.Offset())
+	if r.src == "" || a < 0 || b > len(r.src) || a > b {
+		return ""
+	}
+	return r.src[a:b]
+}

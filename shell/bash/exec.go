@@ -511,6 +511,13 @@ func (r *Runner) redir1(rd *syntax.Redirect, perm bool) (afero.File, error) {
 		if err != nil {
 			return nil, err
 		}
+		if rd.Op == syntax.DashHdoc {
+			lines := strings.SplitAfter(text, "\n")
+			for i, l := range lines {
+				lines[i] = strings.TrimLeft(l, "\t")
+			}
+			text = strings.Join(lines, "")
+		}
 		r.fds[def(0)] = &fdesc{r: strings.NewReader(text), name: "heredoc"}
 		return nil, nil
 	case syntax.WordHdoc:

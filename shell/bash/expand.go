@@ -355,7 +355,12 @@ func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) err
 		case *syntax.ArithmExp:
 			n, err := r.arith(p.X)
 			if err != nil {
-				return err
+				text := r.srcText(p.Left, p.Right)
+				text = strings.TrimPrefix(strings.TrimPrefix(text, "$(("), "$[")
+				if text == "" {
+					text = printNode(p.X)
+				}
+				return r.arithContext(err, strings.TrimSpace(text), "", true)
 			}
 			e.add(seg{s: strconv.FormatInt(n, 10), quoted: dq, split: !dq})
 		case *syntax.ExtGlob:
@@ -427,6 +432,9 @@ func (r *Runner) ifs() string {
 
 // splitField splits a field's unquoted expansion results by IFS.
 func (r *Runner) splitField(f *field) [][]seg {
+	if emptyExpansion(f.segs) {
+		return nil
+	}
 	needs := false
 	for _, s := range f.segs {
 		if s.split && s.s != "" {
@@ -491,6 +499,17 @@ func (r *Runner) splitField(f *field) [][]seg {
 		emit()
 	}
 	return out
+}
+
+// emptyExpansion reports a field made only of empty unquoted
+// expansions: it is removed.
+func emptyExpansion(segs []seg) bool {
+	for _, s := range segs {
+		if !s.split || s.s != "" {
+			return false
+		}
+	}
+	return true
 }
 
 // globField expands a split field as a pathname pattern when it has

@@ -155,7 +155,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 			}
 		}
 		// length modifiers are accepted and ignored
-		for j < len(format) && strings.IndexByte("hlLqjzt", format[j]) >= 0 {
+		for j < len(format) && strings.IndexByte("hlL", format[j]) >= 0 {
 			j++
 		}
 		if j >= len(format) {

@@ -140,8 +140,10 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
+	aborting      bool // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
+	src           string // the source text positions refer to
 }
 
 func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
@@ -290,11 +292,12 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // runScriptBody parses and runs src. A syntax error runs the complete
 // statements before it, then reports it with status 2.
 func (r *Runner) runScriptBody(src string) {
+	r.src = src
 	file, perr := parse(src)
 	if r.opt["noexec"] {
 		file.Stmts = nil
 	}
-	r.runStmts(file.Stmts)
+	r.runTop(file.Stmts)
 	if perr != nil && !r.exiting {
 		r.syntaxError(perr)
 		r.exiting, r.exitCode = true, 2
@@ -427,7 +430,27 @@ func (r *Runner) errf(format string, a ...any) {
 
 // stopped reports whether control flow leaves the current statement list.
 func (r *Runner) stopped() bool {
-	return r.exiting || r.returning || r.brk > 0 || r.cont > 0 || r.ctx.Err() != nil
+	return r.exiting || r.aborting || r.returning || r.brk > 0 || r.cont > 0 || r.ctx.Err() != nil
+}
+
+// runTop runs a script's top-level statements: after an expansion error
+// (aborting), the statements left on the same line are skipped, as bash
+// reads and runs a script line by line.
+func (r *Runner) runTop(stmts []*syntax.Stmt) {
+	skipLine := uint(0)
+	for _, st := range stmts {
+		if r.stopped() {
+			return
+		}
+		if st.Pos().Line() == skipLine {
+			continue
+		}
+		r.stmt(st)
+		if r.aborting {
+			r.aborting = false
+			skipLine = st.End().Line()
+		}
+	}
 }
 
 func (r *Runner) runStmts(stmts []*syntax.Stmt) {
@@ -450,6 +473,7 @@ type shError struct {
 	msg    string
 	status int
 	noExit bool // the command fails, the shell goes on
+	abort  bool // the rest of the top-level command is skipped
 }
 
 func (e *shError) Error() string { return e.msg }
@@ -461,7 +485,10 @@ func (r *Runner) report(err error) {
 			r.errf("%s", se.msg)
 		}
 		r.status = se.status
-		if !se.noExit {
+		switch {
+		case se.abort:
+			r.aborting = true
+		case !se.noExit:
 			r.exit(se.status)
 		}
 		return
@@ -543,6 +570,15 @@ func (r *Runner) stmtSync(st *syntax.Stmt) {
 		r.status = 0
 		return
 	}
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 1 && len(ce.Assigns) == 0 && ce.Args[0].Lit() == "exec" {
+		// exec with redirections only: they stay.
+		if _, err := r.redirect(st.Redirs, true); err != nil {
+			r.redirErr(err)
+			return
+		}
+		r.status = 0
+		return
+	}
 	restore, err := r.redirect(st.Redirs, false)
 	if err != nil {
 		if restore != nil {
@@ -595,7 +631,11 @@ func (r *Runner) cmd(c syntax.Command) {
 		r.xtraceArith(c)
 		n, err := r.arith(c.X)
 		if err != nil {
-			r.arithFail(err)
+			text := strings.TrimPrefix(r.srcText(c.Left, c.Right), "((")
+			if text == "" {
+				text = printNode(c.X)
+			}
+			r.report(r.arithContext(err, strings.TrimLeft(text, " \t"), "((: ", false))
 			return
 		}
 		r.status = b2i(n == 0)
@@ -860,6 +900,7 @@ func (s *Runner) runSub(fn func(s *Runner)) (code int) {
 	}()
 	fn(s)
 	s.returning = false
+	s.aborting = false
 	return s.finish()
 }
 
