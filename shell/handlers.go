@@ -80,7 +80,7 @@ func newSession(opts Options) *session {
 		fallback: opts.Fallback,
 		fbNames:  map[string]bool{},
 		name:     opts.Name,
-		interp:   opts.Interpreter,
+		interp:   cmpOr(opts.Interpreter, defaultInterpreter),
 		runID:    hex.EncodeToString(id[:]),
 		funcs:    map[string]bool{},
 		sources:  map[string]string{},

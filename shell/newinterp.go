@@ -1,19 +1,30 @@
 package shell
 
-// The project's own interpreter (package shell/bash) behind
-// Options.Interpreter == "new", while it is measured against the Oils
-// corpus and the project's own before it becomes the default.
+// The project's own interpreter (package shell/bash), the default; the
+// former one on mvdan.cc/sh's interp stays behind Options.Interpreter
+// "mvdan" until it is deleted.
 
 import (
 	"context"
+	"fmt"
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash"
 )
 
-// InterpreterNew is the Options.Interpreter value that runs scripts on
-// package shell/bash instead of mvdan.cc/sh's interpreter.
-const InterpreterNew = "new"
+// Options.Interpreter values: the project's own interpreter (package
+// shell/bash, the default) and mvdan.cc/sh's former one.
+const (
+	InterpreterNew   = "new"
+	InterpreterMvdan = "mvdan"
+)
+
+func cmpOr(a, b string) string {
+	if a != "" {
+		return a
+	}
+	return b
+}
 
 // NotRun is the message of a command that could not start, for package
 // bash ("NAME: command not found").
@@ -24,11 +35,6 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 	env := make(map[string]string, len(sp.env))
 	for _, kv := range sp.env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
-			env[k] = v
-		}
-	}
-	for k, v := range shIdentity {
-		if _, ok := env[k]; !ok {
 			env[k] = v
 		}
 	}
@@ -46,6 +52,9 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 		Flags:        sp.flags,
 		FinalDir:     &final,
 		Exec: func(ctx context.Context, c *Call, args []string) error {
+			if shTooDeep() {
+				return fmt.Errorf("maximum function nesting level exceeded")
+			}
 			c.FS = fsWithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
 			return s.dispatch(ctx, c, args)
 		},

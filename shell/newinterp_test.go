@@ -24,7 +24,10 @@ func runNew(t *testing.T, script string) (string, string, int) {
 }
 
 func TestNewInterpreter(t *testing.T) {
-	for _, tc := range []struct{ script, out string; code int }{
+	for _, tc := range []struct {
+		script, out string
+		code        int
+	}{
 		{"echo hi", "hi\n", 0},
 		{"x=1; echo $x ${x:-d} ${y:-d}", "1 1 d\n", 0},
 		{"a=(1 2 3); echo ${#a[@]} ${a[1]}; for i in \"${a[@]}\"; do echo $i; done", "3 2\n1\n2\n3\n", 0},
@@ -44,5 +47,12 @@ func TestNewInterpreter(t *testing.T) {
 		if out != tc.out || code != tc.code {
 			t.Errorf("%q: got %q %d, want %q %d", tc.script, out, code, tc.out, tc.code)
 		}
+	}
+}
+
+func TestNewInterpreterPipeAll(t *testing.T) {
+	out, errText, _ := runNew(t, "echo out; echo err >&2 |& cat; echo both 2>&1 |& cat")
+	if out != "out\nboth\n" || errText != "err\n" {
+		t.Errorf("got %q, stderr %q", out, errText)
 	}
 }

@@ -83,9 +83,10 @@ type Options struct {
 	Name string
 	// Args are the positional parameters $1, $2, ...
 	Args []string
-	// Interpreter chooses the interpreter while the project's own is being
-	// built: "" runs mvdan.cc/sh's, "new" the project's own (package
-	// shell/interp). Any other value is an error.
+	// Interpreter chooses the interpreter: "" (or "new") runs the
+	// project's own, package shell/bash; "mvdan" the former one on
+	// mvdan.cc/sh's interp, kept only until it is deleted. Any other value
+	// is an error.
 	Interpreter string
 	// FinalDir, when set, receives the folder the script ended in: after
 	// cd, also when it stopped early through exit, set -e, an error or the
@@ -114,7 +115,9 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 	if opts.FS == nil {
 		return 1, errors.New("shell: Options.FS is required")
 	}
-	if opts.Interpreter != "" && opts.Interpreter != InterpreterNew {
+	switch opts.Interpreter {
+	case "", InterpreterNew, InterpreterMvdan:
+	default:
 		return 1, fmt.Errorf("shell: Options.Interpreter %q is not known (use \"\")", opts.Interpreter)
 	}
 	dir := opts.Dir

@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"slices"
@@ -74,6 +75,9 @@ func init() {
 		"disown": func(r *Runner, a []string) int { return 0 },
 		"hash":   func(r *Runner, a []string) int { return 0 },
 		"caller": callerBuiltin,
+		"pushd":  pushdBuiltin,
+		"popd":   popdBuiltin,
+		"dirs":   dirsBuiltin,
 	}
 }
 
@@ -128,10 +132,19 @@ func echoBuiltin(r *Runner, args []string) int {
 		s += "\n"
 	}
 	if _, err := io.WriteString(r.stdout(), s); err != nil {
-		r.errf("echo: write error: %s", errText(err))
-		return 1
+		return r.writeErr("echo", err)
 	}
 	return 0
+}
+
+// writeErr reports a builtin's failed write: a closed pipe is SIGPIPE
+// (status 141, silent), as for a process.
+func (r *Runner) writeErr(name string, err error) int {
+	if errors.Is(err, io.ErrClosedPipe) {
+		return 141
+	}
+	r.errf("%s: write error: %s", name, errText(err))
+	return 1
 }
 
 func cdBuiltin(r *Runner, args []string) int {
@@ -192,6 +205,9 @@ func cdBuiltin(r *Runner, args []string) int {
 	}
 	old, _ := r.getVar("PWD")
 	_ = r.setVar("OLDPWD", old)
+	if v := r.lookupVar("OLDPWD"); v != nil {
+		v.Exported = true
+	}
 	r.dir = abs
 	_ = r.setVar("PWD", abs)
 	if print {
@@ -1226,5 +1242,80 @@ func callerBuiltin(r *Runner, args []string) int {
 		return 1
 	}
 	fmt.Fprintf(r.stdout(), "%d main\n", r.line)
+	return 0
+}
+
+// dirsLine is the directory stack as dirs prints it: the current folder
+// first, $HOME as ~.
+func (r *Runner) dirsLine() string {
+	home, _ := r.getVar("HOME")
+	list := append([]string{r.dir}, r.dirStack...)
+	for i, d := range list {
+		if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
+			list[i] = "~" + d[len(home):]
+		}
+	}
+	return strings.Join(list, " ")
+}
+
+func pushdBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		if len(r.dirStack) == 0 {
+			r.errf("pushd: no other directory")
+			return 1
+		}
+		old := r.dir
+		if st := cdBuiltin(r, []string{"cd", r.dirStack[0]}); st != 0 {
+			return st
+		}
+		r.dirStack[0] = old
+		fmt.Fprintln(r.stdout(), r.dirsLine())
+		return 0
+	}
+	old := r.dir
+	if st := cdBuiltin(r, []string{"cd", args[0]}); st != 0 {
+		return st
+	}
+	r.dirStack = append([]string{old}, r.dirStack...)
+	fmt.Fprintln(r.stdout(), r.dirsLine())
+	return 0
+}
+
+func popdBuiltin(r *Runner, args []string) int {
+	if len(r.dirStack) == 0 {
+		r.errf("popd: directory stack empty")
+		return 1
+	}
+	if st := cdBuiltin(r, []string{"cd", r.dirStack[0]}); st != 0 {
+		return st
+	}
+	r.dirStack = r.dirStack[1:]
+	fmt.Fprintln(r.stdout(), r.dirsLine())
+	return 0
+}
+
+func dirsBuiltin(r *Runner, args []string) int {
+	for _, a := range args[1:] {
+		switch a {
+		case "-c":
+			r.dirStack = nil
+			return 0
+		case "-p", "-v", "-l":
+			list := append([]string{r.dir}, r.dirStack...)
+			for i, d := range list {
+				if a == "-v" {
+					fmt.Fprintf(r.stdout(), "%2d  %s\n", i, d)
+				} else {
+					fmt.Fprintln(r.stdout(), d)
+				}
+			}
+			return 0
+		}
+	}
+	fmt.Fprintln(r.stdout(), r.dirsLine())
 	return 0
 }

@@ -2,6 +2,7 @@ package bash
 
 import (
 	"context"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
@@ -86,9 +87,8 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		if pw != nil {
 			s.fds[1] = &fdesc{w: pw, name: "pipe"}
-			if all[i] {
-				s.fds[2] = s.fds[1]
-			}
+			// |& is 2>&1 after the stage's own redirections.
+			s.stderrToOut = all[i]
 		}
 		ch := make(chan struct{})
 		done[i] = ch
@@ -448,7 +448,7 @@ func (r *Runner) execStatus(name string, err error) int {
 	}
 	var nr notRunner
 	if errors.As(err, &nr) {
-		r.errf("%s", nr.NotRun())
+		r.errfLine(false, "%s", nr.NotRun())
 		return command.ExitCode(err)
 	}
 	var st command.ExitStatus
@@ -642,6 +642,8 @@ func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, err
 	switch name {
 	case "/dev/null":
 		return &devHandle{d: &fdesc{r: strings.NewReader(""), w: io.Discard, name: name}}, nil
+	case "/dev/urandom", "/dev/random":
+		return &devHandle{d: &fdesc{r: rand.Reader, w: io.Discard, name: name}}, nil
 	case "/dev/zero":
 		return &devHandle{d: &fdesc{r: zeroReader{}, w: io.Discard, name: name}}, nil
 	case "/dev/stdin", "/dev/fd/0":

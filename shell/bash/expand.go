@@ -384,6 +384,21 @@ func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) err
 // cmdSubst runs stmts in a subshell and returns their output without
 // trailing newlines.
 func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
+	if len(stmts) == 1 && stmts[0].Cmd == nil && len(stmts[0].Redirs) == 1 && stmts[0].Redirs[0].Op == syntax.RdrIn && stmts[0].Redirs[0].N == nil {
+		// $(<file) is the file's content.
+		name, err := r.literal(stmts[0].Redirs[0].Word)
+		if err != nil {
+			return "", err
+		}
+		data, err := readFile(r, r.abs(name))
+		if err != nil {
+			r.errf("%s: %s", name, errText(err))
+			r.lastSubStatus, r.status = 1, 1
+			return "", nil
+		}
+		r.lastSubStatus, r.status = 0, 0
+		return strings.TrimRight(data, "\n"), nil
+	}
 	var buf bytes.Buffer
 	s := r.subshellCopy()
 	s.fds = cloneMap(r.fds)
@@ -407,7 +422,8 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 	_ = r.fs.MkdirAll("/tmp", 0o777)
 	r.shared.mu.Lock()
 	r.shared.nextID++
-	name := fmt.Sprintf("/tmp/.sh-procsubst-%d", r.shared.nextID)
+	name := fmt.Sprintf("/tmp/.sh-procsubst-%d-%d", r.shared.rootPID, r.shared.nextID)
+	r.shared.temps = append(r.shared.temps, name)
 	r.shared.mu.Unlock()
 	f, err := r.fs.Create(name)
 	if err != nil {

@@ -517,8 +517,9 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 				return true, err
 			}
 			if pe.Exp.Word == nil || msg == "" {
-				if op == syntax.ErrorUnsetOrNull || true {
-					msg = "parameter null or not set"
+				msg = "parameter null or not set"
+				if op == syntax.ErrorUnset {
+					msg = "parameter not set"
 				}
 			}
 			return true, &shError{msg: name + ": " + msg, status: 127}

@@ -65,8 +65,7 @@ func printfBuiltin(r *Runner, args []string) int {
 		return p.status
 	}
 	if _, err := io.WriteString(r.stdout(), out.String()); err != nil {
-		r.errf("printf: write error: %s", errText(err))
-		return 1
+		return r.writeErr("printf", err)
 	}
 	return p.status
 }

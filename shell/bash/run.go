@@ -86,6 +86,13 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 	}
 	r := newRunner(ctx, &opts, path.Clean(dir))
 	defer r.shared.cancel()
+	defer func() {
+		r.shared.mu.Lock()
+		defer r.shared.mu.Unlock()
+		for _, t := range r.shared.temps {
+			_ = r.fs.Remove(t)
+		}
+	}()
 	code := r.runSub(func(r *Runner) { r.runScriptBody(script) })
 	if opts.FinalDir != nil {
 		*opts.FinalDir = r.dir
@@ -104,7 +111,8 @@ type shared struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	mu      sync.Mutex
-	nextID  int // pids of jobs and subshells
+	nextID  int      // pids of jobs and subshells
+	temps   []string // files of process substitutions, removed at the end
 	rootPID int
 }
 
@@ -140,7 +148,10 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
-	aborting      bool // an expansion error skips the rest of the top-level command
+	dirStack      []string // pushd/popd, below the current folder
+	stderrToOut   bool // |&: the next statement's stderr joins its stdout after its redirections
+	oneshot       bool     // the -c string is one simple command
+	aborting      bool     // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
 	src           string // the source text positions refer to
@@ -168,7 +179,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		pid:     sh.rootPID,
 	}
 	r.fds = map[int]*fdesc{
-		0: {r: orEmpty(opts.Stdin), name: "stdin"},
+		0: {r: cancelable(sh.ctx, opts.Stdin), name: "stdin"},
 		1: {w: orDiscard(opts.Stdout), name: "stdout"},
 		2: {w: orDiscard(opts.Stderr), name: "stderr"},
 	}
@@ -201,6 +212,24 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	}
 	r.applyFlags(opts.Flags)
 	return r
+}
+
+// cancelable makes reads of rd return when ctx ends: rd is copied into a
+// pipe that ctx's end closes.
+func cancelable(ctx context.Context, rd io.Reader) io.Reader {
+	if rd == nil {
+		return strings.NewReader("")
+	}
+	if _, ok := rd.(*strings.Reader); ok {
+		return rd
+	}
+	pr, pw := io.Pipe()
+	go func() {
+		_, err := io.Copy(pw, rd)
+		pw.CloseWithError(err)
+	}()
+	context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
+	return pr
 }
 
 func orEmpty(rd io.Reader) io.Reader {
@@ -271,6 +300,7 @@ func (r *Runner) subshellCopy() *Runner {
 	c.fds = cloneMap(r.fds)
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
+	c.dirStack = append([]string(nil), r.dirStack...)
 	c.jobs = nil
 	c.subshell = r.subshell + 1
 	c.shared.mu.Lock()
@@ -294,6 +324,11 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 func (r *Runner) runScriptBody(src string) {
 	r.src = src
 	file, perr := parse(src)
+	if perr == nil && len(file.Stmts) == 1 && r.cMode() {
+		st := file.Stmts[0]
+		_, simple := st.Cmd.(*syntax.CallExpr)
+		r.oneshot = simple && !st.Negated && !st.Background
+	}
 	if r.opt["noexec"] {
 		file.Stmts = nil
 	}
@@ -331,11 +366,13 @@ func (r *Runner) syntaxError(err error) {
 	var le syntax.LangError
 	switch {
 	case errors.As(err, &pe):
-		text := pe.Text
-		if pe.Incomplete {
-			text = "unexpected end of file"
+		text := "syntax error: " + pe.Text
+		if q, ok := strings.CutPrefix(pe.Text, "reached EOF without closing quote "); ok {
+			text = "unexpected EOF while looking for matching " + strings.TrimSuffix(q, "`") + "'"
+		} else if pe.Incomplete {
+			text = "syntax error: unexpected end of file"
 		}
-		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", pfx, max(pe.Pos.Line(), 1), text)
+		fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", pfx, max(pe.Pos.Line(), 1), text)
 	case errors.As(err, &le):
 		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s is not supported\n", pfx, max(le.Pos.Line(), 1), le.Feature)
 	default:
@@ -424,8 +461,30 @@ func (r *Runner) stdin() io.Reader {
 }
 
 // errf prints a shell message: "bash: line N: text".
+//
+// As bash does: a -c string that is one simple command prints no line
+// number (but for "command not found"), and inside a function of a -c
+// string the name is "environment".
 func (r *Runner) errf(format string, a ...any) {
-	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", r.name, r.line, fmt.Sprintf(format, a...))
+	r.errfLine(r.oneshot, format, a...)
+}
+
+func (r *Runner) errfLine(noLine bool, format string, a ...any) {
+	name := r.name
+	if r.funcDepth > 0 && r.cMode() {
+		name = "environment"
+	}
+	if noLine {
+		fmt.Fprintf(r.stderr(), "%s: %s\n", name, fmt.Sprintf(format, a...))
+		return
+	}
+	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", name, r.line, fmt.Sprintf(format, a...))
+}
+
+// cMode reports a -c string (not a script file).
+func (r *Runner) cMode() bool {
+	p := r.opts.SyntaxPrefix
+	return p == "" || strings.HasSuffix(p, ": -c")
 }
 
 // stopped reports whether control flow leaves the current statement list.
@@ -554,6 +613,19 @@ func (r *Runner) runTrap(text string) {
 
 // stmtSync runs a statement with its redirections.
 func (r *Runner) stmtSync(st *syntax.Stmt) {
+	if r.stderrToOut {
+		r.stderrToOut = false
+		restore, err := r.redirect(st.Redirs, false)
+		if err != nil {
+			restore()
+			r.redirErr(err)
+			return
+		}
+		r.fds[2] = r.fds[1]
+		r.cmd(st.Cmd)
+		restore()
+		return
+	}
 	if len(st.Redirs) == 0 {
 		r.cmd(st.Cmd)
 		return
