@@ -75,6 +75,7 @@ func init() {
 		"disown": func(r *Runner, a []string) int { return 0 },
 		"hash":   func(r *Runner, a []string) int { return 0 },
 		"caller": callerBuiltin,
+		"ulimit": ulimitBuiltin,
 		"pushd":  pushdBuiltin,
 		"popd":   popdBuiltin,
 		"dirs":   dirsBuiltin,
@@ -517,7 +518,9 @@ func evalBuiltin(r *Runner, args []string) int {
 	}
 	file, err := parse(src)
 	line := r.line
+	r.lineFrozen++
 	r.runStmts(file.Stmts)
+	r.lineFrozen--
 	r.line = line
 	if err != nil && !r.stopped() {
 		pfx := r.name + ": eval"
@@ -1318,4 +1321,92 @@ func dirsBuiltin(r *Runner, args []string) int {
 	}
 	fmt.Fprintln(r.stdout(), r.dirsLine())
 	return 0
+}
+
+// ulimitBuiltin reports the sandbox's limits as unlimited and accepts
+// setting them (the sandbox enforces its own).
+func ulimitBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	all := false
+	var flags []byte
+	var value string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			for i := 1; i < len(a); i++ {
+				c := a[i]
+				if !strings.ContainsRune("HSabcdefiklmnpqrstuvxPRT", rune(c)) {
+					r.errf("ulimit: -%c: invalid option", c)
+					fmt.Fprintln(r.stderr(), "ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]")
+					return 2
+				}
+				switch c {
+				case 'a':
+					all = true
+				case 'H', 'S':
+				default:
+					flags = append(flags, c)
+				}
+			}
+			continue
+		}
+		if value != "" {
+			r.errf("ulimit: %s: invalid number", a)
+			return 1
+		}
+		value = a
+	}
+	if all {
+		for _, l := range ulimits {
+			fmt.Fprintf(r.stdout(), "%-36s(%s, -%c) %s\n", l.name, l.unit, l.flag, l.value)
+		}
+		return 0
+	}
+	if len(flags) == 0 {
+		flags = []byte{'f'}
+	}
+	if value != "" {
+		if value != "unlimited" && value != "hard" && value != "soft" {
+			if _, err := strconv.ParseUint(value, 10, 64); err != nil {
+				r.errf("ulimit: %s: invalid number", value)
+				return 1
+			}
+		}
+		return 0
+	}
+	for _, f := range flags {
+		for _, l := range ulimits {
+			if l.flag == f {
+				if len(flags) > 1 {
+					fmt.Fprintf(r.stdout(), "%-36s(%s, -%c) %s\n", l.name, l.unit, l.flag, l.value)
+				} else {
+					fmt.Fprintln(r.stdout(), l.value)
+				}
+			}
+		}
+	}
+	return 0
+}
+
+var ulimits = []struct {
+	name, unit string
+	flag       byte
+	value      string
+}{
+	{"real-time non-blocking time", "microseconds", 'R', "unlimited"},
+	{"core file size", "blocks", 'c', "0"},
+	{"data seg size", "kbytes", 'd', "unlimited"},
+	{"scheduling priority", "", 'e', "0"},
+	{"file size", "blocks", 'f', "unlimited"},
+	{"pending signals", "", 'i', "unlimited"},
+	{"max locked memory", "kbytes", 'l', "8192"},
+	{"max memory size", "kbytes", 'm', "unlimited"},
+	{"open files", "", 'n', "1024"},
+	{"pipe size", "512 bytes", 'p', "8"},
+	{"POSIX message queues", "bytes", 'q', "819200"},
+	{"real-time priority", "", 'r', "0"},
+	{"stack size", "kbytes", 's', "8192"},
+	{"cpu time", "seconds", 't', "unlimited"},
+	{"max user processes", "", 'u', "unlimited"},
+	{"virtual memory", "kbytes", 'v', "unlimited"},
+	{"file locks", "", 'x', "unlimited"},
 }

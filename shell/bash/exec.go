@@ -132,7 +132,9 @@ func (r *Runner) setPipestatus(st []int) {
 
 // call runs a simple command.
 func (r *Runner) call(c *syntax.CallExpr) {
-	r.line = int(c.Pos().Line())
+	if r.lineFrozen == 0 {
+		r.line = int(c.Pos().Line())
+	}
 	if len(c.Args) == 0 {
 		// Assignments alone.
 		r.status = 0

@@ -149,7 +149,8 @@ type Runner struct {
 	exitCode      int
 	inTrap        bool
 	dirStack      []string // pushd/popd, below the current folder
-	stderrToOut   bool // |&: the next statement's stderr joins its stdout after its redirections
+	stderrToOut   bool     // |&: the next statement's stderr joins its stdout after its redirections
+	lineFrozen    int      // >0 in traps and eval: $LINENO stays the caller's
 	oneshot       bool     // the -c string is one simple command
 	aborting      bool     // an expansion error skips the rest of the top-level command
 	pipestatus    []int
@@ -557,7 +558,9 @@ func (r *Runner) report(err error) {
 }
 
 func (r *Runner) stmt(st *syntax.Stmt) {
-	r.line = int(st.Pos().Line())
+	if r.lineFrozen == 0 {
+		r.line = int(st.Pos().Line())
+	}
 	if st.Background {
 		r.background(st)
 		return
@@ -599,7 +602,8 @@ func (r *Runner) checkErr(st *syntax.Stmt) {
 func (r *Runner) runTrap(text string) {
 	saved := r.status
 	r.inTrap = true
-	defer func() { r.inTrap = false }()
+	r.lineFrozen++
+	defer func() { r.inTrap = false; r.lineFrozen-- }()
 	file, err := parse(text)
 	if err != nil {
 		r.syntaxError(err)
