@@ -301,7 +301,7 @@ func (r *Runner) arithValue(s string, depth int) (int64, error) {
 // parseArithNum parses 42, 0x2a, 052, 2#101010; ok is false when s is
 // not a number at all.
 func parseArithNum(s string) (int64, bool, error) {
-	if s[0] < '0' || s[0] > '9' {
+	if s[0] < '0' || s[0] > '9' || strings.ContainsAny(s, " \t\n+-*/%()<>=!&|^~?:,[]$") {
 		return 0, false, nil
 	}
 	base := 10

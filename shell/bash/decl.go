@@ -530,10 +530,7 @@ func arrayBody(v *Var) string {
 
 // xtrace prints a traced command: PS4 then the words quoted as bash does.
 func (r *Runner) xtrace(words []string) {
-	ps4, ok := r.getVar("PS4")
-	if !ok {
-		ps4 = "+ "
-	}
+	ps4, _ := r.getVar("PS4")
 	var b strings.Builder
 	b.WriteString(ps4)
 	for i, w := range words {

@@ -135,6 +135,14 @@ func (r *Runner) call(c *syntax.CallExpr) {
 	if r.lineFrozen == 0 {
 		r.line = int(c.Pos().Line())
 	}
+	if t, ok := r.traps["DEBUG"]; ok && !r.inTrap {
+		st := r.status
+		r.runTrap(t)
+		r.status = st
+		if r.stopped() {
+			return
+		}
+	}
 	if len(c.Args) == 0 {
 		// Assignments alone.
 		r.status = 0

@@ -410,6 +410,10 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 		return "", &shError{status: 124}
 	}
 	out := buf.String()
+	if strings.IndexByte(out, 0) >= 0 {
+		r.errf("warning: command substitution: ignored null byte in input")
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
 	return strings.TrimRight(out, "\n"), nil
 }
 
@@ -913,6 +917,10 @@ func braceSeq(be *syntax.BraceExp) []string {
 // ansiC decodes the escapes of $'...'.
 func ansiC(s string) string {
 	out, _ := decodeEscapes(s, false)
+	// A string ends at a NUL byte, as in C.
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
 	return out
 }
 

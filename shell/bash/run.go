@@ -505,6 +505,12 @@ func (r *Runner) runTop(stmts []*syntax.Stmt) {
 		if st.Pos().Line() == skipLine {
 			continue
 		}
+		if r.opt["verbose"] {
+			a, b := int(st.Pos().Offset()), int(st.End().Offset())
+			if a >= 0 && b <= len(r.src) && a <= b {
+				fmt.Fprintln(r.stderr(), r.src[a:b])
+			}
+		}
 		r.stmt(st)
 		if r.aborting {
 			r.aborting = false
