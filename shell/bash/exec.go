@@ -538,10 +538,18 @@ func (r *Runner) redir1(rd *syntax.Redirect, perm bool) (afero.File, error) {
 		r.fds[def(0)] = &fdesc{r: strings.NewReader(s + "\n"), name: "herestring"}
 		return nil, nil
 	}
-	target, err := r.literal(rd.Word)
+	targets, err := r.fields(rd.Word)
 	if err != nil {
 		return nil, err
 	}
+	if len(targets) != 1 {
+		text := r.srcText(rd.Word.Pos(), rd.Word.End())
+		if text == "" {
+			text = printNode(rd.Word)
+		}
+		return nil, &shError{msg: text + ": ambiguous redirect", status: 1, noExit: true}
+	}
+	target := targets[0]
 	switch rd.Op {
 	case syntax.DplIn, syntax.DplOut:
 		to := def(1)

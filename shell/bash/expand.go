@@ -555,6 +555,26 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 		return []string{text.String()}, nil
 	}
 	matches := r.glob(pat.String())
+	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
+		kept := matches[:0]
+		for _, m := range matches {
+			base := m[strings.LastIndex(m, "/")+1:]
+			if base == "." || base == ".." {
+				continue
+			}
+			ignored := false
+			for _, p := range strings.Split(gi, ":") {
+				if p != "" && r.match(p, m, false) {
+					ignored = true
+					break
+				}
+			}
+			if !ignored {
+				kept = append(kept, m)
+			}
+		}
+		matches = kept
+	}
 	if len(matches) == 0 {
 		if r.shopt["failglob"] {
 			return nil, &shError{msg: "no match: " + text.String(), status: 1, noExit: true}
@@ -658,7 +678,8 @@ func (r *Runner) glob(p string) []string {
 		if err != nil {
 			return nil
 		}
-		dotOK := r.shopt["dotglob"] || strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, "\\.")
+		gi, _ := r.getVar("GLOBIGNORE")
+		dotOK := r.shopt["dotglob"] || gi != "" || strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, "\\.")
 		for _, b := range base {
 			ents, err := r.readDir(r.abs(orDot(b)))
 			if err != nil {

@@ -121,6 +121,9 @@ func readBuiltin(r *Runner, args []string) int {
 		if !exact && b == delim {
 			break
 		}
+		if b == 0 {
+			continue // bash drops NUL bytes
+		}
 		if !raw && b == '\\' && !exact {
 			b2, err := readByte(d.r)
 			if err != nil {
