@@ -511,7 +511,18 @@ func unsetBuiltin(r *Runner, args []string) int {
 	return status
 }
 
+// maxNest bounds nested eval and source (and functions: 1000), so that a
+// runaway recursion is an error, not the end of the host's stack.
+const maxNest = 1000
+
 func evalBuiltin(r *Runner, args []string) int {
+	if r.nest >= maxNest {
+		r.errf("eval: maximum eval nesting level exceeded (%d)", maxNest)
+		r.exit(1)
+		return 1
+	}
+	r.nest++
+	defer func() { r.nest-- }()
 	src := strings.Join(args[1:], " ")
 	if strings.TrimSpace(src) == "" {
 		return 0
@@ -546,6 +557,13 @@ func sourceBuiltin(r *Runner, args []string) int {
 		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
 		return 2
 	}
+	if r.nest >= maxNest {
+		r.errf("%s: maximum source nesting level exceeded (%d)", args[0], maxNest)
+		r.exit(1)
+		return 1
+	}
+	r.nest++
+	defer func() { r.nest-- }()
 	name := args[1]
 	p := name
 	if !strings.Contains(name, "/") {

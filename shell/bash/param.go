@@ -229,6 +229,9 @@ func (r *Runner) assocKey(index syntax.ArithmExpr) (string, error) {
 		return r.literal(w)
 	}
 	// a[i+1]: the parser read an expression; its text is the key.
+	if s := r.srcText(index.Pos(), index.End()); s != "" {
+		return s, nil
+	}
 	return printNode(index), nil
 }
 
