@@ -328,7 +328,6 @@ func parseArithNum(s string) (int64, bool, error) {
 		case c >= 'a' && c <= 'z':
 			d = int(c-'a') + 10
 		case c >= 'A' && c <= 'Z':
-			d = int(c-'A') + 10
 			if base <= 36 {
 				d = int(c-'A') + 10
 			} else {

@@ -294,13 +294,12 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 		}
 		var v *Var
 		if inFunc {
-			top := r.vars.top()
-			// skip temp frames
+			// The function's frame, under temporary ones.
 			fi := len(r.vars.frames) - 1
 			for fi > 0 && r.vars.frames[fi].temp {
 				fi--
 			}
-			top = r.vars.frames[fi]
+			top := r.vars.frames[fi]
 			v = top.vars[name]
 			if v == nil {
 				v = &Var{}

@@ -638,9 +638,6 @@ func (r *Runner) allocFD() int {
 	}
 }
 
-// devFile is an fd-like special file of /dev.
-type devFile struct{ fdesc }
-
 func (r *Runner) fdOf(f afero.File, name string) *fdesc {
 	if df, ok := f.(*devHandle); ok {
 		return df.d

@@ -211,9 +211,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 			a, _ := p.next()
 			s := ""
 			if a != "" {
-				_, n := utf8.DecodeRuneInString(a)
-				s = a[:n]
-				s = a[:1]
+				s = a[:1] // one byte, as bash's printf
 			}
 			out.WriteString(pad(s, flags, width))
 		case 'd', 'i', 'u', 'o', 'x', 'X':
@@ -254,8 +252,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 
 func pad(s, flags, width string) string {
 	w, _ := strconv.Atoi(width)
-	n := utf8.RuneCountInString(s)
-	n = len(s)
+	n := len(s) // widths count bytes, as C's printf
 	if n >= w {
 		return s
 	}

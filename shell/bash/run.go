@@ -25,7 +25,6 @@ import (
 	"fmt"
 	"io"
 	"path"
-	"strconv"
 	"strings"
 	"sync"
 
@@ -234,13 +233,6 @@ func cancelable(ctx context.Context, rd io.Reader) io.Reader {
 	return pr
 }
 
-func orEmpty(rd io.Reader) io.Reader {
-	if rd == nil {
-		return strings.NewReader("")
-	}
-	return rd
-}
-
 func orDiscard(w io.Writer) io.Writer {
 	if w == nil {
 		return io.Discard
@@ -387,10 +379,14 @@ func (r *Runner) syntaxError(err error) {
 func parse(src string) (*syntax.File, error) {
 	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
 	var stmts []*syntax.Stmt
-	err := p.Stmts(strings.NewReader(src), func(st *syntax.Stmt) bool {
+	var err error
+	for st, e := range p.StmtsSeq(strings.NewReader(src)) {
+		if e != nil {
+			err = e
+			break
+		}
 		stmts = append(stmts, st)
-		return true
-	})
+	}
 	if err != nil {
 		line := errLine(err)
 		keep := stmts[:0]
@@ -1017,5 +1013,3 @@ func stmtText(st *syntax.Stmt) string {
 	_ = syntax.NewPrinter(syntax.Minify(false)).Print(&b, st)
 	return strings.TrimSpace(b.String())
 }
-
-func itoa(n int) string { return strconv.Itoa(n) }

@@ -170,7 +170,6 @@ func (s *scope) lookup(name string) (*Var, int) {
 }
 
 func (s *scope) global() *frame { return s.frames[0] }
-func (s *scope) top() *frame    { return s.frames[len(s.frames)-1] }
 
 // names lists every visible variable name, sorted.
 func (s *scope) names() []string {
