@@ -124,6 +124,9 @@ func (r *Runner) lookupVar(name string) *Var {
 
 // setVar assigns a string to a variable (element 0 of an array).
 func (r *Runner) setVar(name, val string) error {
+	if !syntax.ValidName(name) {
+		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
+	}
 	name = r.resolve(name)
 	v, _ := r.vars.lookup(name)
 	if v == nil {
