@@ -378,17 +378,9 @@ func (r *Runner) printOpts(on bool) {
 			v = true
 		}
 		if on {
-			st := "off"
-			if v {
-				st = "on"
-			}
-			fmt.Fprintf(r.stdout(), "%-15s\t%s\n", n, st)
+			r.printOnOff(n, v)
 		} else {
-			c := "+"
-			if v {
-				c = "-"
-			}
-			fmt.Fprintf(r.stdout(), "set %so %s\n", c, n)
+			fmt.Fprintf(r.stdout(), "set %so %s\n", pick(v, "-", "+"), n)
 		}
 	}
 }
@@ -989,18 +981,10 @@ func shoptBuiltin(r *Runner, args []string) int {
 			if (set && !v) || (unset && v) {
 				continue
 			}
-			if print || oMode && print {
-				flag := "-u"
-				if v {
-					flag = "-s"
-				}
-				fmt.Fprintf(r.stdout(), "shopt %s %s\n", flag, n)
+			if print {
+				fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(v, "-s", "-u"), n)
 			} else {
-				st := "off"
-				if v {
-					st = "on"
-				}
-				fmt.Fprintf(r.stdout(), "%-15s\t%s\n", n, st)
+				r.printOnOff(n, v)
 			}
 		}
 		return 0
@@ -1028,17 +1012,9 @@ func shoptBuiltin(r *Runner, args []string) int {
 				continue
 			}
 			if print {
-				flag := "-u"
-				if v {
-					flag = "-s"
-				}
-				fmt.Fprintf(r.stdout(), "shopt %s %s\n", flag, n)
+				fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(v, "-s", "-u"), n)
 			} else {
-				st := "off"
-				if v {
-					st = "on"
-				}
-				fmt.Fprintf(r.stdout(), "%-15s\t%s\n", n, st)
+				r.printOnOff(n, v)
 			}
 		}
 	}
@@ -1427,4 +1403,16 @@ var ulimits = []struct {
 	{"max user processes", "", 'u', "unlimited"},
 	{"virtual memory", "kbytes", 'v', "unlimited"},
 	{"file locks", "", 'x', "unlimited"},
+}
+
+// printOnOff prints an option as "set -o" and "shopt" list it.
+func (r *Runner) printOnOff(name string, on bool) {
+	fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, pick(on, "on", "off"))
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
 }

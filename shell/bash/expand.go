@@ -48,6 +48,19 @@ func (e *wexp) add(s seg) {
 	f.real = true
 }
 
+// joined is the fields' text joined by spaces (no splitting).
+func (e *wexp) joined() string {
+	var parts []string
+	for _, f := range e.fields {
+		var b strings.Builder
+		for _, s := range f.segs {
+			b.WriteString(s.s)
+		}
+		parts = append(parts, b.String())
+	}
+	return strings.Join(parts, " ")
+}
+
 func (e *wexp) brk() { e.fields = append(e.fields, &field{}) }
 
 // fields expands words into fields: braces, parameters, commands,
@@ -87,15 +100,7 @@ func (r *Runner) literal(w *syntax.Word) (string, error) {
 	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
 		return "", err
 	}
-	var parts []string
-	for _, f := range e.fields {
-		var b strings.Builder
-		for _, s := range f.segs {
-			b.WriteString(s.s)
-		}
-		parts = append(parts, b.String())
-	}
-	return strings.Join(parts, " "), nil
+	return e.joined(), nil
 }
 
 // assignValue expands the value of an assignment: no splitting, no
@@ -108,15 +113,7 @@ func (r *Runner) assignValue(w *syntax.Word) (string, error) {
 	if err := r.wordPartsAssign(&e, w.Parts); err != nil {
 		return "", err
 	}
-	var parts []string
-	for _, f := range e.fields {
-		var b strings.Builder
-		for _, s := range f.segs {
-			b.WriteString(s.s)
-		}
-		parts = append(parts, b.String())
-	}
-	return strings.Join(parts, " "), nil
+	return e.joined(), nil
 }
 
 func (r *Runner) wordPartsAssign(e *wexp, parts []syntax.WordPart) error {

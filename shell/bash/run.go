@@ -149,7 +149,7 @@ type Runner struct {
 	inTrap        bool
 	dirStack      []string // pushd/popd, below the current folder
 	stderrToOut   bool     // |&: the next statement's stderr joins its stdout after its redirections
-	nest          int // eval and source nesting
+	nest          int      // eval and source nesting
 	lineFrozen    int      // >0 in traps and eval: $LINENO stays the caller's
 	oneshot       bool     // the -c string is one simple command
 	aborting      bool     // an expansion error skips the rest of the top-level command
