@@ -56,13 +56,13 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	n := len(stages)
 	statuses := make([]int, n)
 	done := make([]chan struct{}, n)
-	var prevR *io.PipeReader
+	var prevR *pipeReader
 	lastInShell := r.shopt["lastpipe"] && !r.opt["monitor"]
 	for i, st := range stages {
-		var pr *io.PipeReader
-		var pw *io.PipeWriter
+		var pr *pipeReader
+		var pw *pipeWriter
 		if i < n-1 {
-			pr, pw = io.Pipe()
+			pr, pw = newPipe()
 		}
 		in := prevR
 		if i == n-1 && lastInShell {
@@ -92,7 +92,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		ch := make(chan struct{})
 		done[i] = ch
-		go func(i int, st *syntax.Stmt, in *io.PipeReader, out *io.PipeWriter) {
+		go func(i int, st *syntax.Stmt, in *pipeReader, out *pipeWriter) {
 			defer close(ch)
 			statuses[i] = s.runSub(func(s *Runner) { s.stmt(st) })
 			if out != nil {

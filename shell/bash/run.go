@@ -224,7 +224,7 @@ func cancelable(ctx context.Context, rd io.Reader) io.Reader {
 	if _, ok := rd.(*strings.Reader); ok {
 		return rd
 	}
-	pr, pw := io.Pipe()
+	pr, pw := newPipe()
 	go func() {
 		_, err := io.Copy(pw, rd)
 		pw.CloseWithError(err)
