@@ -876,8 +876,15 @@ func trapBuiltin(r *Runner, args []string) int {
 		args = args[1:]
 	}
 	if len(args) == 0 || args[0] == "-p" {
-		for _, k := range sortedKeys(r.traps) {
-			fmt.Fprintf(r.stdout(), "trap -- %s %s\n", shQuote(r.traps[k]), k)
+		// EXIT first, then the signals by number, as bash lists them.
+		keys := sortedKeys(r.traps)
+		sort.SliceStable(keys, func(i, j int) bool { return trapOrder(keys[i]) < trapOrder(keys[j]) })
+		for _, k := range keys {
+			name := k
+			if _, ok := signals[k]; ok {
+				name = "SIG" + k
+			}
+			fmt.Fprintf(r.stdout(), "trap -- '%s' %s\n", strings.ReplaceAll(r.traps[k], "'", `'\''`), name)
 		}
 		return 0
 	}
@@ -1415,4 +1422,16 @@ func pick(c bool, a, b string) string {
 		return a
 	}
 	return b
+}
+
+// trapOrder sorts trap names: EXIT, the signals by number, then DEBUG,
+// ERR and RETURN.
+func trapOrder(name string) int {
+	if name == "EXIT" {
+		return 0
+	}
+	if n, ok := signals[name]; ok {
+		return n
+	}
+	return 100 + len(name)
 }
