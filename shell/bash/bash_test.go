@@ -201,3 +201,19 @@ func TestRunaway(t *testing.T) {
 		}
 	}
 }
+
+// TestKillJob: kill ends a background job; wait gives 128+signal.
+func TestKillJob(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	var out strings.Builder
+	_, err := Run(context.Background(), "spin & pid=$!; kill -TERM $pid; wait $pid; echo wait=$?", Options{
+		FS: fsys, Stdout: &out,
+		Exec: func(ctx context.Context, c *command.Call, args []string) error {
+			<-ctx.Done() // spin: runs until its context ends
+			return ctx.Err()
+		},
+	})
+	if err != nil || out.String() != "wait=143\n" {
+		t.Errorf("got %q, %v", out.String(), err)
+	}
+}

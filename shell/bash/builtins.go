@@ -1208,6 +1208,17 @@ func killBuiltin(r *Runner, args []string) int {
 	}
 	status := 0
 	for _, a := range args {
+		if j := r.findJob(a); j != nil {
+			select {
+			case <-j.done:
+				r.errf("kill: (%d) - No such process", j.pid)
+				status = 1
+			default:
+				j.sig.Store(int32(signals[name]))
+				j.cancel()
+			}
+			continue
+		}
 		if strings.HasPrefix(a, "%") || a == strconv.Itoa(r.rootPID) || a == strconv.Itoa(r.pid) {
 			if t, ok := r.traps[name]; ok && !strings.HasPrefix(a, "%") {
 				r.runTrap(t)
@@ -1434,4 +1445,14 @@ func trapOrder(name string) int {
 		return n
 	}
 	return 100 + len(name)
+}
+
+// findJob finds a job by %N or by pid.
+func (r *Runner) findJob(spec string) *job {
+	for _, j := range r.jobs {
+		if spec == "%"+strconv.Itoa(j.id) || spec == strconv.Itoa(j.pid) || (spec == "%%" || spec == "%+") && j == r.jobs[len(r.jobs)-1] {
+			return j
+		}
+	}
+	return nil
 }

@@ -444,6 +444,9 @@ func (r *Runner) external(args []string, tmp []tmpVar) {
 			return
 		}
 		err = r.opts.Exec(r.ctx, c, args)
+		if r.ctx.Err() != nil && r.ctx != r.shared.ctx && r.shared.ctx.Err() == nil {
+			err = nil // a killed job: its status is the signal's
+		}
 	}()
 	r.status = r.execStatus(args[0], err)
 }
@@ -455,6 +458,9 @@ func (r *Runner) execStatus(name string, err error) int {
 	if r.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
 		r.exit(124)
 		return 124
+	}
+	if r.ctx.Err() != nil {
+		r.exit(124)
 	}
 	var nr notRunner
 	if errors.As(err, &nr) {

@@ -27,6 +27,7 @@ import (
 	"path"
 	"strings"
 	"sync"
+	"sync/atomic"
 
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
@@ -118,6 +119,7 @@ type shared struct {
 // Runner is one shell: the main one or a subshell.
 type Runner struct {
 	*shared
+	ctx     context.Context // the shell's: a background job's own, which kill ends
 	vars    *scope
 	funcs   map[string]*syntax.Stmt
 	aliases map[string]string
@@ -178,6 +180,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		shopt:   map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true},
 		traps:   map[string]string{},
 		pid:     sh.rootPID,
+		ctx:     sh.ctx,
 	}
 	r.fds = map[int]*fdesc{
 		0: {r: cancelable(sh.ctx, opts.Stdin), name: "stdin"},
@@ -987,6 +990,8 @@ func (s *Runner) runSub(fn func(s *Runner)) (code int) {
 type job struct {
 	id     int
 	pid    int
+	cancel context.CancelFunc
+	sig    atomic.Int32 // the signal kill sent, 0 for none
 	text   string
 	done   chan struct{}
 	status int
@@ -997,11 +1002,16 @@ func (r *Runner) background(st *syntax.Stmt) {
 	s := r.subshellCopy()
 	st2 := *st
 	st2.Background = false
-	j := &job{id: len(r.jobs) + 1, pid: s.pid, done: make(chan struct{}), text: stmtText(&st2)}
-	// A background job reads nothing from the terminal's stdin.
+	ctx, cancel := context.WithCancel(r.ctx)
+	s.ctx = ctx
+	j := &job{id: len(r.jobs) + 1, pid: s.pid, done: make(chan struct{}), text: stmtText(&st2), cancel: cancel}
 	go func() {
 		defer close(j.done)
+		defer cancel()
 		j.status = s.runSub(func(s *Runner) { s.stmt(&st2) })
+		if sig := j.sig.Load(); sig != 0 {
+			j.status = 128 + int(sig)
+		}
 	}()
 	r.jobs = append(r.jobs, j)
 	r.lastBg = s.pid
