@@ -83,7 +83,7 @@ const (
 // accepts, per interpreter: the measured rate, ratcheted up as the shell
 // improves.
 var oilsFloor = map[string]float64{
-	"":      67.0, // package shell/bash: 998/1476 (67.6%)
+	"":      68.0, // package shell/bash: 1006/1476 (68.2%)
 	"mvdan": 45.0, // mvdan.cc/sh's interpreter: 667/1476 (45.2%) on 2026-12-03
 }
 
