@@ -200,7 +200,7 @@ func TestAwkInShell(t *testing.T) {
 		{`awk 'BEGIN { print "to err" > "/dev/stderr"; print "to out" }' 2>/dev/null`, "to out\n", 0},
 		{`awk 'BEGIN { exit 4 }'; echo $?`, "4\n", 0},
 		{`awk 'BEGIN { print ENVIRON["FOO"] }'`, "bar\n", 0},
-		{`awk 'BEGIN { system("nosuchcmd") }' 2>&1`, "bash: line 1: nosuchcmd: command not found\n", 0},
+		{`awk 'BEGIN { system("nosuchcmd") }' 2>&1`, "sh: line 1: nosuchcmd: command not found\n", 0},
 		{`awk '{print}' /work/missing.txt`, "", 2},
 		{`echo hi | awk '{print > "/dev/null"; print "ok"}'`, "ok\n", 0},
 	}

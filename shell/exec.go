@@ -437,7 +437,7 @@ loop:
 		case a == "--version":
 			fmt.Fprintln(c.Stdout, "GNU bash, version 5.2.15(1)-release (x86_64-pc-linux-gnu)")
 			return nil
-		case (a[0] == '-' || a[0] == '+') && len(a) > 1 && !strings.HasPrefix(a, "--"):
+		case len(a) > 1 && (a[0] == '-' || a[0] == '+') && !strings.HasPrefix(a, "--"):
 			for _, ch := range a[1:] {
 				switch ch {
 				case 'c':

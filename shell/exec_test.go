@@ -108,7 +108,7 @@ func TestRunPanics(t *testing.T) {
 	}
 	for _, tc := range []struct{ script, want string }{
 		{"boom; echo $?", "boom: internal error: kaboom\n2\n[0]"},
-		{"boom | cat; echo ${PIPESTATUS:-x}", "boom: internal error: kaboom\nx\n[0]"},
+		{"boom | cat; echo ${PIPESTATUS:-x}", "boom: internal error: kaboom\n2\n[0]"},
 		{"echo x | boom", "boom: internal error: kaboom\n[2]"},
 		{"(boom) & wait", "boom: internal error: kaboom\n[0]"},
 		{"x=$(boom); echo \"[$x] $?\"", "boom: internal error: kaboom\n[] 2\n[0]"},

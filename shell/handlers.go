@@ -55,6 +55,7 @@ type session struct {
 	fbNames  map[string]bool
 	name     string
 	runID    string
+	interp   string // Options.Interpreter
 
 	mu        sync.Mutex
 	funcs     map[string]bool
@@ -80,6 +81,7 @@ func newSession(opts Options) *session {
 		fallback: opts.Fallback,
 		fbNames:  map[string]bool{},
 		name:     opts.Name,
+		interp:   cmpOr(opts.Interpreter, defaultInterpreter),
 		runID:    hex.EncodeToString(id[:]),
 		funcs:    map[string]bool{},
 		sources:  map[string]string{},
@@ -104,6 +106,7 @@ func (s *session) child() *session {
 		fallback: s.fallback,
 		fbNames:  s.fbNames,
 		name:     s.name,
+		interp:   s.interp,
 		runID:    hex.EncodeToString(id[:]),
 		funcs:    map[string]bool{},
 		sources:  map[string]string{},

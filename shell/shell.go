@@ -83,6 +83,11 @@ type Options struct {
 	Name string
 	// Args are the positional parameters $1, $2, ...
 	Args []string
+	// Interpreter chooses the interpreter: "" (or "new") runs the
+	// project's own, package shell/bash; "mvdan" the former one on
+	// mvdan.cc/sh's interp, kept only until it is deleted. Any other value
+	// is an error.
+	Interpreter string
 	// FinalDir, when set, receives the folder the script ended in: after
 	// cd, also when it stopped early through exit, set -e, an error or the
 	// end of ctx.
@@ -109,6 +114,11 @@ const runGrace = time.Second
 func Run(ctx context.Context, script string, opts Options) (int, error) {
 	if opts.FS == nil {
 		return 1, errors.New("shell: Options.FS is required")
+	}
+	switch opts.Interpreter {
+	case "", InterpreterNew, InterpreterMvdan:
+	default:
+		return 1, fmt.Errorf("shell: Options.Interpreter %q is not known (use \"\")", opts.Interpreter)
 	}
 	dir := opts.Dir
 	if dir == "" {
@@ -201,6 +211,9 @@ type scriptSpec struct {
 // gives status TimeoutExitCode; the caller checks ctx.
 func (s *session) runScript(ctx context.Context, src string, sp scriptSpec) (code int, finalDir string) {
 	finalDir = sp.dir
+	if s.interp == InterpreterNew {
+		return s.runScriptNew(ctx, src, sp)
+	}
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(sp.stderr, "%s: internal error: %v\n", s.name, p)

@@ -323,7 +323,7 @@ func TestRunStderr(t *testing.T) {
 		{"cat < nosuch", "bash: nosuch: No such file or directory\n"},
 		{"echo x > src", "bash: src: Is a directory\n"},
 		{"source nosuch.sh", "bash: nosuch.sh: No such file or directory\n"},
-		{"echo \"unterminated", "bash: -c: line 1: syntax error: unexpected end of file (reached EOF without closing quote `\"`)\n"},
+		{"echo \"unterminated", "bash: -c: line 1: unexpected EOF while looking for matching `\"'\n"},
 		{"type nosuchcmd", "bash: type: nosuchcmd: not found\n"},
 		{"cat <(echo) >(cat)", "bash: process substitution >(...) is not supported; write to a file and run the command on it\n"},
 	} {

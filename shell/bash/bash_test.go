@@ -1,0 +1,219 @@
+package bash
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/spf13/afero"
+
+	"github.com/agentenkit/agentenkit/shell/command"
+)
+
+// runScript runs script over a memory filesystem with /home/user, with
+// cat and tr as the only external commands.
+func runScript(t testing.TB, script string) (string, string, int) {
+	t.Helper()
+	fsys := afero.NewMemMapFs()
+	_ = fsys.MkdirAll("/home/user", 0o755)
+	var out, errb strings.Builder
+	code, err := Run(context.Background(), script, Options{
+		FS: fsys, Dir: "/home/user", Stdout: &out, Stderr: &errb,
+		Env:  map[string]string{"HOME": "/home/user"},
+		Exec: testExec,
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return out.String(), errb.String(), code
+}
+
+// testExec is a minimal command lookup: cat and tr a-z A-Z.
+func testExec(ctx context.Context, c *command.Call, args []string) error {
+	switch args[0] {
+	case "cat":
+		data, err := readAll(c.Stdin)
+		if err != nil {
+			return err
+		}
+		_, err = c.Stdout.Write(data)
+		return err
+	case "upper":
+		data, err := readAll(c.Stdin)
+		if err != nil {
+			return err
+		}
+		_, err = c.Stdout.Write([]byte(strings.ToUpper(string(data))))
+		return err
+	case "boom":
+		panic("kaboom")
+	}
+	return &notFound{args[0]}
+}
+
+func readAll(r interface{ Read([]byte) (int, error) }) ([]byte, error) {
+	var b []byte
+	buf := make([]byte, 512)
+	for {
+		n, err := r.Read(buf)
+		b = append(b, buf[:n]...)
+		if err != nil {
+			if err.Error() == "EOF" {
+				return b, nil
+			}
+			return b, err
+		}
+	}
+}
+
+func TestRun(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, out, stderr string
+		code                      int
+	}{
+		{"echo", "echo hi; echo -n a; echo -e 'b\\tc'", "hi\nab\tc\n", "", 0},
+		{"default quoted whole", `d='a b'; for w in ${x:-"$d"}; do echo "[$w]"; done`, "[a b]\n", "", 0},
+		{"unused default not evaluated", `echo ${x-$(echo no >&2)}ok; x=1; echo ${x:-$(exit 3)}`, "ok\n1\n", "no\n", 0},
+		{"empty array default", `a=(); echo "${a[@]-x}"`, "x\n", "", 0},
+		{"ifs non-whitespace", `IFS=_; s=_a_b_; set -- $s; echo $#`, "3\n", "", 0},
+		{"dollar star ifs", `set -- a b; IFS=:; echo "$*"`, "a:b\n", "", 0},
+		{"assoc", `declare -A m; m[k]=v; m[a+1]=w; echo ${#m[@]} ${m[a+1]}; declare -p m`, "2 w\ndeclare -A m=([k]=\"v\" [a+1]=\"w\" )\n", "", 0},
+		{"sparse", `a=([3]=x [7]=y); echo ${!a[@]} ${#a[@]}; a+=(z); echo ${!a[@]}`, "3 7 2\n3 7 8\n", "", 0},
+		{"slice", `a=(1 2 3 4); echo ${a[@]:1:2}; s=hello; echo ${s:1:3} ${s: -2}`, "2 3\nell lo\n", "", 0},
+		{"pattern ops", `f=dir/file.tar.gz; echo ${f##*/} ${f%%.*} ${f/tar/zip} ${f^^}`, "file.tar.gz dir/file dir/file.zip.gz DIR/FILE.TAR.GZ\n", "", 0},
+		{"arith", `echo $((2**10)) $((7/2)) $((-7%3)) $((1<<4)); x=5; ((x++)); echo $x`, "1024 3 -1 16\n6\n", "", 0},
+		{"arith error", "echo $((1/0)); echo skipped\necho next", "next\n", "bash: line 1: 1/0: division by 0 (error token is \"0\")\n", 0},
+		{"printf", `printf '%5.2f|%-4s|%04d|%x|%q|%b\n' 3.14159 ab 7 255 'a b' 'x\ty'`, " 3.14|ab  |0007|ff|a\\ b|x\ty\n", "", 0},
+		{"printf rounding", `printf '%.1f %.2f\n' 2.25 1.005`, "2.2 1.00\n", "", 0},
+		{"printf char arg", `printf '%x\n' "'μ"`, "3bc\n", "", 0},
+		{"printf reuse", `printf '%s-' a b c; echo`, "a-b-c-\n", "", 0},
+		{"printf -v", `printf -v x '%03d' 5; echo $x`, "005\n", "", 0},
+		{"pipeline", "echo hi | upper | cat", "HI\n", "", 0},
+		{"pipestatus", "false | true; echo ${PIPESTATUS[@]}", "1 0\n", "", 0},
+		{"pipefail", "set -o pipefail; false | true; echo $?", "1\n", "", 0},
+		{"subshell", "x=1; (x=2; echo $x); echo $x", "2\n1\n", "", 0},
+		{"function subshell return", "f() ( return 3 ); f; echo $?", "3\n", "", 0},
+		{"errexit suspended", "set -e; if false; then :; fi; false || echo ok; ! true; echo end; false; echo never", "ok\nend\n", "", 1},
+		{"while break", "i=0; while true; do i=$((i+1)); [ $i -ge 3 ] && break; done; echo $i", "3\n", "", 0},
+		{"case", "case foo in f*) echo a;& x) echo b;; *) echo c;; esac", "a\nb\n", "", 0},
+		{"here doc", "x=v\ncat <<EOF\n$x \\$x\nEOF\ncat <<'E'\n$x\nE", "v $x\n$x\n", "", 0},
+		{"here string", "read -r a b <<< 'one two three'; echo $b", "two three\n", "", 0},
+		{"fd redirections", "exec 3>f; echo x >&3; exec 3>&-; cat < f; echo y 1>&2 2>/dev/null", "x\n", "y\n", 0},
+		{"noclobber", "set -C; echo a > f; echo b > f; echo $?; echo c >| f; cat < f", "1\nc\n", "bash: line 1: f: cannot overwrite existing file\n", 0},
+		{"read ifs", "IFS=: read -r a b c <<< 'x::y'; echo \"[$a][$b][$c]\"", "[x][][y]\n", "", 0},
+		{"mapfile", "printf 'a\\nb\\n' | { mapfile -t l; echo ${#l[@]} ${l[1]}; }", "2 b\n", "", 0},
+		{"not found", "nosuch; echo $?", "127\n", "bash: line 1: nosuch: command not found\n", 0},
+		{"unbound", "set -u; echo $nope; echo never", "", "bash: line 1: nope: unbound variable\n", 127},
+		{"readonly", "readonly r=1; r=2; echo never", "", "bash: line 1: r: readonly variable\n", 1},
+		{"exit trap", "trap 'echo bye' EXIT; echo hi; exit 4", "hi\nbye\n", "", 4},
+		{"local and nameref", "x=g; f() { local x=l; local -n r=x; r=changed; echo $x; }; f; echo $x", "changed\ng\n", "", 0},
+		{"getopts", `set -- -a -b val rest; while getopts ab: o; do echo "$o${OPTARG:+=$OPTARG}"; done; shift $((OPTIND-1)); echo $1`, "a\nb=val\nrest\n", "", 0},
+		{"background", "{ echo bg; } & wait $!; echo $?", "bg\n0\n", "", 0},
+		{"brace expansion", "echo {a,b}{1..3..2} x{05..07}", "a1 a3 b1 b3 x05 x06 x07\n", "", 0},
+		{"glob", "touch() { for f; do : > $f; done; }; touch b.txt a.txt .h; echo *.txt; shopt -s nullglob; echo *.none end", "a.txt b.txt\nend\n", "", 0},
+		{"xtrace", "set -x; echo 'a b' c", "a b c\n", "+ echo 'a b' c\n", 0},
+		{"panic in a command", "boom; echo $?", "1\n", "boom: internal error: kaboom\n", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, errText, code := runScript(t, tc.script)
+			if out != tc.out || errText != tc.stderr || code != tc.code {
+				t.Errorf("%s:\nstdout %q\nstderr %q\nstatus %d\nwant %q %q %d", tc.script, out, errText, code, tc.out, tc.stderr, tc.code)
+			}
+		})
+	}
+}
+
+// TestRunContext: a script that does not end stops when ctx ends.
+func TestRunContext(t *testing.T) {
+	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
+	defer cancel()
+	start := time.Now()
+	code, err := Run(ctx, "while :; do :; done", Options{FS: afero.NewMemMapFs()})
+	if !errors.Is(err, context.DeadlineExceeded) || code != 124 {
+		t.Errorf("got %d, %v", code, err)
+	}
+	if d := time.Since(start); d > 2*time.Second {
+		t.Errorf("took %v", d)
+	}
+}
+
+// TestRunOptions: bad options are errors.
+func TestRunOptions(t *testing.T) {
+	if _, err := Run(context.Background(), "true", Options{}); err == nil {
+		t.Error("no FS: no error")
+	}
+	if _, err := Run(context.Background(), "true", Options{FS: afero.NewMemMapFs(), Dir: "rel"}); err == nil {
+		t.Error("relative Dir: no error")
+	}
+}
+
+// TestNoHostFiles: paths are the FS's, never the host's.
+func TestNoHostFiles(t *testing.T) {
+	host, err := os.CreateTemp("", "bash-host-*")
+	if err != nil {
+		t.Fatal(err)
+	}
+	host.WriteString("secret")
+	host.Close()
+	defer os.Remove(host.Name())
+	out, _, _ := runScript(t, fmt.Sprintf("read x < %q; echo \"[$x]\"; echo hi > %q; source %q", host.Name(), host.Name()+".w", host.Name()))
+	if strings.Contains(out, "secret") {
+		t.Errorf("read a host file: %q", out)
+	}
+	if _, err := os.Stat(host.Name() + ".w"); err == nil {
+		os.Remove(host.Name() + ".w")
+		t.Error("wrote a host file")
+	}
+}
+
+// FuzzRun: no script panics the host process or hangs past its context.
+func FuzzRun(f *testing.F) {
+	for _, s := range []string{
+		"echo ${x:-$((1+2))} ${a[@]:1} ${!b} ${c@Q}", "f() { f; }; f", "a=(1 2); a[5]=x; echo ${a[-1]}",
+		"x=$'\\x00'; printf %q \"$x\"", "case $x in *) ;; esac | cat", "exec 3<&-; cat <&3", "(( x = 1 / 0 ))",
+		"read -d '' -n 3 x <<< abc", "printf '%*.*d' 5 3 7", "[[ a =~ ( ]]", "echo {1..3}{a..c}",
+	} {
+		f.Add(s)
+	}
+	f.Fuzz(func(t *testing.T, script string) {
+		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
+		defer cancel()
+		fsys := afero.NewMemMapFs()
+		_, _ = Run(ctx, script, Options{FS: fsys, Exec: testExec})
+	})
+}
+
+// TestRunaway: runaway recursions end the script, not the host process.
+func TestRunaway(t *testing.T) {
+	for _, script := range []string{
+		"f() { f; }; f; echo never",
+		"x='eval \"$x\"'; eval \"$x\"; echo never",
+		"echo 'source s.sh' > s.sh; source s.sh; echo never",
+		"f() { echo $(f); }; f; exit 1", // each subshell ends; the script goes on
+	} {
+		out, errText, code := runScript(t, script)
+		if strings.Contains(out, "never") || code == 0 || !strings.Contains(errText, "maximum") {
+			t.Errorf("%s: %q %q %d", script, out, errText, code)
+		}
+	}
+}
+
+// TestKillJob: kill ends a background job; wait gives 128+signal.
+func TestKillJob(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	var out strings.Builder
+	_, err := Run(context.Background(), "spin & pid=$!; kill -TERM $pid; wait $pid; echo wait=$?", Options{
+		FS: fsys, Stdout: &out,
+		Exec: func(ctx context.Context, c *command.Call, args []string) error {
+			<-ctx.Done() // spin: runs until its context ends
+			return ctx.Err()
+		},
+	})
+	if err != nil || out.String() != "wait=143\n" {
+		t.Errorf("got %q, %v", out.String(), err)
+	}
+}

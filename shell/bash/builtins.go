@@ -1,0 +1,1458 @@
+package bash
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+	"sync"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// builtinFunc is a builtin of the shell: it returns its exit status.
+type builtinFunc func(r *Runner, args []string) int
+
+var builtins map[string]builtinFunc
+
+// specialBuiltins keep their temporary assignments (POSIX).
+var specialBuiltins = map[string]bool{
+	":": true, ".": true, "break": true, "continue": true, "eval": true, "exec": true,
+	"exit": true, "export": true, "readonly": true, "return": true, "set": true,
+	"shift": true, "times": true, "trap": true, "unset": true, "source": false,
+}
+
+func init() {
+	builtins = map[string]builtinFunc{
+		":":         func(r *Runner, a []string) int { return 0 },
+		"true":      func(r *Runner, a []string) int { return 0 },
+		"false":     func(r *Runner, a []string) int { return 1 },
+		"echo":      echoBuiltin,
+		"printf":    printfBuiltin,
+		"cd":        cdBuiltin,
+		"pwd":       pwdBuiltin,
+		"exit":      exitBuiltin,
+		"return":    returnBuiltin,
+		"break":     loopCtl,
+		"continue":  loopCtl,
+		"set":       setBuiltin,
+		"shift":     shiftBuiltin,
+		"unset":     unsetBuiltin,
+		"export":    declBuiltin,
+		"readonly":  declBuiltin,
+		"local":     declBuiltin,
+		"declare":   declBuiltin,
+		"typeset":   declBuiltin,
+		"read":      readBuiltin,
+		"eval":      evalBuiltin,
+		"source":    sourceBuiltin,
+		".":         sourceBuiltin,
+		"test":      testBuiltin,
+		"[":         testBuiltin,
+		"type":      typeBuiltin,
+		"command":   commandBuiltin,
+		"builtin":   builtinBuiltin,
+		"wait":      waitBuiltin,
+		"trap":      trapBuiltin,
+		"shopt":     shoptBuiltin,
+		"alias":     aliasBuiltin,
+		"unalias":   unaliasBuiltin,
+		"getopts":   getoptsBuiltin,
+		"let":       letBuiltin,
+		"mapfile":   mapfileBuiltin,
+		"readarray": mapfileBuiltin,
+		"umask":     umaskBuiltin,
+		"times": func(r *Runner, a []string) int {
+			fmt.Fprint(r.stdout(), "0m0.000s 0m0.000s\n0m0.000s 0m0.000s\n")
+			return 0
+		},
+		"exec":   execBuiltin,
+		"kill":   killBuiltin,
+		"jobs":   jobsBuiltin,
+		"disown": func(r *Runner, a []string) int { return 0 },
+		"hash":   func(r *Runner, a []string) int { return 0 },
+		"caller": callerBuiltin,
+		"ulimit": ulimitBuiltin,
+		"pushd":  pushdBuiltin,
+		"popd":   popdBuiltin,
+		"dirs":   dirsBuiltin,
+	}
+}
+
+// lockedWriter serialises writes of concurrent jobs.
+type lockedWriter struct {
+	mu sync.Mutex
+	w  io.Writer
+}
+
+func (l *lockedWriter) Write(p []byte) (int, error) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	return l.w.Write(p)
+}
+
+func (r *Runner) writeOut(s string) int {
+	if _, err := io.WriteString(r.stdout(), s); err != nil {
+		return 1
+	}
+	return 0
+}
+
+func echoBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	newline, escapes := true, r.shopt["xpg_echo"]
+	for len(args) > 0 {
+		a := args[0]
+		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
+			break
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	s := strings.Join(args, " ")
+	if escapes {
+		var stop bool
+		s, stop = decodeEscapes(s, true)
+		if stop {
+			newline = false
+		}
+	}
+	if newline {
+		s += "\n"
+	}
+	if _, err := io.WriteString(r.stdout(), s); err != nil {
+		return r.writeErr("echo", err)
+	}
+	return 0
+}
+
+// writeErr reports a builtin's failed write: a closed pipe is SIGPIPE
+// (status 141, silent), as for a process.
+func (r *Runner) writeErr(name string, err error) int {
+	if errors.Is(err, io.ErrClosedPipe) {
+		return 141
+	}
+	r.errf("%s: write error: %s", name, errText(err))
+	return 1
+}
+
+func cdBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	physical := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		switch args[0] {
+		case "-P":
+			physical = true
+		case "-L":
+		default:
+			r.errf("cd: %s: invalid option", args[0])
+			fmt.Fprintln(r.stderr(), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
+			return 2
+		}
+		args = args[1:]
+	}
+	_ = physical
+	if len(args) > 1 {
+		r.errf("cd: too many arguments")
+		return 1
+	}
+	var dir string
+	print := false
+	if len(args) == 0 {
+		h, ok := r.getVar("HOME")
+		if !ok {
+			r.errf("cd: HOME not set")
+			return 1
+		}
+		dir = h
+	} else if args[0] == "-" {
+		o, ok := r.getVar("OLDPWD")
+		if !ok {
+			r.errf("cd: OLDPWD not set")
+			return 1
+		}
+		dir, print = o, true
+	} else {
+		dir = args[0]
+	}
+	if dir == "" {
+		return 0
+	}
+	abs := r.abs(dir)
+	fi, err := r.fs.Stat(abs)
+	if err != nil {
+		r.errf("cd: %s: %s", dir, errText(err))
+		return 1
+	}
+	if !fi.IsDir() {
+		r.errf("cd: %s: Not a directory", dir)
+		return 1
+	}
+	old, _ := r.getVar("PWD")
+	_ = r.setVar("OLDPWD", old)
+	if v := r.lookupVar("OLDPWD"); v != nil {
+		v.Exported = true
+	}
+	r.dir = abs
+	_ = r.setVar("PWD", abs)
+	if print {
+		fmt.Fprintln(r.stdout(), abs)
+	}
+	return 0
+}
+
+func pwdBuiltin(r *Runner, args []string) int {
+	return r.writeOut(r.dir + "\n")
+}
+
+func exitBuiltin(r *Runner, args []string) int {
+	code := r.status
+	if len(args) > 1 {
+		n, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.errf("exit: %s: numeric argument required", args[1])
+			code = 2
+		} else {
+			code = n & 0xff
+		}
+		if len(args) > 2 && err == nil {
+			r.errf("exit: too many arguments")
+			return 1
+		}
+	}
+	r.exit(code)
+	return code
+}
+
+func returnBuiltin(r *Runner, args []string) int {
+	code := r.status
+	if len(args) > 1 {
+		n, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.errf("return: %s: numeric argument required", args[1])
+			code = 2
+		} else {
+			code = n & 0xff
+		}
+	}
+	if r.funcDepth == 0 && r.sourceDepth == 0 {
+		r.errf("return: can only `return' from a function or sourced script")
+		return 1
+	}
+	r.returning = true
+	return code
+}
+
+func loopCtl(r *Runner, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		v, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.errf("%s: %s: numeric argument required", args[0], args[1])
+			r.exit(128)
+			return 128
+		}
+		if v < 1 {
+			r.errf("%s: %s: loop count out of range", args[0], args[1])
+			return 1
+		}
+		n = v
+	}
+	if r.loopDepth == 0 {
+		return 0
+	}
+	n = min(n, r.loopDepth)
+	if args[0] == "break" {
+		r.brk = n
+	} else {
+		r.cont = n
+	}
+	return 0
+}
+
+func shiftBuiltin(r *Runner, args []string) int {
+	n := 1
+	if len(args) > 1 {
+		v, err := strconv.Atoi(args[1])
+		if err != nil {
+			r.errf("shift: %s: numeric argument required", args[1])
+			return 1
+		}
+		n = v
+	}
+	if n < 0 {
+		r.errf("shift: %d: shift count out of range", n)
+		return 1
+	}
+	if n > len(r.params) {
+		return 1
+	}
+	r.params = r.params[n:]
+	return 0
+}
+
+func setBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) == 0 {
+		for _, n := range r.vars.names() {
+			v := r.lookupVar(n)
+			if v == nil || !v.Set {
+				continue
+			}
+			if v.Kind == kString {
+				fmt.Fprintf(r.stdout(), "%s=%s\n", n, setQuote(v.Str))
+			} else {
+				fmt.Fprintf(r.stdout(), "%s=%s\n", n, arrayBody(v))
+			}
+		}
+		return 0
+	}
+	for len(args) > 0 {
+		a := args[0]
+		if a == "--" {
+			args = args[1:]
+			r.params = slices.Clone(args)
+			return 0
+		}
+		if a == "-" {
+			r.opt["xtrace"], r.opt["verbose"] = false, false
+			args = args[1:]
+			r.params = slices.Clone(args)
+			return 0
+		}
+		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
+			break
+		}
+		on := a[0] == '-'
+		args = args[1:]
+		for _, c := range a[1:] {
+			if c == 'o' {
+				if len(args) == 0 {
+					r.printOpts(on)
+					continue
+				}
+				if !r.setOpt(args[0], on) {
+					r.errf("set: %s: invalid option name", args[0])
+					return 1
+				}
+				args = args[1:]
+				continue
+			}
+			name, ok := shortOpts[c]
+			if !ok {
+				r.errf("set: %c%c: invalid option", a[0], c)
+				fmt.Fprintln(r.stderr(), "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]")
+				return 2
+			}
+			r.opt[name] = on
+		}
+	}
+	if len(args) > 0 {
+		r.params = slices.Clone(args)
+	}
+	return 0
+}
+
+var allOpts = []string{"allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall", "histexpand", "history", "ignoreeof", "interactive-comments", "keyword", "monitor", "noclobber", "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix", "privileged", "verbose", "vi", "xtrace"}
+
+func (r *Runner) printOpts(on bool) {
+	for _, n := range allOpts {
+		v := r.opt[n]
+		if n == "interactive-comments" {
+			v = true
+		}
+		if on {
+			r.printOnOff(n, v)
+		} else {
+			fmt.Fprintf(r.stdout(), "set %so %s\n", pick(v, "-", "+"), n)
+		}
+	}
+}
+
+// setQuote quotes a value as set and declare -p print it.
+func setQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	safe := true
+	for _, c := range s {
+		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_/.,:=+-@%^", c)) {
+			safe = false
+		}
+	}
+	if safe {
+		return s
+	}
+	return shQuote(s)
+}
+
+func unsetBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	mode := ""
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'v', 'f', 'n':
+				mode = string(c)
+			default:
+				r.errf("unset: -%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "unset: usage: unset [-f] [-v] [-n] [name ...]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	status := 0
+	for _, a := range args {
+		if mode == "f" {
+			delete(r.funcs, a)
+			continue
+		}
+		if name, idx, ok := strings.Cut(a, "["); ok && strings.HasSuffix(idx, "]") {
+			v := r.lookupVar(name)
+			if v == nil {
+				continue
+			}
+			if v.ReadOnly {
+				r.errf("unset: %s: cannot unset: readonly variable", name)
+				status = 1
+				continue
+			}
+			key := idx[:len(idx)-1]
+			switch v.Kind {
+			case kAssoc:
+				pe, err := parseParamRef(a)
+				if err == nil {
+					k, _ := r.assocKey(pe.Index)
+					v.unsetAssoc(k)
+				}
+			case kIndexed:
+				if key == "@" || key == "*" {
+					v.Idx = map[int]string{}
+					continue
+				}
+				x, err := syntax.NewParser().Arithmetic(strings.NewReader(key))
+				if err != nil {
+					continue
+				}
+				n, err := r.arith(x)
+				if err != nil {
+					r.report(err)
+					return 1
+				}
+				if n < 0 {
+					n += int64(v.maxIndex() + 1)
+				}
+				delete(v.Idx, int(n))
+			default:
+				if key == "0" {
+					v.Set = false
+				}
+			}
+			continue
+		}
+		if !syntax.ValidName(a) {
+			r.errf("unset: `%s': not a valid identifier", a)
+			status = 1
+			continue
+		}
+		if mode == "" {
+			if _, ok := r.funcs[a]; ok {
+				if v, _ := r.vars.lookup(a); v == nil {
+					delete(r.funcs, a)
+					continue
+				}
+			}
+		}
+		name := a
+		if mode != "n" {
+			name = r.resolve(a)
+		}
+		v, i := r.vars.lookup(name)
+		if v == nil {
+			continue
+		}
+		if v.ReadOnly {
+			r.errf("unset: %s: cannot unset: readonly variable", name)
+			status = 1
+			continue
+		}
+		if i > 0 && i == len(r.vars.frames)-1 || i == 0 {
+			delete(r.vars.frames[i].vars, name)
+		} else {
+			// A local of a calling function: unset reveals the outer one.
+			delete(r.vars.frames[i].vars, name)
+		}
+	}
+	return status
+}
+
+// maxNest bounds nested eval and source (and functions: 1000), so that a
+// runaway recursion is an error, not the end of the host's stack.
+const maxNest = 1000
+
+func evalBuiltin(r *Runner, args []string) int {
+	if r.nest >= maxNest {
+		r.errf("eval: maximum eval nesting level exceeded (%d)", maxNest)
+		r.exit(1)
+		return 1
+	}
+	r.nest++
+	defer func() { r.nest-- }()
+	src := strings.Join(args[1:], " ")
+	if strings.TrimSpace(src) == "" {
+		return 0
+	}
+	file, err := parse(src)
+	line := r.line
+	r.lineFrozen++
+	r.runStmts(file.Stmts)
+	r.lineFrozen--
+	r.line = line
+	if err != nil && !r.stopped() {
+		pfx := r.name + ": eval"
+		var pe syntax.ParseError
+		if e, ok := err.(syntax.ParseError); ok {
+			pe = e
+			text := pe.Text
+			if pe.Incomplete {
+				text = "unexpected end of file"
+			}
+			fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", pfx, r.line, text)
+		} else {
+			fmt.Fprintf(r.stderr(), "%s: line %d: %v\n", pfx, r.line, err)
+		}
+		return 2
+	}
+	return r.status
+}
+
+func sourceBuiltin(r *Runner, args []string) int {
+	if len(args) < 2 {
+		r.errf("%s: filename argument required", args[0])
+		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
+		return 2
+	}
+	if r.nest >= maxNest {
+		r.errf("%s: maximum source nesting level exceeded (%d)", args[0], maxNest)
+		r.exit(1)
+		return 1
+	}
+	r.nest++
+	defer func() { r.nest-- }()
+	name := args[1]
+	p := name
+	if !strings.Contains(name, "/") {
+		found := ""
+		pathList, _ := r.getVar("PATH")
+		for _, d := range strings.Split(pathList, ":") {
+			c := join(orDot(d), name)
+			if fi, err := r.fs.Stat(r.abs(c)); err == nil && fi.Mode().IsRegular() {
+				found = c
+				break
+			}
+		}
+		if found != "" {
+			p = found
+		}
+	}
+	data, err := readFile(r, r.abs(p))
+	if err != nil {
+		r.errf("%s: %s", name, errText(err))
+		return 1
+	}
+	saved := r.params
+	if len(args) > 2 {
+		r.params = slices.Clone(args[2:])
+	}
+	file, perr := parse(data)
+	r.sourceDepth++
+	line := r.line
+	r.runStmts(file.Stmts)
+	r.line = line
+	r.sourceDepth--
+	if len(args) > 2 {
+		r.params = saved
+	}
+	if r.returning {
+		r.returning = false
+	}
+	if perr != nil && !r.exiting {
+		saved := r.opts.SyntaxPrefix
+		r.opts.SyntaxPrefix = name
+		r.syntaxError(perr)
+		r.opts.SyntaxPrefix = saved
+		return 2
+	}
+	return r.status
+}
+
+func readFile(r *Runner, p string) (string, error) {
+	f, err := r.fs.Open(p)
+	if err != nil {
+		return "", err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err == nil && fi.IsDir() {
+		return "", &shError{msg: "is a directory"}
+	}
+	b, err := io.ReadAll(f)
+	return string(b), err
+}
+
+func (r *Runner) kindOf(name string) (kind, where string) {
+	if _, ok := r.aliases[name]; ok && r.shopt["expand_aliases"] {
+		return "alias", r.aliases[name]
+	}
+	if syntax.IsKeyword(name) {
+		return "keyword", ""
+	}
+	if _, ok := r.funcs[name]; ok {
+		return "function", ""
+	}
+	if _, ok := builtins[name]; ok {
+		return "builtin", ""
+	}
+	if r.opts.Lookup != nil {
+		pathList, _ := r.getVar("PATH")
+		k, w := r.opts.Lookup(name, pathList, r.dir)
+		return k, w
+	}
+	return "", ""
+}
+
+func typeBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	var flagT, flagP, flagA, flagF bool
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 't':
+				flagT = true
+			case 'p', 'P':
+				flagP = true
+			case 'a':
+				flagA = true
+			case 'f':
+				flagF = true
+			default:
+				r.errf("type: -%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "type: usage: type [-afptP] name [name ...]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	status := 0
+	for _, name := range args {
+		kind, where := r.kindOf(name)
+		if flagF && kind == "function" {
+			kind, where = "", ""
+			if _, ok := builtins[name]; ok {
+				kind = "builtin"
+			}
+		}
+		if kind == "" {
+			if !flagT && !flagP {
+				r.errf("type: %s: not found", name)
+			}
+			status = 1
+			continue
+		}
+		switch {
+		case flagT:
+			fmt.Fprintln(r.stdout(), kind)
+		case flagP:
+			if kind == "file" {
+				fmt.Fprintln(r.stdout(), where)
+			}
+		default:
+			switch kind {
+			case "alias":
+				fmt.Fprintf(r.stdout(), "%s is aliased to `%s'\n", name, where)
+			case "keyword":
+				fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
+			case "function":
+				fmt.Fprintf(r.stdout(), "%s is a function\n%s\n", name, funcText(name, r.funcs[name]))
+			case "builtin":
+				fmt.Fprintf(r.stdout(), "%s is a shell builtin\n", name)
+			default:
+				fmt.Fprintf(r.stdout(), "%s is %s\n", name, where)
+			}
+		}
+		_ = flagA
+	}
+	return status
+}
+
+func funcText(name string, body *syntax.Stmt) string {
+	var b strings.Builder
+	p := syntax.NewPrinter(syntax.Indent(4))
+	_ = p.Print(&b, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Parens: true, Body: body})
+	s := b.String()
+	s = strings.Replace(s, "() {", " () \n{ ", 1)
+	return strings.TrimRight(s, "\n")
+}
+
+func commandBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	v, V := false, false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'v':
+				v = true
+			case 'V':
+				V = true
+			case 'p':
+			default:
+				r.errf("command: -%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "command: usage: command [-pVv] command [arg ...]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	if v || V {
+		status := 0
+		for _, name := range args {
+			kind, where := r.kindOf(name)
+			switch {
+			case kind == "":
+				if V {
+					r.errf("command: %s: not found", name)
+				}
+				status = 1
+			case v && kind == "file":
+				fmt.Fprintln(r.stdout(), where)
+			case v && kind == "alias":
+				fmt.Fprintf(r.stdout(), "alias %s='%s'\n", name, where)
+			case v:
+				fmt.Fprintln(r.stdout(), name)
+			default:
+				return typeBuiltin(r, []string{"type", name})
+			}
+		}
+		return status
+	}
+	if b, ok := builtins[args[0]]; ok {
+		return b(r, args)
+	}
+	r.external(args, nil)
+	return r.status
+}
+
+func builtinBuiltin(r *Runner, args []string) int {
+	if len(args) < 2 {
+		return 0
+	}
+	b, ok := builtins[args[1]]
+	if !ok {
+		r.errf("builtin: %s: not a shell builtin", args[1])
+		return 1
+	}
+	return b(r, args[1:])
+}
+
+func waitBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	anyOne := false
+	if len(args) > 0 && args[0] == "-n" {
+		anyOne = true
+		args = args[1:]
+	}
+	if anyOne {
+		var pending []*job
+		for _, j := range r.jobs {
+			if !j.waited {
+				pending = append(pending, j)
+			}
+		}
+		if len(pending) == 0 {
+			return 127
+		}
+		for {
+			for _, j := range pending {
+				select {
+				case <-j.done:
+					j.waited = true
+					return j.status
+				default:
+				}
+			}
+			select {
+			case <-pending[0].done:
+			case <-r.ctx.Done():
+				return 128
+			case <-waitAny(pending):
+			}
+		}
+	}
+	if len(args) == 0 {
+		for _, j := range r.jobs {
+			select {
+			case <-j.done:
+			case <-r.ctx.Done():
+				return 128
+			}
+			j.waited = true
+		}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		var found *job
+		if strings.HasPrefix(a, "%") {
+			n, _ := strconv.Atoi(a[1:])
+			for _, j := range r.jobs {
+				if j.id == n {
+					found = j
+				}
+			}
+		} else {
+			n, err := strconv.Atoi(a)
+			if err != nil {
+				r.errf("wait: `%s': not a pid or valid job spec", a)
+				status = 2
+				continue
+			}
+			for _, j := range r.jobs {
+				if j.pid == n {
+					found = j
+				}
+			}
+		}
+		if found == nil {
+			r.errf("wait: pid %s is not a child of this shell", a)
+			status = 127
+			continue
+		}
+		<-found.done
+		found.waited = true
+		status = found.status
+	}
+	return status
+}
+
+func waitAny(js []*job) <-chan struct{} {
+	ch := make(chan struct{})
+	for _, j := range js {
+		go func(j *job) {
+			<-j.done
+			defer func() { recover() }()
+			close(ch)
+		}(j)
+	}
+	return ch
+}
+
+func trapBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0] == "-p" {
+		// EXIT first, then the signals by number, as bash lists them.
+		keys := sortedKeys(r.traps)
+		sort.SliceStable(keys, func(i, j int) bool { return trapOrder(keys[i]) < trapOrder(keys[j]) })
+		for _, k := range keys {
+			name := k
+			if _, ok := signals[k]; ok {
+				name = "SIG" + k
+			}
+			fmt.Fprintf(r.stdout(), "trap -- '%s' %s\n", strings.ReplaceAll(r.traps[k], "'", `'\''`), name)
+		}
+		return 0
+	}
+	if args[0] == "-l" {
+		fmt.Fprintln(r.stdout(), " 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP")
+		return 0
+	}
+	action := args[0]
+	sigs := args[1:]
+	if len(sigs) == 0 {
+		sigs, action = args, "-"
+	}
+	status := 0
+	for _, s := range sigs {
+		name, ok := sigName(s)
+		if !ok {
+			r.errf("trap: %s: invalid signal specification", s)
+			status = 1
+			continue
+		}
+		if action == "-" {
+			delete(r.traps, name)
+		} else {
+			r.traps[name] = action
+		}
+	}
+	return status
+}
+
+var signals = map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS": 7, "FPE": 8, "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15, "CHLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22, "URG": 23, "WINCH": 28}
+
+func sigName(s string) (string, bool) {
+	u := strings.ToUpper(strings.TrimPrefix(strings.ToUpper(s), "SIG"))
+	switch u {
+	case "EXIT", "0":
+		return "EXIT", true
+	case "ERR", "DEBUG", "RETURN":
+		return u, true
+	}
+	if n, err := strconv.Atoi(s); err == nil {
+		for k, v := range signals {
+			if v == n {
+				return k, true
+			}
+		}
+		return "", false
+	}
+	if _, ok := signals[u]; ok {
+		return u, true
+	}
+	return "", false
+}
+
+var shoptNames = []string{"autocd", "assoc_expand_once", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell", "dotglob", "execfail", "expand_aliases", "extdebug", "extglob", "extquote", "failglob", "force_fignore", "globasciiranges", "globskipdots", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lastpipe", "lithist", "localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "restricted_shell", "shift_verbose", "sourcepath", "varredir_close", "xpg_echo"}
+
+func shoptBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	set, unset, quiet, oMode, print := false, false, false, false, false
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		for _, c := range args[0][1:] {
+			switch c {
+			case 's':
+				set = true
+			case 'u':
+				unset = true
+			case 'q':
+				quiet = true
+			case 'o':
+				oMode = true
+			case 'p':
+				print = true
+			default:
+				r.errf("shopt: -%c: invalid option", c)
+				fmt.Fprintln(r.stderr(), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	get := func(n string) (bool, bool) {
+		if oMode {
+			for _, o := range allOpts {
+				if o == n {
+					return r.opt[n], true
+				}
+			}
+			return false, false
+		}
+		if !slices.Contains(shoptNames, n) {
+			return false, false
+		}
+		return r.shopt[n], true
+	}
+	if len(args) == 0 {
+		names := shoptNames
+		if oMode {
+			names = allOpts
+		}
+		for _, n := range names {
+			v, _ := get(n)
+			if (set && !v) || (unset && v) {
+				continue
+			}
+			if print {
+				fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(v, "-s", "-u"), n)
+			} else {
+				r.printOnOff(n, v)
+			}
+		}
+		return 0
+	}
+	status := 0
+	for _, n := range args {
+		v, ok := get(n)
+		if !ok {
+			r.errf("shopt: %s: invalid shell option name", n)
+			status = 1
+			continue
+		}
+		switch {
+		case set || unset:
+			if oMode {
+				r.setOpt(n, set)
+			} else {
+				r.shopt[n] = set
+			}
+		default:
+			if !v {
+				status = 1
+			}
+			if quiet {
+				continue
+			}
+			if print {
+				fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(v, "-s", "-u"), n)
+			} else {
+				r.printOnOff(n, v)
+			}
+		}
+	}
+	return status
+}
+
+func aliasBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 || args[0] == "-p" {
+		for _, k := range sortedKeys(r.aliases) {
+			fmt.Fprintf(r.stdout(), "alias %s=%s\n", k, shQuote(r.aliases[k]))
+		}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		name, val, ok := strings.Cut(a, "=")
+		if !ok {
+			if v, ok := r.aliases[a]; ok {
+				fmt.Fprintf(r.stdout(), "alias %s=%s\n", a, shQuote(v))
+			} else {
+				r.errf("alias: %s: not found", a)
+				status = 1
+			}
+			continue
+		}
+		r.aliases[name] = val
+	}
+	return status
+}
+
+func unaliasBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		fmt.Fprintf(r.stderr(), "unalias: usage: unalias [-a] name [name ...]\n")
+		return 2
+	}
+	if args[0] == "-a" {
+		r.aliases = map[string]string{}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		if _, ok := r.aliases[a]; !ok {
+			r.errf("unalias: %s: not found", a)
+			status = 1
+			continue
+		}
+		delete(r.aliases, a)
+	}
+	return status
+}
+
+func letBuiltin(r *Runner, args []string) int {
+	if len(args) < 2 {
+		r.errf("let: expression expected")
+		return 1
+	}
+	var n int64
+	for _, a := range args[1:] {
+		var err error
+		n, err = r.arithString(a)
+		if err != nil {
+			var se *shError
+			if e, ok := err.(*shError); ok {
+				se = e
+				r.errf("let: %s", se.msg)
+			}
+			return 1
+		}
+	}
+	return b2i(n == 0)
+}
+
+func umaskBuiltin(r *Runner, args []string) int {
+	v, ok := r.getVar("__UMASK")
+	if !ok {
+		v = "0022"
+	}
+	args = args[1:]
+	sym := false
+	if len(args) > 0 && args[0] == "-S" {
+		sym = true
+		args = args[1:]
+	}
+	if len(args) > 0 && args[0] == "-p" {
+		fmt.Fprintf(r.stdout(), "umask %s\n", v)
+		return 0
+	}
+	if len(args) == 0 {
+		if sym {
+			n, _ := strconv.ParseUint(v, 8, 32)
+			perm := func(shift uint) string {
+				m := (^n >> shift) & 7
+				s := ""
+				if m&4 != 0 {
+					s += "r"
+				}
+				if m&2 != 0 {
+					s += "w"
+				}
+				if m&1 != 0 {
+					s += "x"
+				}
+				return s
+			}
+			fmt.Fprintf(r.stdout(), "u=%s,g=%s,o=%s\n", perm(6), perm(3), perm(0))
+			return 0
+		}
+		fmt.Fprintln(r.stdout(), v)
+		return 0
+	}
+	n, err := strconv.ParseUint(args[0], 8, 32)
+	if err != nil {
+		r.errf("umask: %s: octal number out of range", args[0])
+		return 1
+	}
+	r.vars.global().vars["__UMASK"] = &Var{Set: true, Str: fmt.Sprintf("%04o", n)}
+	return 0
+}
+
+func execBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) == 0 {
+		return 0
+	}
+	if b, ok := builtins[args[0]]; ok {
+		st := b(r, args)
+		r.exit(st)
+		return st
+	}
+	if body, ok := r.funcs[args[0]]; ok {
+		r.callFunc(args[0], body, args[1:])
+	} else {
+		r.external(args, nil)
+	}
+	r.exit(r.status)
+	return r.status
+}
+
+func killBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	sig := "TERM"
+	if len(args) > 0 && args[0] == "-l" {
+		names := make([]string, 0, len(signals))
+		for k := range signals {
+			names = append(names, k)
+		}
+		sort.Slice(names, func(i, j int) bool { return signals[names[i]] < signals[names[j]] })
+		if len(args) > 1 {
+			n, _ := strconv.Atoi(args[1])
+			for _, k := range names {
+				if signals[k] == n%128 {
+					fmt.Fprintln(r.stdout(), k)
+				}
+			}
+			return 0
+		}
+		fmt.Fprintln(r.stdout(), strings.Join(names, " "))
+		return 0
+	}
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0][1:]
+		if a == "s" || a == "n" {
+			if len(args) > 1 {
+				sig = args[1]
+				args = args[2:]
+				continue
+			}
+		}
+		sig = a
+		args = args[1:]
+	}
+	name, ok := sigName(sig)
+	if !ok {
+		r.errf("kill: %s: invalid signal specification", sig)
+		return 1
+	}
+	status := 0
+	for _, a := range args {
+		if j := r.findJob(a); j != nil {
+			select {
+			case <-j.done:
+				r.errf("kill: (%d) - No such process", j.pid)
+				status = 1
+			default:
+				j.sig.Store(int32(signals[name]))
+				j.cancel()
+			}
+			continue
+		}
+		if strings.HasPrefix(a, "%") || a == strconv.Itoa(r.rootPID) || a == strconv.Itoa(r.pid) {
+			if t, ok := r.traps[name]; ok && !strings.HasPrefix(a, "%") {
+				r.runTrap(t)
+				continue
+			}
+			if !strings.HasPrefix(a, "%") {
+				r.exit(128 + signals[name])
+				return 128 + signals[name]
+			}
+			continue
+		}
+		if _, err := strconv.Atoi(a); err != nil {
+			r.errf("kill: %s: arguments must be process or job IDs", a)
+			status = 1
+			continue
+		}
+	}
+	return status
+}
+
+func jobsBuiltin(r *Runner, args []string) int {
+	for _, j := range r.jobs {
+		state := "Running"
+		select {
+		case <-j.done:
+			state = "Done"
+		default:
+		}
+		fmt.Fprintf(r.stdout(), "[%d]+  %-24s%s\n", j.id, state, j.text)
+	}
+	return 0
+}
+
+func callerBuiltin(r *Runner, args []string) int {
+	if r.funcDepth == 0 {
+		return 1
+	}
+	fmt.Fprintf(r.stdout(), "%d main\n", r.line)
+	return 0
+}
+
+// dirsLine is the directory stack as dirs prints it: the current folder
+// first, $HOME as ~.
+func (r *Runner) dirsLine() string {
+	home, _ := r.getVar("HOME")
+	list := append([]string{r.dir}, r.dirStack...)
+	for i, d := range list {
+		if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
+			list[i] = "~" + d[len(home):]
+		}
+	}
+	return strings.Join(list, " ")
+}
+
+func pushdBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) == 0 {
+		if len(r.dirStack) == 0 {
+			r.errf("pushd: no other directory")
+			return 1
+		}
+		old := r.dir
+		if st := cdBuiltin(r, []string{"cd", r.dirStack[0]}); st != 0 {
+			return st
+		}
+		r.dirStack[0] = old
+		fmt.Fprintln(r.stdout(), r.dirsLine())
+		return 0
+	}
+	old := r.dir
+	if st := cdBuiltin(r, []string{"cd", args[0]}); st != 0 {
+		return st
+	}
+	r.dirStack = append([]string{old}, r.dirStack...)
+	fmt.Fprintln(r.stdout(), r.dirsLine())
+	return 0
+}
+
+func popdBuiltin(r *Runner, args []string) int {
+	if len(r.dirStack) == 0 {
+		r.errf("popd: directory stack empty")
+		return 1
+	}
+	if st := cdBuiltin(r, []string{"cd", r.dirStack[0]}); st != 0 {
+		return st
+	}
+	r.dirStack = r.dirStack[1:]
+	fmt.Fprintln(r.stdout(), r.dirsLine())
+	return 0
+}
+
+func dirsBuiltin(r *Runner, args []string) int {
+	for _, a := range args[1:] {
+		switch a {
+		case "-c":
+			r.dirStack = nil
+			return 0
+		case "-p", "-v", "-l":
+			list := append([]string{r.dir}, r.dirStack...)
+			for i, d := range list {
+				if a == "-v" {
+					fmt.Fprintf(r.stdout(), "%2d  %s\n", i, d)
+				} else {
+					fmt.Fprintln(r.stdout(), d)
+				}
+			}
+			return 0
+		}
+	}
+	fmt.Fprintln(r.stdout(), r.dirsLine())
+	return 0
+}
+
+// ulimitBuiltin reports the sandbox's limits as unlimited and accepts
+// setting them (the sandbox enforces its own).
+func ulimitBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	all := false
+	var flags []byte
+	var value string
+	for _, a := range args {
+		if strings.HasPrefix(a, "-") && len(a) > 1 {
+			for i := 1; i < len(a); i++ {
+				c := a[i]
+				if !strings.ContainsRune("HSabcdefiklmnpqrstuvxPRT", rune(c)) {
+					r.errf("ulimit: -%c: invalid option", c)
+					fmt.Fprintln(r.stderr(), "ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]")
+					return 2
+				}
+				switch c {
+				case 'a':
+					all = true
+				case 'H', 'S':
+				default:
+					flags = append(flags, c)
+				}
+			}
+			continue
+		}
+		if value != "" {
+			r.errf("ulimit: %s: invalid number", a)
+			return 1
+		}
+		value = a
+	}
+	if all {
+		for _, l := range ulimits {
+			fmt.Fprintf(r.stdout(), "%-36s(%s, -%c) %s\n", l.name, l.unit, l.flag, l.value)
+		}
+		return 0
+	}
+	if len(flags) == 0 {
+		flags = []byte{'f'}
+	}
+	if value != "" {
+		if value != "unlimited" && value != "hard" && value != "soft" {
+			if _, err := strconv.ParseUint(value, 10, 64); err != nil {
+				r.errf("ulimit: %s: invalid number", value)
+				return 1
+			}
+		}
+		return 0
+	}
+	for _, f := range flags {
+		for _, l := range ulimits {
+			if l.flag == f {
+				if len(flags) > 1 {
+					fmt.Fprintf(r.stdout(), "%-36s(%s, -%c) %s\n", l.name, l.unit, l.flag, l.value)
+				} else {
+					fmt.Fprintln(r.stdout(), l.value)
+				}
+			}
+		}
+	}
+	return 0
+}
+
+var ulimits = []struct {
+	name, unit string
+	flag       byte
+	value      string
+}{
+	{"real-time non-blocking time", "microseconds", 'R', "unlimited"},
+	{"core file size", "blocks", 'c', "0"},
+	{"data seg size", "kbytes", 'd', "unlimited"},
+	{"scheduling priority", "", 'e', "0"},
+	{"file size", "blocks", 'f', "unlimited"},
+	{"pending signals", "", 'i', "unlimited"},
+	{"max locked memory", "kbytes", 'l', "8192"},
+	{"max memory size", "kbytes", 'm', "unlimited"},
+	{"open files", "", 'n', "1024"},
+	{"pipe size", "512 bytes", 'p', "8"},
+	{"POSIX message queues", "bytes", 'q', "819200"},
+	{"real-time priority", "", 'r', "0"},
+	{"stack size", "kbytes", 's', "8192"},
+	{"cpu time", "seconds", 't', "unlimited"},
+	{"max user processes", "", 'u', "unlimited"},
+	{"virtual memory", "kbytes", 'v', "unlimited"},
+	{"file locks", "", 'x', "unlimited"},
+}
+
+// printOnOff prints an option as "set -o" and "shopt" list it.
+func (r *Runner) printOnOff(name string, on bool) {
+	fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, pick(on, "on", "off"))
+}
+
+func pick(c bool, a, b string) string {
+	if c {
+		return a
+	}
+	return b
+}
+
+// trapOrder sorts trap names: EXIT, the signals by number, then DEBUG,
+// ERR and RETURN.
+func trapOrder(name string) int {
+	if name == "EXIT" {
+		return 0
+	}
+	if n, ok := signals[name]; ok {
+		return n
+	}
+	return 100 + len(name)
+}
+
+// findJob finds a job by %N or by pid.
+func (r *Runner) findJob(spec string) *job {
+	for _, j := range r.jobs {
+		if spec == "%"+strconv.Itoa(j.id) || spec == strconv.Itoa(j.pid) || (spec == "%%" || spec == "%+") && j == r.jobs[len(r.jobs)-1] {
+			return j
+		}
+	}
+	return nil
+}

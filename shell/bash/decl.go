@@ -1,0 +1,585 @@
+package bash
+
+import (
+	"fmt"
+	"strconv"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// assign runs one assignment of a command without words or of declare.
+func (r *Runner) assign(as *syntax.Assign, local bool) error {
+	name := as.Name.Value
+	if as.Array != nil {
+		return r.assignArray(name, as.Array, as.Append)
+	}
+	val := ""
+	if as.Value != nil {
+		v, err := r.assignValue(as.Value)
+		if err != nil {
+			return err
+		}
+		val = v
+	}
+	if as.Index != nil {
+		return r.setIndex(name, as.Index, val, as.Append)
+	}
+	if as.Append {
+		v := r.lookupVar(name)
+		if v != nil && v.Integer {
+			old, _ := v.scalar()
+			n, err := r.arithString(old + "+(" + val + ")")
+			if err != nil {
+				return err
+			}
+			return r.setVar(name, strconv.FormatInt(n, 10))
+		}
+		if v != nil && v.Kind == kIndexed {
+			return r.setIndex(name, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "0"}}}, val, true)
+		}
+		old, _ := r.getVar(name)
+		val = old + val
+	}
+	return r.setVar(name, val)
+}
+
+// assignArray runs name=(...) and name+=(...).
+func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error {
+	name = r.resolve(name)
+	v, _ := r.vars.lookup(name)
+	if v == nil {
+		v = &Var{Kind: kIndexed}
+		r.vars.global().vars[name] = v
+	}
+	if v.ReadOnly {
+		return &shError{msg: name + ": readonly variable", status: 1}
+	}
+	if v.Kind == kAssoc {
+		if !app {
+			v.Assoc, v.Keys = map[string]string{}, nil
+		}
+		for _, el := range ae.Elems {
+			if el.Index == nil {
+				val, err := r.assignValue(el.Value)
+				if err != nil {
+					return err
+				}
+				r.errf("%s: %s: must use subscript when assigning associative array", name, val)
+				continue
+			}
+			k, err := r.assocKey(el.Index)
+			if err != nil {
+				return err
+			}
+			val, err := r.assignValue(el.Value)
+			if err != nil {
+				return err
+			}
+			v.setAssoc(k, v.applyCase(val))
+		}
+		v.Set = true
+		return nil
+	}
+	old := v.Idx
+	if v.Kind == kString {
+		old = map[int]string{}
+		if v.Set {
+			old[0] = v.Str
+		}
+	}
+	idx := map[int]string{}
+	next := 0
+	if app {
+		idx = old
+		if idx == nil {
+			idx = map[int]string{}
+		}
+		next = 0
+		for k := range idx {
+			next = max(next, k+1)
+		}
+	}
+	for _, el := range ae.Elems {
+		if el.Index != nil {
+			n, err := r.arith(el.Index)
+			if err != nil {
+				return err
+			}
+			val, err := r.assignValue(el.Value)
+			if err != nil {
+				return err
+			}
+			idx[int(n)] = v.applyCase(val)
+			next = int(n) + 1
+			continue
+		}
+		vals, err := r.fields(el.Value)
+		if err != nil {
+			return err
+		}
+		for _, s := range vals {
+			if v.Integer {
+				n, err := r.arithString(s)
+				if err != nil {
+					return err
+				}
+				s = strconv.FormatInt(n, 10)
+			}
+			idx[next] = v.applyCase(s)
+			next++
+		}
+	}
+	v.Kind, v.Idx, v.Str, v.Set = kIndexed, idx, "", true
+	return nil
+}
+
+// declClause runs declare/local/export/readonly/typeset as parsed.
+func (r *Runner) declClause(c *syntax.DeclClause) {
+	variant := c.Variant.Value
+	args := []string{variant}
+	var assigns []*syntax.Assign
+	for _, as := range c.Args {
+		if as.Naked && as.Name == nil && as.Value != nil {
+			// An option or a word that expands to several.
+			vals, err := r.fields(as.Value)
+			if err != nil {
+				r.report(err)
+				return
+			}
+			for _, v := range vals {
+				if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+					args = append(args, v)
+				} else {
+					assigns = append(assigns, &syntax.Assign{Naked: true, Name: &syntax.Lit{Value: v}})
+				}
+			}
+			continue
+		}
+		assigns = append(assigns, as)
+	}
+	if r.opt["xtrace"] {
+		var words []string
+		words = append(words, args...)
+		for _, as := range assigns {
+			words = append(words, strings.TrimSpace(printNode(as)))
+		}
+		r.xtrace(words)
+	}
+	r.status = r.declare(args, assigns)
+}
+
+func declBuiltin(r *Runner, args []string) int {
+	var opts []string
+	var assigns []*syntax.Assign
+	opts = append(opts, args[0])
+	for _, a := range args[1:] {
+		if (strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+")) && len(assigns) == 0 {
+			opts = append(opts, a)
+			continue
+		}
+		name, val, hasEq := strings.Cut(a, "=")
+		as := &syntax.Assign{Name: &syntax.Lit{Value: name}, Naked: !hasEq}
+		if strings.HasSuffix(name, "+") && hasEq {
+			as.Append, as.Name.Value = true, name[:len(name)-1]
+		}
+		if hasEq {
+			as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
+		}
+		assigns = append(assigns, as)
+	}
+	return r.declare(opts, assigns)
+}
+
+// declare is the shared work of declare, local, export, readonly.
+func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
+	variant := opts[0]
+	var on, off string
+	print := false
+	funcs, funcNames := false, false
+	global := false
+	for _, o := range opts[1:] {
+		if o == "--" {
+			continue
+		}
+		for _, c := range o[1:] {
+			switch c {
+			case 'p':
+				print = true
+			case 'f':
+				funcs = true
+			case 'F':
+				funcNames = true
+			case 'g':
+				global = true
+			case 'a', 'A', 'i', 'l', 'u', 'x', 'r', 'n', 't':
+				if o[0] == '-' {
+					on += string(c)
+				} else {
+					off += string(c)
+				}
+			default:
+				r.errf("%s: %s: invalid option", variant, o)
+				fmt.Fprintf(r.stderr(), "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...] or %s -p [-aAfFilnrtux] [name ...]\n", variant, variant, variant)
+				return 2
+			}
+		}
+	}
+	switch variant {
+	case "export":
+		on += "x"
+		if strings.Contains(off, "n") || strings.Contains(on, "n") && false {
+		}
+	case "readonly":
+		on += "r"
+	case "local":
+		if r.funcDepth == 0 {
+			r.errf("local: can only be used in a function")
+			return 1
+		}
+	}
+	if variant == "export" && strings.Contains(opts2(opts), "n") {
+		// export -n removes the attribute.
+		on = strings.ReplaceAll(on, "n", "")
+		on = strings.ReplaceAll(on, "x", "")
+		off += "x"
+	}
+	if funcs || funcNames {
+		status := 0
+		names := make([]string, 0)
+		for _, as := range assigns {
+			names = append(names, as.Name.Value)
+		}
+		if len(names) == 0 {
+			names = sortedKeys(r.funcs)
+		}
+		for _, n := range names {
+			body, ok := r.funcs[n]
+			if !ok {
+				status = 1
+				continue
+			}
+			if funcNames {
+				fmt.Fprintf(r.stdout(), "declare -f %s\n", n)
+			} else {
+				fmt.Fprintln(r.stdout(), funcText(n, body))
+			}
+		}
+		return status
+	}
+	if len(assigns) == 0 && (print || on == "" && off == "" || variant != "local" && variant != "declare" && variant != "typeset") {
+		return r.printDecls(variant, on, print)
+	}
+	if print {
+		status := 0
+		for _, as := range assigns {
+			v := r.lookupVar(as.Name.Value)
+			if v == nil {
+				r.errf("%s: %s: not found", variant, as.Name.Value)
+				status = 1
+				continue
+			}
+			fmt.Fprintln(r.stdout(), declareLine(as.Name.Value, v))
+		}
+		return status
+	}
+	status := 0
+	inFunc := r.funcDepth > 0 && (variant == "local" || (variant == "declare" || variant == "typeset") && !global)
+	for _, as := range assigns {
+		name := as.Name.Value
+		if !syntax.ValidName(name) {
+			r.errf("%s: `%s': not a valid identifier", variant, printNodeAssign(as))
+			status = 1
+			continue
+		}
+		var v *Var
+		if inFunc {
+			// The function's frame, under temporary ones.
+			fi := len(r.vars.frames) - 1
+			for fi > 0 && r.vars.frames[fi].temp {
+				fi--
+			}
+			top := r.vars.frames[fi]
+			v = top.vars[name]
+			if v == nil {
+				v = &Var{}
+				if outer, _ := r.vars.lookup(name); outer != nil && r.shopt["localvar_inherit"] {
+					v = outer.clone()
+				}
+				top.vars[name] = v
+			}
+		} else if strings.Contains(on, "n") || strings.Contains(off, "n") {
+			v, _ = r.vars.lookup(name)
+			if v == nil {
+				v = &Var{}
+				r.vars.global().vars[name] = v
+			}
+		} else {
+			v = r.lookupVar(name)
+			if global || v == nil {
+				if global {
+					v = r.vars.global().vars[name]
+				}
+				if v == nil {
+					v = &Var{}
+					r.vars.global().vars[name] = v
+				}
+			}
+		}
+		if v.ReadOnly && (as.Value != nil || as.Array != nil || strings.ContainsAny(off, "r")) {
+			r.errf("%s: readonly variable", name)
+			status = 1
+			continue
+		}
+		for _, c := range on {
+			switch c {
+			case 'a':
+				if v.Kind == kString {
+					v.Kind = kIndexed
+					v.Idx = map[int]string{}
+					if v.Set {
+						v.Idx[0] = v.Str
+					}
+					v.Str = ""
+				}
+			case 'A':
+				if v.Kind != kAssoc {
+					if v.Kind == kIndexed && len(v.Idx) > 0 {
+						r.errf("%s: %s: cannot convert indexed to associative array", variant, name)
+						status = 1
+						continue
+					}
+					v.Kind = kAssoc
+					v.Assoc = map[string]string{}
+					if v.Set && v.Str != "" {
+						v.setAssoc("0", v.Str)
+					}
+					v.Str = ""
+				}
+			case 'i':
+				v.Integer = true
+			case 'l':
+				v.Lower, v.Upper = true, false
+			case 'u':
+				v.Upper, v.Lower = true, false
+			case 'x':
+				v.Exported = true
+			case 'n':
+				v.NameRef = true
+			}
+		}
+		for _, c := range off {
+			switch c {
+			case 'i':
+				v.Integer = false
+			case 'l':
+				v.Lower = false
+			case 'u':
+				v.Upper = false
+			case 'x':
+				v.Exported = false
+			case 'n':
+				v.NameRef = false
+			}
+		}
+		if as.Array != nil || as.Value != nil {
+			var err error
+			if v.NameRef && as.Value != nil && as.Index == nil {
+				val, e := r.assignValue(as.Value)
+				err = e
+				if err == nil {
+					v.Str, v.Set = val, true
+				}
+			} else {
+				ro := v.ReadOnly
+				v.ReadOnly = false
+				if inFunc || global {
+					err = r.assignIn(v, name, as)
+				} else {
+					err = r.assign(as, false)
+				}
+				v.ReadOnly = ro
+			}
+			if err != nil {
+				r.report(err)
+				status = 1
+				if r.exiting {
+					return status
+				}
+				continue
+			}
+		} else if v.Kind == kIndexed && !v.Set && strings.ContainsAny(on, "aA") {
+			v.Set = true
+		}
+		if strings.Contains(on, "r") {
+			v.ReadOnly = true
+		}
+		if v.Kind == kAssoc && !v.Set && strings.Contains(on, "A") {
+			v.Set = true
+		}
+	}
+	return status
+}
+
+func opts2(opts []string) string { return strings.Join(opts[1:], "") }
+
+func printNodeAssign(as *syntax.Assign) string {
+	s := as.Name.Value
+	if as.Value != nil {
+		lit := as.Value.Lit()
+		s += "=" + lit
+	}
+	return s
+}
+
+// assignIn assigns to the variable v (a local or a global) directly.
+func (r *Runner) assignIn(v *Var, name string, as *syntax.Assign) error {
+	// Temporarily make v the innermost binding for name.
+	f := &frame{vars: map[string]*Var{name: v}}
+	r.vars.frames = append(r.vars.frames, f)
+	defer func() { r.vars.frames = r.vars.frames[:len(r.vars.frames)-1] }()
+	return r.assign(as, true)
+}
+
+// printDecls lists variables as declare -p (or export -p, readonly -p).
+func (r *Runner) printDecls(variant, on string, print bool) int {
+	for _, n := range r.vars.names() {
+		v := r.lookupVar(n)
+		if v == nil {
+			continue
+		}
+		switch {
+		case variant == "export" && !v.Exported, variant == "readonly" && !v.ReadOnly:
+			continue
+		}
+		ok := true
+		for _, c := range on {
+			switch c {
+			case 'x':
+				ok = ok && v.Exported
+			case 'r':
+				ok = ok && v.ReadOnly
+			case 'a':
+				ok = ok && v.Kind == kIndexed
+			case 'A':
+				ok = ok && v.Kind == kAssoc
+			case 'i':
+				ok = ok && v.Integer
+			}
+		}
+		if !ok {
+			continue
+		}
+		if !print && variant != "export" && variant != "readonly" && on == "" {
+			if v.Set && v.Kind == kString {
+				fmt.Fprintf(r.stdout(), "%s=%s\n", n, setQuote(v.Str))
+			} else if v.Set {
+				fmt.Fprintf(r.stdout(), "%s=%s\n", n, arrayBody(v))
+			}
+			continue
+		}
+		line := declareLine(n, v)
+		switch variant {
+		case "export":
+			line = strings.Replace(line, "declare", "declare", 1)
+		}
+		fmt.Fprintln(r.stdout(), line)
+	}
+	return 0
+}
+
+// declareLine is a variable as declare -p prints it.
+func declareLine(name string, v *Var) string {
+	a := v.attrs()
+	if a == "" {
+		a = "-"
+	}
+	s := "declare -" + a + " " + name
+	if !v.Set {
+		return s
+	}
+	if v.Kind == kString {
+		return s + "=" + dqQuote(v.Str)
+	}
+	return s + "=" + arrayBody(v)
+}
+
+func arrayBody(v *Var) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	if v.Kind == kIndexed {
+		for i, k := range v.indices() {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			fmt.Fprintf(&b, "[%d]=%s", k, dqQuote(v.Idx[k]))
+		}
+	} else {
+		for _, k := range v.Keys {
+			key := k
+			if strings.ContainsAny(k, " \t\n\"'$`\\|&;()<>*?[]") || k == "" {
+				key = dqQuote(k)
+			}
+			fmt.Fprintf(&b, "[%s]=%s ", key, dqQuote(v.Assoc[k]))
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// xtrace prints a traced command: PS4 then the words quoted as bash does.
+func (r *Runner) xtrace(words []string) {
+	ps4, _ := r.getVar("PS4")
+	var b strings.Builder
+	b.WriteString(ps4)
+	for i, w := range words {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		b.WriteString(xtraceQuote(w))
+	}
+	b.WriteByte('\n')
+	io := r.stderr()
+	fmt.Fprint(io, b.String())
+}
+
+func xtraceQuote(s string) string {
+	if s == "" {
+		return "''"
+	}
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f {
+			return shQuote(s)
+		}
+	}
+	if strings.ContainsAny(s, " \t\n'\"\\$`|&;()<>*?[]{}~#!=") {
+		if strings.ContainsAny(s, "=") && !strings.ContainsAny(s, " \t\n'\"\\$`|&;()<>*?[]{}~#!") {
+			return s
+		}
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	return s
+}
+
+func (r *Runner) xtraceAssigns(as []*syntax.Assign) {
+	for _, a := range as {
+		if a.Array != nil || a.Value == nil {
+			continue
+		}
+		v, _ := r.getVar(a.Name.Value)
+		op := "="
+		if a.Append {
+			op = "+="
+		}
+		ps4, _ := r.getVar("PS4")
+		fmt.Fprintf(r.stderr(), "%s%s%s%s\n", ps4, a.Name.Value, op, xtraceQuote(v))
+	}
+}
+
+func (r *Runner) xtraceArith(c *syntax.ArithmCmd) {
+	if !r.opt["xtrace"] {
+		return
+	}
+	ps4, _ := r.getVar("PS4")
+	fmt.Fprintf(r.stderr(), "%s(( %s ))\n", ps4, printNode(c.X))
+}

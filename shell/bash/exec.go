@@ -1,0 +1,787 @@
+package bash
+
+import (
+	"context"
+	"crypto/rand"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"slices"
+	"strconv"
+	"strings"
+	"syscall"
+
+	"github.com/spf13/afero"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/command"
+)
+
+// fdesc is an open file descriptor of the shell.
+type fdesc struct {
+	r    io.Reader
+	w    io.Writer
+	f    afero.File // the file behind r/w, when one
+	name string
+}
+
+type badWriter struct{}
+
+func (badWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
+
+type badReader struct{}
+
+func (badReader) Read([]byte) (int, error) { return 0, syscall.EBADF }
+
+// pipeline runs a | b | c: every stage in a subshell of its own,
+// concurrently, over pipes; with lastpipe the last stage in this shell.
+func (r *Runner) pipeline(c *syntax.BinaryCmd) {
+	var stages []*syntax.Stmt
+	var all []bool // stage i's stderr goes into the pipe too (|&)
+	var flatten func(c *syntax.BinaryCmd)
+	flatten = func(c *syntax.BinaryCmd) {
+		if x, ok := c.X.Cmd.(*syntax.BinaryCmd); ok && (x.Op == syntax.Pipe || x.Op == syntax.PipeAll) && !c.X.Negated && len(c.X.Redirs) == 0 && !c.X.Background {
+			flatten(x)
+		} else {
+			stages = append(stages, c.X)
+			all = append(all, false)
+		}
+		all[len(all)-1] = c.Op == syntax.PipeAll
+		stages = append(stages, c.Y)
+		all = append(all, false)
+	}
+	flatten(c)
+	n := len(stages)
+	statuses := make([]int, n)
+	done := make([]chan struct{}, n)
+	var prevR *pipeReader
+	lastInShell := r.shopt["lastpipe"] && !r.opt["monitor"]
+	for i, st := range stages {
+		var pr *pipeReader
+		var pw *pipeWriter
+		if i < n-1 {
+			pr, pw = newPipe()
+		}
+		in := prevR
+		if i == n-1 && lastInShell {
+			saved := r.fds[0]
+			if in != nil {
+				r.fds = cloneMap(r.fds)
+				r.fds[0] = &fdesc{r: in, name: "pipe"}
+			}
+			r.stmt(st)
+			statuses[i] = r.status
+			if in != nil {
+				in.Close()
+				r.fds[0] = saved
+			}
+			done[i] = nil
+			break
+		}
+		s := r.subshellCopy()
+		s.fds = cloneMap(r.fds)
+		if in != nil {
+			s.fds[0] = &fdesc{r: in, name: "pipe"}
+		}
+		if pw != nil {
+			s.fds[1] = &fdesc{w: pw, name: "pipe"}
+			// |& is 2>&1 after the stage's own redirections.
+			s.stderrToOut = all[i]
+		}
+		ch := make(chan struct{})
+		done[i] = ch
+		go func(i int, st *syntax.Stmt, in *pipeReader, out *pipeWriter) {
+			defer close(ch)
+			statuses[i] = s.runSub(func(s *Runner) { s.stmt(st) })
+			if out != nil {
+				out.Close()
+			}
+			if in != nil {
+				in.CloseWithError(io.ErrClosedPipe)
+			}
+		}(i, st, in, pw)
+		prevR = pr
+	}
+	for _, ch := range done {
+		if ch != nil {
+			<-ch
+		}
+	}
+	r.pipestatus = statuses
+	st := statuses[n-1]
+	if r.opt["pipefail"] {
+		for _, s := range statuses {
+			if s != 0 {
+				st = s
+			}
+		}
+	}
+	r.status = st
+	r.setPipestatus(statuses)
+}
+
+func (r *Runner) setPipestatus(st []int) {
+	v := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+	for i, s := range st {
+		v.Idx[i] = strconv.Itoa(s)
+	}
+	r.vars.global().vars["PIPESTATUS"] = v
+}
+
+// call runs a simple command.
+func (r *Runner) call(c *syntax.CallExpr) {
+	if r.lineFrozen == 0 {
+		r.line = int(c.Pos().Line())
+	}
+	if t, ok := r.traps["DEBUG"]; ok && !r.inTrap {
+		st := r.status
+		r.runTrap(t)
+		r.status = st
+		if r.stopped() {
+			return
+		}
+	}
+	if len(c.Args) == 0 {
+		// Assignments alone.
+		r.status = 0
+		r.lastSubStatus = -1
+		for _, as := range c.Assigns {
+			if err := r.assign(as, false); err != nil {
+				r.report(err)
+				return
+			}
+		}
+		if r.opt["xtrace"] {
+			r.xtraceAssigns(c.Assigns)
+		}
+		if r.lastSubStatus >= 0 {
+			r.status = r.lastSubStatus
+		}
+		r.setPipestatus([]int{r.status})
+		return
+	}
+	args, err := r.fields(c.Args...)
+	if err != nil {
+		r.report(err)
+		return
+	}
+	if len(args) == 0 {
+		// Only empty expansions: the assignments still happen.
+		r.status = 0
+		r.lastSubStatus = -1
+		for _, as := range c.Assigns {
+			if err := r.assign(as, false); err != nil {
+				r.report(err)
+				return
+			}
+		}
+		if r.lastSubStatus >= 0 {
+			r.status = r.lastSubStatus
+		}
+		return
+	}
+	if r.shopt["expand_aliases"] {
+		if a, ok := r.aliases[args[0]]; ok && len(c.Args) > 0 && isPlainLit(c.Args[0]) {
+			r.runAlias(a, c, args)
+			return
+		}
+	}
+	// Temporary assignments: "x=1 cmd".
+	var tmp []tmpVar
+	if len(c.Assigns) > 0 {
+		tmp, err = r.tempAssigns(c.Assigns)
+		if err != nil {
+			r.report(err)
+			return
+		}
+	}
+	if r.opt["xtrace"] {
+		r.xtraceAssigns(c.Assigns)
+		r.xtrace(args)
+	}
+	r.runArgs(args, tmp)
+	r.setPipestatus([]int{r.status})
+}
+
+func isPlainLit(w *syntax.Word) bool {
+	return len(w.Parts) == 1 && func() bool { _, ok := w.Parts[0].(*syntax.Lit); return ok }()
+}
+
+// runAlias expands an alias: its text and the rest of the command's
+// words are parsed again and run.
+func (r *Runner) runAlias(text string, c *syntax.CallExpr, args []string) {
+	var b strings.Builder
+	for _, as := range c.Assigns {
+		b.WriteString(printNode(as) + " ")
+	}
+	b.WriteString(text)
+	for _, w := range c.Args[1:] {
+		b.WriteString(" " + printNode(w))
+	}
+	saved := r.aliases
+	r.aliases = cloneMap(saved)
+	delete(r.aliases, args[0]) // no recursion on the same name
+	file, err := parse(b.String())
+	if err != nil {
+		r.aliases = saved
+		r.syntaxError(err)
+		r.status = 2
+		return
+	}
+	line := r.line
+	r.runStmts(file.Stmts)
+	r.line = line
+	r.aliases = saved
+}
+
+func printNode(n syntax.Node) string {
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, n)
+	return b.String()
+}
+
+type tmpVar struct {
+	name string
+	val  string
+}
+
+func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
+	var out []tmpVar
+	for _, a := range as {
+		if a.Array != nil || a.Index != nil {
+			continue
+		}
+		val := ""
+		if a.Value != nil {
+			v, err := r.assignValue(a.Value)
+			if err != nil {
+				return nil, err
+			}
+			val = v
+		}
+		if a.Append {
+			old, _ := r.getVar(a.Name.Value)
+			val = old + val
+		}
+		out = append(out, tmpVar{a.Name.Value, val})
+	}
+	return out, nil
+}
+
+// runArgs runs an expanded command line.
+func (r *Runner) runArgs(args []string, tmp []tmpVar) {
+	name := args[0]
+	if body, ok := r.funcs[name]; ok {
+		r.withTemp(tmp, func() { r.callFunc(name, body, args[1:]) })
+		return
+	}
+	if b, ok := builtins[name]; ok {
+		if specialBuiltins[name] {
+			for _, t := range tmp {
+				if err := r.setVar(t.name, t.val); err != nil {
+					r.report(err)
+					return
+				}
+			}
+			r.runBuiltin(b, args)
+			return
+		}
+		r.withTemp(tmp, func() { r.runBuiltin(b, args) })
+		return
+	}
+	r.external(args, tmp)
+}
+
+// withTemp runs fn with the temporary assignments in a scope of their
+// own, exported.
+func (r *Runner) withTemp(tmp []tmpVar, fn func()) {
+	if len(tmp) == 0 {
+		fn()
+		return
+	}
+	f := &frame{vars: map[string]*Var{}, temp: true}
+	for _, t := range tmp {
+		f.vars[t.name] = &Var{Set: true, Str: t.val, Exported: true}
+	}
+	r.vars.frames = append(r.vars.frames, f)
+	n := len(r.vars.frames)
+	fn()
+	if len(r.vars.frames) >= n {
+		r.vars.frames = slices.Delete(r.vars.frames, n-1, n)
+	}
+}
+
+func (r *Runner) runBuiltin(b builtinFunc, args []string) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(r.stderr(), "%s: %s: internal error: %v\n", r.name, args[0], p)
+			r.status = 2
+		}
+	}()
+	r.status = b(r, args)
+}
+
+// callFunc runs a shell function.
+func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
+	if r.funcDepth >= 1000 {
+		r.errf("%s: maximum function nesting level exceeded (1000)", name)
+		r.status = 1
+		r.exit(1)
+		return
+	}
+	savedParams := r.params
+	r.params = args
+	r.funcDepth++
+	r.funcNames = append(r.funcNames, name)
+	r.vars.frames = append(r.vars.frames, &frame{vars: map[string]*Var{}})
+	depth := len(r.vars.frames)
+	savedLine := r.line
+	r.stmt(body)
+	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {
+		r.runTrap(t)
+	}
+	if len(r.vars.frames) >= depth {
+		r.vars.frames = r.vars.frames[:depth-1]
+	}
+	r.funcNames = r.funcNames[:len(r.funcNames)-1]
+	r.funcDepth--
+	r.params = savedParams
+	r.line = savedLine
+	r.returning = false
+}
+
+// notRunner is an error of Options.Exec for a command that could not
+// start.
+type notRunner interface{ NotRun() string }
+
+// environ lists the exported variables as NAME=value.
+func (r *Runner) environ() map[string]string {
+	env := map[string]string{}
+	for _, f := range r.vars.frames {
+		for k, v := range f.vars {
+			if v.Exported && v.Set && v.Kind == kString {
+				env[k] = v.Str
+			} else {
+				delete(env, k)
+			}
+		}
+	}
+	if r.opt["allexport"] {
+		for _, f := range r.vars.frames {
+			for k, v := range f.vars {
+				if v.Set && v.Kind == kString {
+					env[k] = v.Str
+				}
+			}
+		}
+	}
+	return env
+}
+
+// newCall makes the command.Call of an external command.
+func (r *Runner) newCall(env map[string]string) *command.Call {
+	c := &command.Call{Stdin: r.stdin(), Stdout: r.stdout(), Stderr: r.stderr(), Dir: r.dir, FS: r.fs}
+	c.Env = func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}
+	c.Environ = func() []string {
+		list := make([]string, 0, len(env))
+		for k, v := range env {
+			list = append(list, k+"="+v)
+		}
+		slices.Sort(list)
+		return list
+	}
+	c.Exec = func(ctx context.Context, args []string) error {
+		if len(args) == 0 {
+			return nil
+		}
+		if b, ok := builtins[args[0]]; ok {
+			s := r.subshellCopy()
+			s.fds = map[int]*fdesc{0: {r: c.Stdin}, 1: {w: c.Stdout}, 2: {w: c.Stderr}}
+			s.dir = c.Dir
+			return command.Exit(b(s, args))
+		}
+		if r.opts.Exec == nil {
+			return &notFound{args[0]}
+		}
+		return r.opts.Exec(ctx, c, args)
+	}
+	return c
+}
+
+type notFound struct{ name string }
+
+func (e *notFound) Error() string  { return e.name + ": command not found" }
+func (e *notFound) NotRun() string { return e.Error() }
+func (e *notFound) As(target any) bool {
+	if p, ok := target.(*command.ExitStatus); ok {
+		*p = 127
+		return true
+	}
+	return false
+}
+
+// external runs a command through Options.Exec.
+func (r *Runner) external(args []string, tmp []tmpVar) {
+	env := r.environ()
+	for _, t := range tmp {
+		env[t.name] = t.val
+	}
+	c := r.newCall(env)
+	var err error
+	func() {
+		defer func() {
+			if p := recover(); p != nil {
+				err = fmt.Errorf("internal error: %v", p)
+			}
+		}()
+		if r.opts.Exec == nil {
+			err = &notFound{args[0]}
+			return
+		}
+		err = r.opts.Exec(r.ctx, c, args)
+		if r.ctx.Err() != nil && r.ctx != r.shared.ctx && r.shared.ctx.Err() == nil {
+			err = nil // a killed job: its status is the signal's
+		}
+	}()
+	r.status = r.execStatus(args[0], err)
+}
+
+func (r *Runner) execStatus(name string, err error) int {
+	if err == nil {
+		return 0
+	}
+	if r.ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
+		r.exit(124)
+		return 124
+	}
+	if r.ctx.Err() != nil {
+		r.exit(124)
+	}
+	var nr notRunner
+	if errors.As(err, &nr) {
+		r.errfLine(false, "%s", nr.NotRun())
+		return command.ExitCode(err)
+	}
+	var st command.ExitStatus
+	if errors.As(err, &st) {
+		return int(st)
+	}
+	fmt.Fprintf(r.stderr(), "%s: %v\n", name, err)
+	return 1
+}
+
+// redirect applies redirections to r.fds; restore puts the previous
+// table back (exec keeps them: perm).
+func (r *Runner) redirect(rds []*syntax.Redirect, perm bool) (restore func(), err error) {
+	saved := r.fds
+	r.fds = cloneMap(saved)
+	var opened []afero.File
+	restore = func() {
+		if perm {
+			return
+		}
+		for _, f := range opened {
+			f.Close()
+		}
+		r.fds = saved
+	}
+	for _, rd := range rds {
+		f, err := r.redir1(rd, perm)
+		if f != nil {
+			opened = append(opened, f)
+		}
+		if err != nil {
+			return restore, err
+		}
+	}
+	return restore, nil
+}
+
+func (r *Runner) redir1(rd *syntax.Redirect, perm bool) (afero.File, error) {
+	fd := -1
+	varName := ""
+	if rd.N != nil {
+		n := rd.N.Value
+		if strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}") {
+			varName = n[1 : len(n)-1]
+		} else if v, err := strconv.Atoi(n); err == nil {
+			fd = v
+		} else {
+			varName = n
+		}
+	}
+	def := func(d int) int {
+		if fd < 0 && varName == "" {
+			return d
+		}
+		return fd
+	}
+	switch rd.Op {
+	case syntax.Hdoc, syntax.DashHdoc:
+		text, err := r.hdoc(rd)
+		if err != nil {
+			return nil, err
+		}
+		if rd.Op == syntax.DashHdoc {
+			lines := strings.SplitAfter(text, "\n")
+			for i, l := range lines {
+				lines[i] = strings.TrimLeft(l, "\t")
+			}
+			text = strings.Join(lines, "")
+		}
+		r.fds[def(0)] = &fdesc{r: strings.NewReader(text), name: "heredoc"}
+		return nil, nil
+	case syntax.WordHdoc:
+		s, err := r.literal(rd.Word)
+		if err != nil {
+			return nil, err
+		}
+		r.fds[def(0)] = &fdesc{r: strings.NewReader(s + "\n"), name: "herestring"}
+		return nil, nil
+	}
+	targets, err := r.fields(rd.Word)
+	if err != nil {
+		return nil, err
+	}
+	if len(targets) != 1 {
+		text := r.srcText(rd.Word.Pos(), rd.Word.End())
+		if text == "" {
+			text = printNode(rd.Word)
+		}
+		return nil, &shError{msg: text + ": ambiguous redirect", status: 1, noExit: true}
+	}
+	target := targets[0]
+	switch rd.Op {
+	case syntax.DplIn, syntax.DplOut:
+		to := def(1)
+		if rd.Op == syntax.DplIn {
+			to = def(0)
+		}
+		if target == "-" {
+			delete(r.fds, to)
+			return nil, nil
+		}
+		move := strings.HasSuffix(target, "-")
+		src, convErr := strconv.Atoi(strings.TrimSuffix(target, "-"))
+		if convErr != nil {
+			if rd.Op == syntax.DplOut && rd.N == nil {
+				// >&file: stdout and stderr to the file.
+				f, err := r.openRedir(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, false)
+				if err != nil {
+					return f, err
+				}
+				r.fds[1] = r.fdOf(f, target)
+				r.fds[2] = r.fds[1]
+				return f, nil
+			}
+			return nil, &shError{msg: target + ": ambiguous redirect", status: 1, noExit: true}
+		}
+		d, ok := r.fds[src]
+		if !ok {
+			return nil, &shError{msg: strconv.Itoa(src) + ": Bad file descriptor", status: 1, noExit: true}
+		}
+		if varName != "" {
+			to = r.allocFD()
+			_ = r.setVar(varName, strconv.Itoa(to))
+		}
+		r.fds[to] = d
+		if move {
+			delete(r.fds, src)
+		}
+		return nil, nil
+	}
+	var flag int
+	to := def(1)
+	switch rd.Op {
+	case syntax.RdrOut:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	case syntax.RdrClob:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC | 1<<30
+	case syntax.AppOut:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	case syntax.RdrIn:
+		flag, to = os.O_RDONLY, def(0)
+	case syntax.RdrInOut:
+		flag, to = os.O_RDWR|os.O_CREATE, def(0)
+	case syntax.RdrAll:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
+	case syntax.AppAll:
+		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+	default:
+		return nil, &shError{msg: "unsupported redirection", status: 1, noExit: true}
+	}
+	clobber := flag&(1<<30) != 0
+	flag &^= 1 << 30
+	f, err := r.openRedir(target, flag, clobber)
+	if err != nil {
+		return f, err
+	}
+	d := r.fdOf(f, target)
+	if varName != "" {
+		to = r.allocFD()
+		if err := r.setVar(varName, strconv.Itoa(to)); err != nil {
+			return f, err
+		}
+		f = nil // {fd} stays open after the command
+	}
+	r.fds[to] = d
+	if rd.Op == syntax.RdrAll || rd.Op == syntax.AppAll {
+		r.fds[2] = d
+	}
+	return f, nil
+}
+
+func (r *Runner) allocFD() int {
+	for n := 10; ; n++ {
+		if _, ok := r.fds[n]; !ok {
+			return n
+		}
+	}
+}
+
+func (r *Runner) fdOf(f afero.File, name string) *fdesc {
+	if df, ok := f.(*devHandle); ok {
+		return df.d
+	}
+	return &fdesc{r: f, w: f, f: f, name: name}
+}
+
+// devHandle wraps an fdesc returned by openRedir for /dev files.
+type devHandle struct {
+	afero.File
+	d *fdesc
+}
+
+func (d *devHandle) Close() error { return nil }
+
+func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, error) {
+	switch name {
+	case "/dev/null":
+		return &devHandle{d: &fdesc{r: strings.NewReader(""), w: io.Discard, name: name}}, nil
+	case "/dev/urandom", "/dev/random":
+		return &devHandle{d: &fdesc{r: rand.Reader, w: io.Discard, name: name}}, nil
+	case "/dev/zero":
+		return &devHandle{d: &fdesc{r: zeroReader{}, w: io.Discard, name: name}}, nil
+	case "/dev/stdin", "/dev/fd/0":
+		return &devHandle{d: r.fds[0]}, nil
+	case "/dev/stdout", "/dev/fd/1":
+		return &devHandle{d: r.fds[1]}, nil
+	case "/dev/stderr", "/dev/fd/2":
+		return &devHandle{d: r.fds[2]}, nil
+	}
+	if n, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
+		if i, err := strconv.Atoi(n); err == nil {
+			if d, ok := r.fds[i]; ok {
+				return &devHandle{d: d}, nil
+			}
+			return nil, &shError{msg: name + ": Bad file descriptor", status: 1, noExit: true}
+		}
+	}
+	if name == "" {
+		return nil, &shError{msg: ": No such file or directory", status: 1, noExit: true}
+	}
+	abs := r.abs(name)
+	if r.opt["noclobber"] && !clobber && flag&os.O_TRUNC != 0 {
+		if fi, err := r.fs.Stat(abs); err == nil && fi.Mode().IsRegular() {
+			return nil, &shError{msg: name + ": cannot overwrite existing file", status: 1, noExit: true}
+		}
+	}
+	if fi, err := r.fs.Stat(abs); err == nil && fi.IsDir() && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
+		return nil, &shError{msg: name + ": Is a directory", status: 1, noExit: true}
+	}
+	f, err := r.fs.OpenFile(abs, flag, 0o666&^0o022)
+	if err != nil {
+		return nil, &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
+	}
+	return f, nil
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+// errText is the C library's wording of a file error.
+func errText(err error) string {
+	switch {
+	case errors.Is(err, fs.ErrNotExist):
+		return "No such file or directory"
+	case errors.Is(err, fs.ErrPermission):
+		return "Permission denied"
+	case errors.Is(err, fs.ErrExist):
+		return "File exists"
+	case errors.Is(err, syscall.EISDIR):
+		return "Is a directory"
+	case errors.Is(err, syscall.ENOTDIR):
+		return "Not a directory"
+	}
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
+}
+
+func (r *Runner) abs(p string) string {
+	if strings.HasPrefix(p, "/") {
+		return cleanPath(p)
+	}
+	return cleanPath(r.dir + "/" + p)
+}
+
+func cleanPath(p string) string {
+	if p == "" {
+		return "/"
+	}
+	parts := strings.Split(p, "/")
+	var out []string
+	for _, s := range parts {
+		switch s {
+		case "", ".":
+		case "..":
+			if len(out) > 0 {
+				out = out[:len(out)-1]
+			}
+		default:
+			out = append(out, s)
+		}
+	}
+	return "/" + strings.Join(out, "/")
+}
+
+// hdoc expands a here-document's body.
+func (r *Runner) hdoc(rd *syntax.Redirect) (string, error) {
+	if rd.Hdoc == nil {
+		return "", nil
+	}
+	quoted := false
+	for _, p := range rd.Word.Parts {
+		switch p := p.(type) {
+		case *syntax.SglQuoted, *syntax.DblQuoted:
+			quoted = true
+		case *syntax.Lit:
+			if strings.Contains(p.Value, "\\") {
+				quoted = true
+			}
+		}
+	}
+	if quoted {
+		var b strings.Builder
+		for _, p := range rd.Hdoc.Parts {
+			if l, ok := p.(*syntax.Lit); ok {
+				b.WriteString(l.Value)
+			} else {
+				b.WriteString(printNode(p))
+			}
+		}
+		return b.String(), nil
+	}
+	return r.hdocExpand(rd.Hdoc)
+}

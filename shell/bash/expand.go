@@ -1,0 +1,1066 @@
+package bash
+
+import (
+	"bytes"
+	"fmt"
+	"io/fs"
+	"regexp"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// seg is a piece of a field being expanded: its text, whether it was
+// quoted (no splitting, no globbing) and whether it came from an
+// unquoted expansion (split by IFS).
+type seg struct {
+	s      string
+	quoted bool
+	split  bool
+}
+
+// field is a word being built from segments; real is false while nothing
+// contributed to it (so that "$@" with no parameters gives no word).
+type field struct {
+	segs []seg
+	real bool
+}
+
+// wexp accumulates the fields of one word.
+type wexp struct {
+	fields []*field
+}
+
+func (e *wexp) cur() *field {
+	if len(e.fields) == 0 {
+		e.fields = append(e.fields, &field{})
+	}
+	return e.fields[len(e.fields)-1]
+}
+
+func (e *wexp) add(s seg) {
+	f := e.cur()
+	f.segs = append(f.segs, s)
+	f.real = true
+}
+
+// joined is the fields' text joined by spaces (no splitting).
+func (e *wexp) joined() string {
+	var parts []string
+	for _, f := range e.fields {
+		var b strings.Builder
+		for _, s := range f.segs {
+			b.WriteString(s.s)
+		}
+		parts = append(parts, b.String())
+	}
+	return strings.Join(parts, " ")
+}
+
+func (e *wexp) brk() { e.fields = append(e.fields, &field{}) }
+
+// fields expands words into fields: braces, parameters, commands,
+// arithmetic, splitting, globbing, quote removal.
+func (r *Runner) fields(words ...*syntax.Word) ([]string, error) {
+	var out []string
+	for _, w0 := range words {
+		for _, w := range braceWords(w0) {
+			var e wexp
+			if err := r.wordParts(&e, w.Parts, false, true); err != nil {
+				return nil, err
+			}
+			for _, f := range e.fields {
+				if !f.real {
+					continue
+				}
+				for _, sf := range r.splitField(f) {
+					g, err := r.globField(sf)
+					if err != nil {
+						return nil, err
+					}
+					out = append(out, g...)
+				}
+			}
+		}
+	}
+	return out, nil
+}
+
+// literal expands a word into one string, without splitting or globbing
+// (redirection targets, case words, [[ ]] operands).
+func (r *Runner) literal(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	var e wexp
+	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
+		return "", err
+	}
+	return e.joined(), nil
+}
+
+// assignValue expands the value of an assignment: no splitting, no
+// globbing, tildes after = and :.
+func (r *Runner) assignValue(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	var e wexp
+	if err := r.wordPartsAssign(&e, w.Parts); err != nil {
+		return "", err
+	}
+	return e.joined(), nil
+}
+
+func (r *Runner) wordPartsAssign(e *wexp, parts []syntax.WordPart) error {
+	for i, p := range parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			v := l.Value
+			if i == 0 || true {
+				v = r.tildeAssign(v, i == 0)
+			}
+			r.litSegs(e, v, false)
+			continue
+		}
+		if err := r.wordParts(e, []syntax.WordPart{p}, false, false); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// tildeAssign expands ~ at the start and after each ':' of an
+// assignment's value.
+func (r *Runner) tildeAssign(v string, start bool) string {
+	var b strings.Builder
+	for i, part := range strings.Split(v, ":") {
+		if i > 0 {
+			b.WriteByte(':')
+		}
+		if i > 0 || start {
+			part = r.tilde(part)
+		}
+		b.WriteString(part)
+	}
+	return b.String()
+}
+
+// tilde expands a leading ~ of an unquoted literal.
+func (r *Runner) tilde(s string) string {
+	if !strings.HasPrefix(s, "~") {
+		return s
+	}
+	user, rest, _ := strings.Cut(s[1:], "/")
+	if strings.Contains(s, "/") {
+		rest = "/" + rest
+	}
+	var home string
+	switch user {
+	case "":
+		h, ok := r.getVar("HOME")
+		if !ok {
+			return s
+		}
+		home = h
+	case "+":
+		home, _ = r.getVar("PWD")
+	case "-":
+		h, ok := r.getVar("OLDPWD")
+		if !ok {
+			return s
+		}
+		home = h
+	case "root":
+		home = "/root"
+	default:
+		return s
+	}
+	return home + rest
+}
+
+// pattern expands a word into a shell pattern: quoted characters are
+// escaped.
+func (r *Runner) pattern(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	var e wexp
+	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
+		return "", err
+	}
+	var b strings.Builder
+	for i, f := range e.fields {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, s := range f.segs {
+			if s.quoted {
+				b.WriteString(quotePattern(s.s))
+			} else {
+				b.WriteString(s.s)
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+func quotePattern(s string) string {
+	var b strings.Builder
+	for _, c := range s {
+		if strings.ContainsRune(`*?[]\()|!+@{}`, c) {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// hdocExpand expands a here-document body: parameters, commands and
+// arithmetic; backslash escapes only $ ` \ and newline.
+func (r *Runner) hdocExpand(w *syntax.Word) (string, error) {
+	var b strings.Builder
+	for _, p := range w.Parts {
+		if l, ok := p.(*syntax.Lit); ok {
+			b.WriteString(unescapeDq(l.Value, true))
+			continue
+		}
+		var e wexp
+		if err := r.wordParts(&e, []syntax.WordPart{p}, true, false); err != nil {
+			return "", err
+		}
+		for i, f := range e.fields {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			for _, s := range f.segs {
+				b.WriteString(s.s)
+			}
+		}
+	}
+	return b.String(), nil
+}
+
+// unescapeDq removes the backslashes that escape $ ` " \ and newline
+// inside double quotes (not " in a here-document).
+func unescapeDq(s string, hdoc bool) string {
+	if !strings.Contains(s, "\\") {
+		return s
+	}
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c == '\\' && i+1 < len(s) {
+			n := s[i+1]
+			switch {
+			case n == '$' || n == '`' || n == '\\' || (n == '"' && !hdoc):
+				b.WriteByte(n)
+				i++
+				continue
+			case n == '\n':
+				i++
+				continue
+			}
+		}
+		b.WriteByte(c)
+	}
+	return b.String()
+}
+
+// litSegs adds an unquoted literal: backslash-escaped characters become
+// quoted segments.
+func (r *Runner) litSegs(e *wexp, v string, _ bool) {
+	if !strings.Contains(v, "\\") {
+		e.add(seg{s: v})
+		return
+	}
+	var b strings.Builder
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		if c == '\\' && i+1 < len(v) {
+			if v[i+1] == '\n' {
+				i++
+				continue
+			}
+			if b.Len() > 0 {
+				e.add(seg{s: b.String()})
+				b.Reset()
+			}
+			_, n := utf8.DecodeRuneInString(v[i+1:])
+			e.add(seg{s: v[i+1 : i+1+n], quoted: true})
+			i += n
+			continue
+		}
+		b.WriteByte(c)
+	}
+	if b.Len() > 0 || len(v) == 0 {
+		e.add(seg{s: b.String()})
+	}
+}
+
+// wordParts expands parts into e. dq: inside double quotes. first: the
+// parts start a word (tilde expansion applies).
+func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) error {
+	for i, p := range parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if dq {
+				e.add(seg{s: unescapeDq(p.Value, false), quoted: true})
+				continue
+			}
+			v := p.Value
+			if i == 0 && first && strings.HasPrefix(v, "~") {
+				t := r.tilde(v)
+				if t != v {
+					// The expansion is not split or globbed.
+					user, _, _ := strings.Cut(v, "/")
+					home := r.tilde(user)
+					e.add(seg{s: home, quoted: true})
+					r.litSegs(e, v[len(user):], false)
+					continue
+				}
+			}
+			r.litSegs(e, v, false)
+		case *syntax.SglQuoted:
+			v := p.Value
+			if p.Dollar {
+				v = ansiC(v)
+			}
+			e.add(seg{s: v, quoted: true})
+		case *syntax.DblQuoted:
+			if len(p.Parts) == 0 {
+				e.add(seg{quoted: true})
+				continue
+			}
+			e.cur().real = true
+			if err := r.wordParts(e, p.Parts, true, false); err != nil {
+				return err
+			}
+		case *syntax.ParamExp:
+			if err := r.paramExp(e, p, dq); err != nil {
+				return err
+			}
+		case *syntax.CmdSubst:
+			out, err := r.cmdSubst(p.Stmts)
+			if err != nil {
+				return err
+			}
+			e.add(seg{s: out, quoted: dq, split: !dq})
+		case *syntax.ArithmExp:
+			n, err := r.arith(p.X)
+			if err != nil {
+				text := r.srcText(p.Left, p.Right)
+				text = strings.TrimPrefix(strings.TrimPrefix(text, "$(("), "$[")
+				if text == "" {
+					text = printNode(p.X)
+				}
+				return r.arithContext(err, strings.TrimSpace(text), "", true)
+			}
+			e.add(seg{s: strconv.FormatInt(n, 10), quoted: dq, split: !dq})
+		case *syntax.ExtGlob:
+			e.add(seg{s: p.Op.String() + p.Pattern.Value + ")"})
+		case *syntax.ProcSubst:
+			name, err := r.procSubst(p)
+			if err != nil {
+				return err
+			}
+			e.add(seg{s: name, quoted: true})
+		case *syntax.BraceExp:
+			// Left over when braces did not expand (inside quotes).
+			e.add(seg{s: printNode(&syntax.Word{Parts: []syntax.WordPart{p}}), quoted: dq})
+		default:
+			return &shError{msg: fmt.Sprintf("%T: unsupported word part", p), status: 1}
+		}
+	}
+	return nil
+}
+
+// cmdSubst runs stmts in a subshell and returns their output without
+// trailing newlines.
+func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
+	if len(stmts) == 1 && stmts[0].Cmd == nil && len(stmts[0].Redirs) == 1 && stmts[0].Redirs[0].Op == syntax.RdrIn && stmts[0].Redirs[0].N == nil {
+		// $(<file) is the file's content.
+		name, err := r.literal(stmts[0].Redirs[0].Word)
+		if err != nil {
+			return "", err
+		}
+		data, err := readFile(r, r.abs(name))
+		if err != nil {
+			r.errf("%s: %s", name, errText(err))
+			r.lastSubStatus, r.status = 1, 1
+			return "", nil
+		}
+		r.lastSubStatus, r.status = 0, 0
+		return strings.TrimRight(data, "\n"), nil
+	}
+	var buf bytes.Buffer
+	s := r.subshellCopy()
+	s.fds = cloneMap(r.fds)
+	s.fds[1] = &fdesc{w: &lockedWriter{w: &buf}, name: "cmdsubst"}
+	code := s.runSub(func(s *Runner) { s.runStmts(stmts) })
+	r.lastSubStatus = code
+	r.status = code
+	if r.ctx.Err() != nil {
+		return "", &shError{status: 124}
+	}
+	out := buf.String()
+	if strings.IndexByte(out, 0) >= 0 {
+		r.errf("warning: command substitution: ignored null byte in input")
+		out = strings.ReplaceAll(out, "\x00", "")
+	}
+	return strings.TrimRight(out, "\n"), nil
+}
+
+// procSubst runs <(cmd) into a temporary file of the FS and returns its
+// name; >(cmd) is not supported.
+func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
+	if p.Op != syntax.CmdIn {
+		return "", &shError{msg: "process substitution >(...) is not supported; write to a file and run the command on it", status: 1, noExit: true}
+	}
+	_ = r.fs.MkdirAll("/tmp", 0o777)
+	r.shared.mu.Lock()
+	r.shared.nextID++
+	name := fmt.Sprintf("/tmp/.sh-procsubst-%d-%d", r.shared.rootPID, r.shared.nextID)
+	r.shared.temps = append(r.shared.temps, name)
+	r.shared.mu.Unlock()
+	f, err := r.fs.Create(name)
+	if err != nil {
+		return "", &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
+	}
+	s := r.subshellCopy()
+	s.fds = cloneMap(r.fds)
+	s.fds[1] = &fdesc{w: f, f: f, name: name}
+	s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
+	f.Close()
+	return name, nil
+}
+
+// ifs is $IFS (" \t\n" when unset).
+func (r *Runner) ifs() string {
+	v, ok := r.getVar("IFS")
+	if !ok {
+		return " \t\n"
+	}
+	return v
+}
+
+// splitField splits a field's unquoted expansion results by IFS.
+func (r *Runner) splitField(f *field) [][]seg {
+	if emptyExpansion(f.segs) {
+		return nil
+	}
+	needs := false
+	for _, s := range f.segs {
+		if s.split && s.s != "" {
+			needs = true
+			break
+		}
+	}
+	ifs := r.ifs()
+	if !needs || ifs == "" {
+		return [][]seg{f.segs}
+	}
+	var out [][]seg
+	var cur []seg
+	has := false       // cur has content (even an empty quoted string)
+	justEnded := false // a field just ended at IFS whitespace
+	emit := func() {
+		out = append(out, cur)
+		cur, has = nil, false
+	}
+	for _, s := range f.segs {
+		if !s.split {
+			cur = append(cur, s)
+			has = true
+			justEnded = false
+			continue
+		}
+		var b strings.Builder
+		flush := func() {
+			if b.Len() > 0 {
+				cur = append(cur, seg{s: b.String(), split: true})
+				b.Reset()
+			}
+		}
+		for _, c := range s.s {
+			if !strings.ContainsRune(ifs, c) {
+				b.WriteRune(c)
+				has = true
+				justEnded = false
+				continue
+			}
+			flush()
+			if c == ' ' || c == '\t' || c == '\n' {
+				if has {
+					emit()
+					justEnded = true
+				}
+				continue
+			}
+			switch {
+			case has:
+				emit()
+				justEnded = false
+			case justEnded:
+				justEnded = false
+			default:
+				emit()
+			}
+		}
+		flush()
+	}
+	if has {
+		emit()
+	}
+	return out
+}
+
+// emptyExpansion reports a field made only of empty unquoted
+// expansions: it is removed.
+func emptyExpansion(segs []seg) bool {
+	for _, s := range segs {
+		if !s.split || s.s != "" {
+			return false
+		}
+	}
+	return true
+}
+
+// globField expands a split field as a pathname pattern when it has
+// unquoted pattern characters; else it is the field's text.
+func (r *Runner) globField(segs []seg) ([]string, error) {
+	var text, pat strings.Builder
+	meta := false
+	for _, s := range segs {
+		text.WriteString(s.s)
+		if s.quoted {
+			pat.WriteString(quotePattern(s.s))
+			continue
+		}
+		pat.WriteString(s.s)
+		if !r.opt["noglob"] && strings.ContainsAny(s.s, "*?[") {
+			meta = true
+		}
+		if r.shopt["extglob"] && strings.ContainsAny(s.s, "(") {
+			meta = true
+		}
+	}
+	if !meta {
+		return []string{text.String()}, nil
+	}
+	matches := r.glob(pat.String())
+	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
+		kept := matches[:0]
+		for _, m := range matches {
+			base := m[strings.LastIndex(m, "/")+1:]
+			if base == "." || base == ".." {
+				continue
+			}
+			ignored := false
+			for _, p := range strings.Split(gi, ":") {
+				if p != "" && r.match(p, m, false) {
+					ignored = true
+					break
+				}
+			}
+			if !ignored {
+				kept = append(kept, m)
+			}
+		}
+		matches = kept
+	}
+	if len(matches) == 0 {
+		if r.shopt["failglob"] {
+			return nil, &shError{msg: "no match: " + text.String(), status: 1, noExit: true}
+		}
+		if r.shopt["nullglob"] {
+			return nil, nil
+		}
+		return []string{unescapePattern(pat.String())}, nil
+	}
+	return matches, nil
+}
+
+// unescapePattern removes a pattern's backslashes (quote removal).
+func unescapePattern(p string) string {
+	if !strings.Contains(p, "\\") {
+		return p
+	}
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		if p[i] == '\\' && i+1 < len(p) {
+			i++
+		}
+		b.WriteByte(p[i])
+	}
+	return b.String()
+}
+
+func hasMeta(p string, ext bool) bool {
+	for i := 0; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '*', '?', '[':
+			return true
+		case '(':
+			if ext {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// glob lists the paths matching pattern p, sorted.
+func (r *Runner) glob(p string) []string {
+	abs := strings.HasPrefix(p, "/")
+	comps := strings.Split(p, "/")
+	var base []string
+	if abs {
+		base = []string{"/"}
+		comps = comps[1:]
+	} else {
+		base = []string{""}
+	}
+	ext := r.shopt["extglob"]
+	for ci, comp := range comps {
+		last := ci == len(comps)-1
+		if comp == "" {
+			if last {
+				var kept []string
+				for _, b := range base {
+					if fi, err := r.fs.Stat(r.abs(orDot(b))); err == nil && fi.IsDir() {
+						kept = append(kept, b+"/")
+					}
+				}
+				base = kept
+			}
+			continue
+		}
+		var next []string
+		if comp == "**" && r.shopt["globstar"] {
+			for _, b := range base {
+				next = append(next, r.globstar(b, last)...)
+			}
+			base = next
+			continue
+		}
+		if !hasMeta(comp, ext) {
+			lit := unescapePattern(comp)
+			for _, b := range base {
+				pth := join(b, lit)
+				if _, err := r.lstat(r.abs(pth)); err == nil {
+					next = append(next, pth)
+				}
+			}
+			base = next
+			continue
+		}
+		mode := pattern.Filenames | pattern.EntireString
+		if ext {
+			mode |= pattern.ExtendedOperators
+		}
+		if r.shopt["nocaseglob"] {
+			mode |= pattern.NoGlobCase
+		}
+		rx, err := pattern.Regexp(comp, mode)
+		if err != nil {
+			return nil
+		}
+		re, err := regexp.Compile(rx)
+		if err != nil {
+			return nil
+		}
+		gi, _ := r.getVar("GLOBIGNORE")
+		dotOK := r.shopt["dotglob"] || gi != "" || strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, "\\.")
+		for _, b := range base {
+			ents, err := r.readDir(r.abs(orDot(b)))
+			if err != nil {
+				continue
+			}
+			for _, ent := range ents {
+				name := ent.Name()
+				if strings.HasPrefix(name, ".") && !dotOK {
+					continue
+				}
+				if (name == "." || name == "..") && !strings.HasPrefix(comp, ".") {
+					continue
+				}
+				if !re.MatchString(name) {
+					continue
+				}
+				if !last && !ent.IsDir() {
+					if fi, err := r.fs.Stat(r.abs(join(b, name))); err != nil || !fi.IsDir() {
+						continue
+					}
+				}
+				next = append(next, join(b, name))
+			}
+		}
+		base = next
+	}
+	slices.Sort(base)
+	return slices.Compact(base)
+}
+
+func orDot(b string) string {
+	if b == "" {
+		return "."
+	}
+	return b
+}
+
+func join(b, name string) string {
+	switch b {
+	case "":
+		return name
+	case "/":
+		return "/" + name
+	}
+	if strings.HasSuffix(b, "/") {
+		return b + name
+	}
+	return b + "/" + name
+}
+
+func (r *Runner) globstar(b string, last bool) []string {
+	var out []string
+	if !last {
+		out = append(out, b)
+	}
+	var walk func(d string)
+	walk = func(d string) {
+		ents, err := r.readDir(r.abs(orDot(d)))
+		if err != nil {
+			return
+		}
+		for _, ent := range ents {
+			if strings.HasPrefix(ent.Name(), ".") && !r.shopt["dotglob"] {
+				continue
+			}
+			p := join(d, ent.Name())
+			if ent.IsDir() {
+				if last {
+					out = append(out, p)
+				} else {
+					out = append(out, p)
+				}
+				walk(p)
+			} else if last {
+				out = append(out, p)
+			}
+		}
+	}
+	walk(b)
+	if last && b != "" {
+		out = append([]string{b}, out...)
+	}
+	return out
+}
+
+func (r *Runner) readDir(dir string) ([]fs.DirEntry, error) {
+	f, err := r.fs.Open(dir)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	infos, err := f.Readdir(-1)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]fs.DirEntry, len(infos))
+	for i, fi := range infos {
+		out[i] = fs.FileInfoToDirEntry(fi)
+	}
+	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
+	return out, nil
+}
+
+type lstater interface {
+	LstatIfPossible(name string) (fs.FileInfo, bool, error)
+}
+
+func (r *Runner) lstat(name string) (fs.FileInfo, error) {
+	if l, ok := r.fs.(lstater); ok {
+		fi, _, err := l.LstatIfPossible(name)
+		return fi, err
+	}
+	return r.fs.Stat(name)
+}
+
+// match reports whether s matches the shell pattern pat (whole string).
+func (r *Runner) match(pat, s string, nocase bool) bool {
+	re := r.patternRegexp(pat, pattern.EntireString, nocase)
+	if re == nil {
+		return pat == s
+	}
+	return re.MatchString(s)
+}
+
+func (r *Runner) patternRegexp(pat string, mode pattern.Mode, nocase bool) *regexp.Regexp {
+	mode |= pattern.NoGlobStar
+	if r.shopt["extglob"] || true {
+		mode |= pattern.ExtendedOperators
+	}
+	if nocase {
+		mode |= pattern.NoGlobCase
+	}
+	rx, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return nil
+	}
+	re, err := regexp.Compile("(?s)" + rx)
+	if err != nil {
+		return nil
+	}
+	return re
+}
+
+// braceWords expands the brace expansions of a word into words.
+func braceWords(w *syntax.Word) []*syntax.Word {
+	idx := -1
+	for i, p := range w.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			idx = i
+			break
+		}
+	}
+	if idx < 0 {
+		return []*syntax.Word{w}
+	}
+	be := w.Parts[idx].(*syntax.BraceExp)
+	var alts []*syntax.Word
+	if be.Sequence {
+		for _, s := range braceSeq(be) {
+			alts = append(alts, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}})
+		}
+		if alts == nil {
+			alts = []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: printNode(&syntax.Word{Parts: []syntax.WordPart{be}})}}}}
+		}
+	} else {
+		alts = be.Elems
+	}
+	var out []*syntax.Word
+	for _, a := range alts {
+		parts := slices.Clone(w.Parts[:idx])
+		parts = append(parts, a.Parts...)
+		parts = append(parts, w.Parts[idx+1:]...)
+		out = append(out, braceWords(&syntax.Word{Parts: parts})...)
+	}
+	return out
+}
+
+// braceSeq expands {x..y[..incr]}.
+func braceSeq(be *syntax.BraceExp) []string {
+	var vals []string
+	for _, e := range be.Elems {
+		vals = append(vals, e.Lit())
+	}
+	if len(vals) < 2 {
+		return nil
+	}
+	incr := int64(1)
+	if len(vals) == 3 {
+		n, err := strconv.ParseInt(vals[2], 10, 64)
+		if err != nil {
+			return nil
+		}
+		incr = n
+	}
+	if incr < 0 {
+		incr = -incr
+	}
+	if incr == 0 {
+		incr = 1
+	}
+	a, errA := strconv.ParseInt(vals[0], 10, 64)
+	b, errB := strconv.ParseInt(vals[1], 10, 64)
+	if errA == nil && errB == nil {
+		width := 0
+		for _, v := range vals[:2] {
+			t := strings.TrimPrefix(v, "-")
+			if len(t) > 1 && t[0] == '0' {
+				width = max(width, len(v))
+			}
+		}
+		var out []string
+		step := incr
+		if a > b {
+			step = -incr
+		}
+		for i := a; (step > 0 && i <= b) || (step < 0 && i >= b); i += step {
+			s := strconv.FormatInt(i, 10)
+			if width > 0 {
+				neg := i < 0
+				if neg {
+					s = s[1:]
+				}
+				w := width
+				if neg {
+					w--
+				}
+				for len(s) < w {
+					s = "0" + s
+				}
+				if neg {
+					s = "-" + s
+				}
+			}
+			out = append(out, s)
+			if len(out) > 1<<20 {
+				break
+			}
+		}
+		return out
+	}
+	if len(vals[0]) == 1 && len(vals[1]) == 1 {
+		x, y := int64(vals[0][0]), int64(vals[1][0])
+		var out []string
+		step := incr
+		if x > y {
+			step = -incr
+		}
+		for i := x; (step > 0 && i <= y) || (step < 0 && i >= y); i += step {
+			out = append(out, string(rune(i)))
+		}
+		return out
+	}
+	return nil
+}
+
+// ansiC decodes the escapes of $'...'.
+func ansiC(s string) string {
+	out, _ := decodeEscapes(s, false)
+	// A string ends at a NUL byte, as in C.
+	if i := strings.IndexByte(out, 0); i >= 0 {
+		out = out[:i]
+	}
+	return out
+}
+
+// decodeEscapes decodes backslash escapes as $'...' (echo: as echo -e
+// does, where \c ends the output and \0NNN is octal). stop reports \c.
+func decodeEscapes(s string, echo bool) (string, bool) {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c != '\\' || i+1 >= len(s) {
+			b.WriteByte(c)
+			continue
+		}
+		i++
+		switch c = s[i]; c {
+		case 'a':
+			b.WriteByte(7)
+		case 'b':
+			b.WriteByte(8)
+		case 'e', 'E':
+			b.WriteByte(27)
+		case 'f':
+			b.WriteByte(12)
+		case 'n':
+			b.WriteByte('\n')
+		case 'r':
+			b.WriteByte('\r')
+		case 't':
+			b.WriteByte('\t')
+		case 'v':
+			b.WriteByte(11)
+		case '\\':
+			b.WriteByte('\\')
+		case '\'':
+			if echo {
+				b.WriteString("\\'")
+			} else {
+				b.WriteByte('\'')
+			}
+		case '"':
+			if echo {
+				b.WriteString("\\\"")
+			} else {
+				b.WriteByte('"')
+			}
+		case '?':
+			if echo {
+				b.WriteString("\\?")
+			} else {
+				b.WriteByte('?')
+			}
+		case 'c':
+			if echo {
+				return b.String(), true
+			}
+			if i+1 < len(s) {
+				i++
+				b.WriteByte(s[i] & 0x1f)
+			} else {
+				b.WriteString("\\c")
+			}
+		case 'x':
+			n, j := 0, i+1
+			for ; j < len(s) && j < i+3 && isHex(s[j]); j++ {
+				n = n*16 + hexVal(s[j])
+			}
+			if j == i+1 {
+				b.WriteString("\\x")
+				continue
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		case 'u', 'U':
+			maxd := 4
+			if c == 'U' {
+				maxd = 8
+			}
+			n, j := 0, i+1
+			for ; j < len(s) && j < i+1+maxd && isHex(s[j]); j++ {
+				n = n*16 + hexVal(s[j])
+			}
+			if j == i+1 {
+				b.WriteByte('\\')
+				b.WriteByte(c)
+				continue
+			}
+			b.WriteRune(rune(n))
+			i = j - 1
+		case '0', '1', '2', '3', '4', '5', '6', '7':
+			n, j := 0, i
+			limit := i + 3
+			if echo {
+				if c != '0' {
+					b.WriteByte('\\')
+					b.WriteByte(c)
+					continue
+				}
+				j, limit = i+1, i+4
+			}
+			for ; j < len(s) && j < limit && s[j] >= '0' && s[j] <= '7'; j++ {
+				n = n*8 + int(s[j]-'0')
+			}
+			b.WriteByte(byte(n))
+			i = j - 1
+		default:
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), false
+}
+
+func isHex(c byte) bool {
+	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
+}
+
+func hexVal(c byte) int {
+	switch {
+	case c >= '0' && c <= '9':
+		return int(c - '0')
+	case c >= 'a' && c <= 'f':
+		return int(c-'a') + 10
+	}
+	return int(c-'A') + 10
+}

@@ -1,0 +1,981 @@
+package bash
+
+import (
+	"fmt"
+	"slices"
+	"strconv"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"mvdan.cc/sh/v3/pattern"
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// resolve follows namerefs from name to the variable's real name.
+func (r *Runner) resolve(name string) string {
+	for range 10 {
+		v, _ := r.vars.lookup(name)
+		if v == nil || !v.NameRef || !v.Set {
+			return name
+		}
+		name = v.Str
+	}
+	return name
+}
+
+// special returns a special parameter's value.
+func (r *Runner) special(name string) (string, bool, bool) {
+	switch name {
+	case "?":
+		return strconv.Itoa(r.status), true, true
+	case "#":
+		return strconv.Itoa(len(r.params)), true, true
+	case "$":
+		return strconv.Itoa(r.rootPID), true, true
+	case "BASHPID":
+		return strconv.Itoa(r.pid), true, true
+	case "!":
+		if r.lastBg == 0 {
+			return "", false, true
+		}
+		return strconv.Itoa(r.lastBg), true, true
+	case "0":
+		return r.arg0, true, true
+	case "-":
+		return r.dashFlags(), true, true
+	case "LINENO":
+		return strconv.Itoa(r.line), true, true
+	case "RANDOM":
+		r.shared.mu.Lock()
+		r.shared.nextID = (r.shared.nextID*1103515245 + 12345) & 0x7fffffff
+		n := r.shared.nextID % 32768
+		r.shared.mu.Unlock()
+		return strconv.Itoa(n), true, true
+	case "SECONDS":
+		return "0", true, true
+	case "BASH_SUBSHELL":
+		return strconv.Itoa(r.subshell), true, true
+	case "SHELLOPTS":
+		var on []string
+		for _, k := range sortedKeys(r.opt) {
+			if r.opt[k] {
+				on = append(on, k)
+			}
+		}
+		return strings.Join(on, ":"), true, true
+	case "PWD":
+		v, _ := r.vars.lookup("PWD")
+		if v != nil {
+			return v.Str, v.Set, true
+		}
+		return "", false, true
+	}
+	if len(name) > 0 && name[0] >= '1' && name[0] <= '9' {
+		n, err := strconv.Atoi(name)
+		if err != nil {
+			return "", false, true
+		}
+		if n <= len(r.params) {
+			return r.params[n-1], true, true
+		}
+		return "", false, true
+	}
+	return "", false, false
+}
+
+func sortedKeys[V any](m map[string]V) []string {
+	ks := make([]string, 0, len(m))
+	for k := range m {
+		ks = append(ks, k)
+	}
+	slices.Sort(ks)
+	return ks
+}
+
+func (r *Runner) dashFlags() string {
+	var b strings.Builder
+	for _, c := range "abefhkmnptuvxBCEHPT" {
+		if name, ok := shortOpts[c]; ok && r.opt[name] {
+			b.WriteRune(c)
+		}
+	}
+	b.WriteString("s")
+	return strings.Replace(b.String(), "s", "", 1) + func() string {
+		return ""
+	}()
+}
+
+// getVar returns a variable's scalar value.
+func (r *Runner) getVar(name string) (string, bool) {
+	if s, ok, isSpecial := r.special(name); isSpecial {
+		return s, ok
+	}
+	name = r.resolve(name)
+	v, _ := r.vars.lookup(name)
+	return v.scalar()
+}
+
+// lookupVar returns the variable after namerefs.
+func (r *Runner) lookupVar(name string) *Var {
+	v, _ := r.vars.lookup(r.resolve(name))
+	return v
+}
+
+// setVar assigns a string to a variable (element 0 of an array).
+func (r *Runner) setVar(name, val string) error {
+	if !syntax.ValidName(name) {
+		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
+	}
+	name = r.resolve(name)
+	v, _ := r.vars.lookup(name)
+	if v == nil {
+		v = &Var{}
+		r.vars.global().vars[name] = v
+		if r.opt["allexport"] {
+			v.Exported = true
+		}
+	}
+	if v.ReadOnly {
+		return &shError{msg: name + ": readonly variable", status: 1}
+	}
+	if v.Integer {
+		n, err := r.arithString(val)
+		if err != nil {
+			return err
+		}
+		val = strconv.FormatInt(n, 10)
+	}
+	val = v.applyCase(val)
+	switch v.Kind {
+	case kIndexed:
+		if v.Idx == nil {
+			v.Idx = map[int]string{}
+		}
+		v.Idx[0] = val
+	case kAssoc:
+		v.setAssoc("0", val)
+	default:
+		v.Str = val
+	}
+	v.Set = true
+	return nil
+}
+
+// setIndex assigns a[idx]=val.
+func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app bool) error {
+	name = r.resolve(name)
+	v, _ := r.vars.lookup(name)
+	if v == nil {
+		v = &Var{Kind: kIndexed}
+		r.vars.global().vars[name] = v
+	}
+	if v.ReadOnly {
+		return &shError{msg: name + ": readonly variable", status: 1}
+	}
+	if v.Kind == kAssoc {
+		k, err := r.assocKey(index)
+		if err != nil {
+			return err
+		}
+		if app {
+			val = v.Assoc[k] + val
+		}
+		v.setAssoc(k, v.applyCase(val))
+		v.Set = true
+		return nil
+	}
+	i, err := r.arith(index)
+	if err != nil {
+		return err
+	}
+	if v.Kind == kString {
+		old, set := v.Str, v.Set
+		v.Kind, v.Idx, v.Str = kIndexed, map[int]string{}, ""
+		if set {
+			v.Idx[0] = old
+		}
+	}
+	if v.Idx == nil {
+		v.Idx = map[int]string{}
+	}
+	if i < 0 {
+		m := v.maxIndex()
+		if int(i)+m+1 < 0 {
+			return &shError{msg: fmt.Sprintf("%s[%d]: bad array subscript", name, i), status: 1, noExit: true}
+		}
+		i += int64(m + 1)
+	}
+	if v.Integer {
+		expr := val
+		if app {
+			expr = v.Idx[int(i)] + "+" + val
+			app = false
+		}
+		n, err := r.arithString(expr)
+		if err != nil {
+			return err
+		}
+		val = strconv.FormatInt(n, 10)
+	}
+	if app {
+		val = v.Idx[int(i)] + val
+	}
+	v.Idx[int(i)] = v.applyCase(val)
+	v.Set = true
+	return nil
+}
+
+// assocKey expands an assoc's subscript: a word, not arithmetic.
+func (r *Runner) assocKey(index syntax.ArithmExpr) (string, error) {
+	if w, ok := index.(*syntax.Word); ok {
+		return r.literal(w)
+	}
+	// a[i+1]: the parser read an expression; its text is the key.
+	if s := r.srcText(index.Pos(), index.End()); s != "" {
+		return s, nil
+	}
+	return printNode(index), nil
+}
+
+// paramExp expands ${...} and $x into e.
+func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
+	name := pe.Param.Value
+	add := func(s string) { e.add(seg{s: s, quoted: dq, split: !dq}) }
+
+	// The list forms: $@ $* ${a[@]} ${a[*]} ${!a[@]} ${!pre@}.
+	vals, isList, star, set, err := r.paramValues(pe)
+	if err != nil {
+		return err
+	}
+	if pe.Length {
+		if isList {
+			add(strconv.Itoa(len(vals)))
+			return nil
+		}
+		if !set && r.opt["nounset"] && name != "@" && name != "*" {
+			return &shError{msg: name + ": unbound variable", status: 127}
+		}
+		s := ""
+		if len(vals) > 0 {
+			s = vals[0]
+		}
+		add(strconv.Itoa(utf8.RuneCountInString(s)))
+		return nil
+	}
+	if pe.Exp != nil {
+		done, err := r.paramOp(e, pe, &vals, &set, isList, star, dq)
+		if err != nil || done {
+			return err
+		}
+	} else if !set && r.opt["nounset"] && !(isList && (name == "@" || name == "*")) && !(isList && pe.Index != nil) {
+		return &shError{msg: name + ": unbound variable", status: 127}
+	}
+	if pe.Slice != nil {
+		if vals, err = r.slice(pe, vals, isList); err != nil {
+			return err
+		}
+	}
+	if pe.Repl != nil {
+		if vals, err = r.replace(pe.Repl, vals); err != nil {
+			return err
+		}
+	}
+	if !isList {
+		s := ""
+		if len(vals) > 0 {
+			s = vals[0]
+		}
+		add(s)
+		return nil
+	}
+	r.addList(e, vals, star, dq)
+	return nil
+}
+
+// addList adds the values of $@ / ${a[@]} (separate fields) or $* /
+// ${a[*]} (joined by IFS's first character inside quotes).
+func (r *Runner) addList(e *wexp, vals []string, star, dq bool) {
+	if star && dq {
+		sep := " "
+		if ifs := r.ifs(); ifs != " \t\n" {
+			sep = ""
+			if ifs != "" {
+				_, n := utf8.DecodeRuneInString(ifs)
+				sep = ifs[:n]
+			}
+		}
+		if _, ok := r.getVar("IFS"); !ok {
+			sep = " "
+		}
+		e.add(seg{s: strings.Join(vals, sep), quoted: true})
+		return
+	}
+	if len(vals) == 0 {
+		if !dq {
+			return
+		}
+		return
+	}
+	for i, v := range vals {
+		if i > 0 {
+			e.brk()
+		}
+		if !dq && v == "" {
+			// An empty unquoted element is no word, unless joined.
+			e.cur()
+			continue
+		}
+		e.add(seg{s: v, quoted: dq, split: !dq})
+	}
+}
+
+// paramValues returns a parameter's value(s). isList is true for the @
+// and * forms; star for the * forms; set whether the parameter is set.
+func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, set bool, err error) {
+	name := pe.Param.Value
+	if pe.Excl && pe.Names != 0 {
+		var names []string
+		for _, n := range r.vars.names() {
+			if strings.HasPrefix(n, name) {
+				if v, _ := r.vars.lookup(n); v != nil && v.Set {
+					names = append(names, n)
+				}
+			}
+		}
+		return names, true, pe.Names == syntax.NamesPrefix, true, nil
+	}
+	if pe.Excl && pe.Index != nil {
+		if w, ok := pe.Index.(*syntax.Word); ok {
+			if l := w.Lit(); l == "@" || l == "*" {
+				v := r.lookupVar(name)
+				if v == nil {
+					return nil, true, l == "*", false, nil
+				}
+				return v.keys(), true, l == "*", true, nil
+			}
+		}
+	}
+	if pe.Excl && (pe.Index == nil || pe.Exp != nil) {
+		// ${!nameref} is the name it refers to.
+		if v, _ := r.vars.lookup(name); v != nil && v.NameRef {
+			return []string{v.Str}, false, false, v.Set, nil
+		}
+		// ${!ref}: indirection.
+		target, ok := r.getVar(name)
+		if !ok {
+			if r.opt["nounset"] {
+				return nil, false, false, false, &shError{msg: name + ": unbound variable", status: 127}
+			}
+			return nil, false, false, false, &shError{msg: name + ": invalid indirect expansion", status: 1, noExit: true}
+		}
+		pe2, perr := parseParamRef(target)
+		if perr != nil {
+			return nil, false, false, false, &shError{msg: target + ": invalid variable name", status: 1, noExit: true}
+		}
+		return r.paramValues(pe2)
+	}
+	switch name {
+	case "@", "*":
+		return slices.Clone(r.params), true, name == "*", len(r.params) > 0, nil
+	}
+	if pe.Index != nil {
+		v := r.lookupVar(name)
+		if w, ok := pe.Index.(*syntax.Word); ok {
+			if l := w.Lit(); l == "@" || l == "*" {
+				if v == nil {
+					return nil, true, l == "*", false, nil
+				}
+				vals := v.values()
+				return vals, true, l == "*", len(vals) > 0, nil
+			}
+		}
+		if v == nil || !v.Set {
+			if v == nil || v.Kind != kAssoc {
+				if _, err := r.arith(pe.Index); err != nil {
+					return nil, false, false, false, err
+				}
+			}
+			return nil, false, false, false, nil
+		}
+		switch v.Kind {
+		case kAssoc:
+			k, err := r.assocKey(pe.Index)
+			if err != nil {
+				return nil, false, false, false, err
+			}
+			s, ok := v.Assoc[k]
+			return []string{s}, false, false, ok, nil
+		case kIndexed:
+			i, err := r.arith(pe.Index)
+			if err != nil {
+				return nil, false, false, false, err
+			}
+			if i < 0 {
+				m := v.maxIndex()
+				if int(i)+m+1 < 0 {
+					return nil, false, false, false, &shError{msg: fmt.Sprintf("%s: bad array subscript", name), status: 1, noExit: true}
+				}
+				i += int64(m + 1)
+			}
+			s, ok := v.Idx[int(i)]
+			return []string{s}, false, false, ok, nil
+		default:
+			i, err := r.arith(pe.Index)
+			if err != nil {
+				return nil, false, false, false, err
+			}
+			if i == 0 || i == -1 {
+				return []string{v.Str}, false, false, true, nil
+			}
+			return nil, false, false, false, nil
+		}
+	}
+	s, ok := r.getVar(name)
+	return []string{s}, false, false, ok, nil
+}
+
+// parseParamRef parses "name", "a[1]" or "a[@]" as a parameter.
+func parseParamRef(s string) (*syntax.ParamExp, error) {
+	p := syntax.NewParser()
+	w, err := p.Document(strings.NewReader("${" + s + "}"))
+	if err != nil || len(w.Parts) != 1 {
+		return nil, fmt.Errorf("bad name")
+	}
+	pe, ok := w.Parts[0].(*syntax.ParamExp)
+	if !ok || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Excl {
+		return nil, fmt.Errorf("bad name")
+	}
+	return pe, nil
+}
+
+// paramOp applies ${x-y} ${x:=y} ${x#p} ${x^^} ${x@Q} ...; done is true
+// when it added the result itself.
+func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool, isList, star, dq bool) (bool, error) {
+	name := pe.Param.Value
+	op := pe.Exp.Op
+	null := !*set
+	if !null {
+		if isList {
+			null = len(*vals) == 0 || (star && strings.Join(*vals, "") == "") || (len(*vals) == 1 && (*vals)[0] == "")
+		} else {
+			null = len(*vals) == 0 || (*vals)[0] == ""
+		}
+	}
+	unset := !*set || (isList && len(*vals) == 0)
+	word := func() error {
+		if pe.Exp.Word == nil {
+			return nil
+		}
+		return r.wordParts(e, pe.Exp.Word.Parts, dq, false)
+	}
+	switch op {
+	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
+		use := unset
+		if op == syntax.DefaultUnsetOrNull {
+			use = null
+		}
+		if use {
+			e.cur().real = true
+			return true, word()
+		}
+	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
+		use := !unset
+		if op == syntax.AlternateUnsetOrNull {
+			use = !null
+		}
+		if use {
+			e.cur().real = true
+			return true, word()
+		}
+		if dq {
+			e.add(seg{quoted: true})
+		}
+		return true, nil
+	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
+		use := unset
+		if op == syntax.AssignUnsetOrNull {
+			use = null
+		}
+		if use {
+			val, err := r.literal(pe.Exp.Word)
+			if err != nil {
+				return true, err
+			}
+			if pe.Index != nil {
+				err = r.setIndex(name, pe.Index, val, false)
+			} else {
+				err = r.setVar(name, val)
+			}
+			if err != nil {
+				return true, err
+			}
+			*vals, *set = []string{val}, true
+		}
+	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
+		use := unset
+		if op == syntax.ErrorUnsetOrNull {
+			use = null
+		}
+		if use {
+			msg, err := r.literal(pe.Exp.Word)
+			if err != nil {
+				return true, err
+			}
+			if pe.Exp.Word == nil || msg == "" {
+				msg = "parameter null or not set"
+				if op == syntax.ErrorUnset {
+					msg = "parameter not set"
+				}
+			}
+			return true, &shError{msg: name + ": " + msg, status: 127}
+		}
+	case syntax.RemSmallPrefix, syntax.RemLargePrefix, syntax.RemSmallSuffix, syntax.RemLargeSuffix:
+		if !*set && r.opt["nounset"] {
+			return true, &shError{msg: name + ": unbound variable", status: 127}
+		}
+		pat, err := r.pattern(pe.Exp.Word)
+		if err != nil {
+			return true, err
+		}
+		for i, v := range *vals {
+			(*vals)[i] = r.trim(v, pat, op)
+		}
+	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
+		pat := "?"
+		if pe.Exp.Word != nil {
+			p, err := r.pattern(pe.Exp.Word)
+			if err != nil {
+				return true, err
+			}
+			if p != "" {
+				pat = p
+			}
+		}
+		for i, v := range *vals {
+			(*vals)[i] = r.caseMod(v, pat, op)
+		}
+	case syntax.OtherParamOps:
+		opName := pe.Exp.Word.Lit()
+		return r.atOp(e, pe, opName, vals, *set, isList, star, dq)
+	}
+	if !*set && r.opt["nounset"] && op != syntax.AssignUnset && op != syntax.AssignUnsetOrNull && !isList {
+		return true, &shError{msg: name + ": unbound variable", status: 127}
+	}
+	return false, nil
+}
+
+func (r *Runner) trim(v, pat string, op syntax.ParExpOperator) string {
+	re := r.patternRegexp(pat, pattern.EntireString, false)
+	if re == nil {
+		return v
+	}
+	n := len(v)
+	switch op {
+	case syntax.RemSmallPrefix:
+		for i := 0; i <= n; i++ {
+			if utf8.RuneStart(at(v, i)) && re.MatchString(v[:i]) {
+				return v[i:]
+			}
+		}
+	case syntax.RemLargePrefix:
+		for i := n; i >= 0; i-- {
+			if utf8.RuneStart(at(v, i)) && re.MatchString(v[:i]) {
+				return v[i:]
+			}
+		}
+	case syntax.RemSmallSuffix:
+		for i := n; i >= 0; i-- {
+			if utf8.RuneStart(at(v, i)) && re.MatchString(v[i:]) {
+				return v[:i]
+			}
+		}
+	case syntax.RemLargeSuffix:
+		for i := 0; i <= n; i++ {
+			if utf8.RuneStart(at(v, i)) && re.MatchString(v[i:]) {
+				return v[:i]
+			}
+		}
+	}
+	return v
+}
+
+// at is s[i], or a rune start at the end.
+func at(s string, i int) byte {
+	if i >= len(s) {
+		return 'a'
+	}
+	return s[i]
+}
+
+func (r *Runner) caseMod(v, pat string, op syntax.ParExpOperator) string {
+	re := r.patternRegexp(pat, pattern.EntireString, false)
+	var b strings.Builder
+	for i, c := range v {
+		if (op == syntax.UpperFirst || op == syntax.LowerFirst) && i > 0 {
+			b.WriteString(v[i:])
+			break
+		}
+		if re != nil && re.MatchString(string(c)) {
+			if op == syntax.UpperFirst || op == syntax.UpperAll {
+				c = unicode.ToUpper(c)
+			} else {
+				c = unicode.ToLower(c)
+			}
+		}
+		b.WriteRune(c)
+	}
+	return b.String()
+}
+
+// atOp is ${x@Q} and friends.
+func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, set, isList, star, dq bool) (bool, error) {
+	name := pe.Param.Value
+	switch op {
+	case "Q":
+		for i, v := range *vals {
+			(*vals)[i] = shQuote(v)
+		}
+	case "E":
+		for i, v := range *vals {
+			(*vals)[i] = ansiC(v)
+		}
+	case "P":
+	case "U":
+		for i, v := range *vals {
+			(*vals)[i] = strings.ToUpper(v)
+		}
+	case "L":
+		for i, v := range *vals {
+			(*vals)[i] = strings.ToLower(v)
+		}
+	case "u":
+		for i, v := range *vals {
+			if v != "" {
+				rn, n := utf8.DecodeRuneInString(v)
+				(*vals)[i] = string(unicode.ToUpper(rn)) + v[n:]
+			}
+		}
+	case "a":
+		v := r.lookupVar(name)
+		attrs := ""
+		if v != nil {
+			attrs = v.attrs()
+		}
+		for i := range *vals {
+			(*vals)[i] = attrs
+		}
+		if len(*vals) == 0 && v != nil && !isList {
+			*vals = []string{attrs}
+		}
+	case "A":
+		if !set {
+			return true, nil
+		}
+		v := r.lookupVar(name)
+		if v != nil && !isList {
+			if pe.Index == nil {
+				s := declareLine(name, v)
+				s = strings.TrimPrefix(s, "declare -- ")
+				if strings.HasPrefix(s, "declare") {
+					e.add(seg{s: s, quoted: dq, split: !dq})
+				} else {
+					e.add(seg{s: s, quoted: dq, split: !dq})
+				}
+				return true, nil
+			}
+		}
+		for i, val := range *vals {
+			(*vals)[i] = name + "=" + shQuote(val)
+		}
+	case "K", "k":
+		v := r.lookupVar(name)
+		if v != nil && v.Kind != kString {
+			var parts []string
+			ks := v.keys()
+			for _, k := range ks {
+				val := ""
+				if v.Kind == kIndexed {
+					n, _ := strconv.Atoi(k)
+					val = v.Idx[n]
+				} else {
+					val = v.Assoc[k]
+					k = shQuote(k)
+				}
+				if op == "K" {
+					parts = append(parts, k+" "+dqQuote(val))
+				} else {
+					parts = append(parts, k, val)
+				}
+			}
+			if op == "K" {
+				e.add(seg{s: strings.Join(parts, " "), quoted: dq, split: !dq})
+				return true, nil
+			}
+			r.addList(e, parts, false, dq)
+			return true, nil
+		}
+		for i, v := range *vals {
+			(*vals)[i] = shQuote(v)
+		}
+	default:
+		return true, &shError{msg: "${" + printNode(pe)[2:] + ": bad substitution", status: 1}
+	}
+	return false, nil
+}
+
+func dqQuote(s string) string {
+	var b strings.Builder
+	b.WriteByte('"')
+	for _, c := range s {
+		if c == '"' || c == '\\' || c == '$' || c == '`' {
+			b.WriteByte('\\')
+		}
+		b.WriteRune(c)
+	}
+	b.WriteByte('"')
+	return b.String()
+}
+
+// shQuote quotes s as ${x@Q} does.
+func shQuote(s string) string {
+	needsDollar := false
+	for _, c := range s {
+		if c < 0x20 || c == 0x7f {
+			needsDollar = true
+		}
+	}
+	if !needsDollar {
+		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
+	}
+	var b strings.Builder
+	b.WriteString("$'")
+	for _, c := range []byte(s) {
+		switch c {
+		case '\n':
+			b.WriteString(`\n`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\r':
+			b.WriteString(`\r`)
+		case 27:
+			b.WriteString(`\E`)
+		case 7:
+			b.WriteString(`\a`)
+		case 8:
+			b.WriteString(`\b`)
+		case 11:
+			b.WriteString(`\v`)
+		case 12:
+			b.WriteString(`\f`)
+		case '\'':
+			b.WriteString(`\'`)
+		case '\\':
+			b.WriteString(`\\`)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, `\%03o`, c)
+			} else {
+				b.WriteByte(c)
+			}
+		}
+	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+func (v *Var) attrs() string {
+	var b strings.Builder
+	if v.Kind == kIndexed {
+		b.WriteByte('a')
+	}
+	if v.Kind == kAssoc {
+		b.WriteByte('A')
+	}
+	if v.Integer {
+		b.WriteByte('i')
+	}
+	if v.Lower {
+		b.WriteByte('l')
+	}
+	if v.NameRef {
+		b.WriteByte('n')
+	}
+	if v.ReadOnly {
+		b.WriteByte('r')
+	}
+	if v.Upper {
+		b.WriteByte('u')
+	}
+	if v.Exported {
+		b.WriteByte('x')
+	}
+	return b.String()
+}
+
+func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]string, error) {
+	off, err := r.arith(pe.Slice.Offset)
+	if err != nil {
+		return nil, err
+	}
+	if isList {
+		n := int64(len(vals))
+		if pe.Param.Value == "@" || pe.Param.Value == "*" {
+			// $0 is element 0 of ${@:0}.
+			vals = append([]string{r.arg0}, vals...)
+			n++
+			if off < 0 {
+				off += n
+			}
+		} else if pe.Index != nil {
+			// Sparse arrays slice by index.
+			v := r.lookupVar(pe.Param.Value)
+			if v != nil && v.Kind == kIndexed {
+				m := int64(v.maxIndex() + 1)
+				if off < 0 {
+					off += m
+					if off < 0 {
+						return nil, nil
+					}
+				}
+				var out []string
+				for _, k := range v.indices() {
+					if int64(k) >= off {
+						out = append(out, v.Idx[k])
+					}
+				}
+				vals, off, n = out, 0, int64(len(out))
+			} else if off < 0 {
+				off += n
+			}
+		} else if off < 0 {
+			off += n
+		}
+		if off < 0 || off > n {
+			return nil, nil
+		}
+		vals = vals[off:]
+		if pe.Slice.Length != nil {
+			l, err := r.arith(pe.Slice.Length)
+			if err != nil {
+				return nil, err
+			}
+			if l < 0 {
+				return nil, &shError{msg: fmt.Sprintf("%d: substring expression < 0", l), status: 1, noExit: true}
+			}
+			if l < int64(len(vals)) {
+				vals = vals[:l]
+			}
+		}
+		return vals, nil
+	}
+	out := make([]string, len(vals))
+	for i, v := range vals {
+		rs := []rune(v)
+		n := int64(len(rs))
+		o := off
+		if o < 0 {
+			o += n
+			if o < 0 {
+				out[i] = ""
+				continue
+			}
+		}
+		if o > n {
+			out[i] = ""
+			continue
+		}
+		end := n
+		if pe.Slice.Length != nil {
+			l, err := r.arith(pe.Slice.Length)
+			if err != nil {
+				return nil, err
+			}
+			if l < 0 {
+				end = n + l
+				if end < o {
+					return nil, &shError{msg: fmt.Sprintf("%d: substring expression < 0", l), status: 1, noExit: true}
+				}
+			} else {
+				end = min(n, o+l)
+			}
+		}
+		out[i] = string(rs[o:end])
+	}
+	return out, nil
+}
+
+func (r *Runner) replace(rp *syntax.Replace, vals []string) ([]string, error) {
+	pat, err := r.pattern(rp.Orig)
+	if err != nil {
+		return nil, err
+	}
+	with := ""
+	if rp.With != nil {
+		if with, err = r.literal(rp.With); err != nil {
+			return nil, err
+		}
+	}
+	anchorStart, anchorEnd := false, false
+	if strings.HasPrefix(pat, "#") {
+		anchorStart, pat = true, pat[1:]
+	} else if strings.HasPrefix(pat, "%") {
+		anchorEnd, pat = true, pat[1:]
+	}
+	re := r.patternRegexp(pat, pattern.EntireString, false)
+	out := make([]string, len(vals))
+	for vi, v := range vals {
+		if re == nil {
+			out[vi] = v
+			continue
+		}
+		var b strings.Builder
+		i := 0
+		replaced := false
+		for i <= len(v) {
+			if anchorStart && i > 0 || replaced && !rp.All {
+				b.WriteString(v[i:])
+				break
+			}
+			end := -1
+			for j := len(v); j >= i; j-- {
+				if anchorEnd && j != len(v) {
+					continue
+				}
+				if !utf8.RuneStart(at(v, j)) {
+					continue
+				}
+				if re.MatchString(v[i:j]) {
+					end = j
+					break
+				}
+			}
+			if end >= 0 && (end > i || pat == "" && false || end == i && pat != "" && !rp.All) {
+				b.WriteString(with)
+				replaced = true
+				if end == i {
+					if i < len(v) {
+						_, n := utf8.DecodeRuneInString(v[i:])
+						b.WriteString(v[i : i+n])
+						i += n
+						continue
+					}
+					break
+				}
+				i = end
+				if i == len(v) {
+					break
+				}
+				continue
+			}
+			if i == len(v) {
+				break
+			}
+			_, n := utf8.DecodeRuneInString(v[i:])
+			b.WriteString(v[i : i+n])
+			i += n
+		}
+		out[vi] = b.String()
+	}
+	return out, nil
+}

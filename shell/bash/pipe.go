@@ -1,0 +1,116 @@
+package bash
+
+import (
+	"io"
+	"sync"
+)
+
+// pipe is an in-memory pipe with a buffer, as the kernel's: a write
+// returns once its bytes are buffered (it waits only while the buffer is
+// full), so the stages of a pipeline do not hand over every small write.
+// Closing the read end makes writes fail with io.ErrClosedPipe (SIGPIPE);
+// closing the write end gives the reader io.EOF after the buffered bytes.
+type pipe struct {
+	mu      sync.Mutex
+	cond    *sync.Cond
+	buf     []byte
+	rerr    error // the reader closed: what writes return
+	wclosed bool
+	werr    error // the writer closed with this error (io.EOF by default)
+}
+
+// pipeSize is the buffer of a pipe: Linux's default.
+const pipeSize = 64 << 10
+
+func newPipe() (*pipeReader, *pipeWriter) {
+	p := &pipe{}
+	p.cond = sync.NewCond(&p.mu)
+	return &pipeReader{p}, &pipeWriter{p}
+}
+
+type pipeReader struct{ p *pipe }
+type pipeWriter struct{ p *pipe }
+
+func (r *pipeReader) Read(b []byte) (int, error) {
+	p := r.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	for len(p.buf) == 0 {
+		if p.rerr != nil {
+			return 0, io.ErrClosedPipe
+		}
+		if p.wclosed {
+			return 0, p.werr
+		}
+		p.cond.Wait()
+	}
+	n := copy(b, p.buf)
+	p.buf = p.buf[n:]
+	if len(p.buf) == 0 {
+		p.buf = nil
+	}
+	p.cond.Broadcast()
+	return n, nil
+}
+
+// CloseWithError closes the read end: writes fail with io.ErrClosedPipe.
+func (r *pipeReader) CloseWithError(err error) error {
+	p := r.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err == nil {
+		err = io.ErrClosedPipe
+	}
+	if p.rerr == nil {
+		p.rerr = err
+	}
+	p.buf = nil
+	p.cond.Broadcast()
+	return nil
+}
+
+func (r *pipeReader) Close() error { return r.CloseWithError(nil) }
+
+func (w *pipeWriter) Write(b []byte) (int, error) {
+	p := w.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	n := 0
+	for len(b) > 0 {
+		if p.rerr != nil {
+			return n, io.ErrClosedPipe
+		}
+		if p.wclosed {
+			return n, io.ErrClosedPipe
+		}
+		room := pipeSize - len(p.buf)
+		if room <= 0 {
+			p.cond.Wait()
+			continue
+		}
+		k := min(room, len(b))
+		p.buf = append(p.buf, b[:k]...)
+		b = b[k:]
+		n += k
+		p.cond.Broadcast()
+	}
+	return n, nil
+}
+
+// CloseWithError closes the write end: the reader gets err (io.EOF when
+// nil) after the buffered bytes.
+func (w *pipeWriter) CloseWithError(err error) error {
+	p := w.p
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if err == nil {
+		err = io.EOF
+	}
+	if !p.wclosed {
+		p.wclosed, p.werr = true, err
+	}
+	p.cond.Broadcast()
+	return nil
+}
+
+func (w *pipeWriter) Close() error { return w.CloseWithError(nil) }

@@ -1,0 +1,1025 @@
+// Package bash is the sandboxes' own bash interpreter over the parser and
+// syntax tree of mvdan.cc/sh/v3/syntax: word expansion, execution, the
+// builtins that must live in the shell (cd, read, declare, printf, ...) and
+// its process model (pipeline stages, subshells, background jobs and
+// command substitutions as goroutines over pipes).
+//
+// It imports no command package: a name that is not a function or one of
+// its builtins goes to Options.Exec, the embedding shell's lookup chain
+// (the registry of package shell/command, handlers, scripts, a fallback).
+//
+// # Contracts
+//
+//   - Nothing of the host is reached: every path is a path of Options.FS,
+//     the environment is Options.Env and nothing else.
+//   - A script's failure is a result: Run returns its exit status; an
+//     error only for bad Options and when ctx ends.
+//   - Every goroutine that runs script work recovers a panic into a
+//     failed command with a message on stderr.
+//   - Background jobs end when Run returns.
+package bash
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"path"
+	"strings"
+	"sync"
+	"sync/atomic"
+
+	"github.com/spf13/afero"
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/command"
+)
+
+// Options configures one Run.
+type Options struct {
+	// FS is the filesystem; required. Paths are absolute.
+	FS afero.Fs
+	// Dir is the absolute folder the script starts in ("/" when empty).
+	Dir string
+	// Env is the environment, exported as it is.
+	Env map[string]string
+	// Stdin, Stdout and Stderr are the script's streams; nil reads
+	// nothing or discards.
+	Stdin          io.Reader
+	Stdout, Stderr io.Writer
+	// Name is $0 and the prefix of the shell's messages ("bash: line 1:
+	// ..."); default "bash".
+	Name string
+	// SyntaxPrefix prefixes syntax errors: "bash: -c" for a -c string
+	// (the default), the script's name for a file.
+	SyntaxPrefix string
+	// Args are $1, $2, ...
+	Args []string
+	// Flags are set options as for the set builtin: "-e", "-o", "pipefail".
+	Flags []string
+	// Exec runs a command that is not a function or a builtin of this
+	// package (args[0] is its name) with c's streams, folder and
+	// environment. It returns like a command.Func. An error with a method
+	// NotRun() string could not start the command: the shell prints
+	// "NAME: line N: " and the error and uses command.ExitCode's status.
+	// Nil makes every such name "command not found".
+	Exec func(ctx context.Context, c *command.Call, args []string) error
+	// Lookup reports what runs name when it is not a function or builtin:
+	// "file" with its path, or "" when nothing does. Used by type,
+	// command -v and hash.
+	Lookup func(name, pathList, dir string) (kind, where string)
+	// FinalDir, when set, receives the folder the script ended in.
+	FinalDir *string
+}
+
+// Run runs script, bash's language, and returns its exit status.
+func Run(ctx context.Context, script string, opts Options) (int, error) {
+	if opts.FS == nil {
+		return 1, errors.New("bash: Options.FS is required")
+	}
+	dir := opts.Dir
+	if dir == "" {
+		dir = "/"
+	}
+	if !path.IsAbs(dir) {
+		return 1, fmt.Errorf("bash: Options.Dir %q is not absolute", opts.Dir)
+	}
+	r := newRunner(ctx, &opts, path.Clean(dir))
+	defer r.shared.cancel()
+	defer func() {
+		r.shared.mu.Lock()
+		defer r.shared.mu.Unlock()
+		for _, t := range r.shared.temps {
+			_ = r.fs.Remove(t)
+		}
+	}()
+	code := r.runSub(func(r *Runner) { r.runScriptBody(script) })
+	if opts.FinalDir != nil {
+		*opts.FinalDir = r.dir
+	}
+	if err := ctx.Err(); err != nil {
+		return 124, err
+	}
+	return code, nil
+}
+
+// shared is what every subshell of one Run shares.
+type shared struct {
+	opts    *Options
+	fs      afero.Fs
+	name    string
+	ctx     context.Context
+	cancel  context.CancelFunc
+	mu      sync.Mutex
+	nextID  int      // pids of jobs and subshells
+	temps   []string // files of process substitutions, removed at the end
+	rootPID int
+}
+
+// Runner is one shell: the main one or a subshell.
+type Runner struct {
+	*shared
+	ctx     context.Context // the shell's: a background job's own, which kill ends
+	vars    *scope
+	funcs   map[string]*syntax.Stmt
+	aliases map[string]string
+	dir     string
+	params  []string
+	arg0    string
+	fds     map[int]*fdesc
+	opt     map[string]bool // set -o names
+	shopt   map[string]bool
+	traps   map[string]string
+
+	status      int
+	lastBg      int
+	jobs        []*job
+	line        int
+	funcDepth   int
+	funcNames   []string
+	sourceDepth int
+	loopDepth   int
+	noErrExit   int // >0 while errexit is suspended (if, &&, !, ...)
+	subshell    int // BASH_SUBSHELL
+	pid         int // $BASHPID
+
+	// control flow
+	brk, cont     int
+	returning     bool
+	exiting       bool
+	exitCode      int
+	inTrap        bool
+	dirStack      []string // pushd/popd, below the current folder
+	stderrToOut   bool     // |&: the next statement's stderr joins its stdout after its redirections
+	nest          int      // eval and source nesting
+	lineFrozen    int      // >0 in traps and eval: $LINENO stays the caller's
+	oneshot       bool     // the -c string is one simple command
+	aborting      bool     // an expansion error skips the rest of the top-level command
+	pipestatus    []int
+	lastSubStatus int
+	src           string // the source text positions refer to
+}
+
+func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
+	sh := &shared{opts: opts, fs: opts.FS, name: opts.Name}
+	if sh.name == "" {
+		sh.name = "bash"
+	}
+	sh.ctx, sh.cancel = context.WithCancel(ctx)
+	sh.nextID = 4242
+	sh.rootPID = 4242
+	r := &Runner{
+		shared:  sh,
+		vars:    newScope(),
+		funcs:   map[string]*syntax.Stmt{},
+		aliases: map[string]string{},
+		dir:     dir,
+		params:  append([]string(nil), opts.Args...),
+		arg0:    sh.name,
+		opt:     map[string]bool{"hashall": true, "braceexpand": true},
+		shopt:   map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true},
+		traps:   map[string]string{},
+		pid:     sh.rootPID,
+		ctx:     sh.ctx,
+	}
+	r.fds = map[int]*fdesc{
+		0: {r: cancelable(sh.ctx, opts.Stdin), name: "stdin"},
+		1: {w: orDiscard(opts.Stdout), name: "stdout"},
+		2: {w: orDiscard(opts.Stderr), name: "stderr"},
+	}
+	g := r.vars.global().vars
+	for k, v := range opts.Env {
+		if k == "" || strings.ContainsAny(k, "=\x00") {
+			continue
+		}
+		g[k] = &Var{Set: true, Str: v, Exported: true}
+	}
+	g["PWD"] = &Var{Set: true, Str: dir, Exported: true}
+	if _, ok := g["HOME"]; !ok {
+		g["HOME"] = &Var{Set: true, Str: dir}
+	}
+	if _, ok := g["PATH"]; !ok {
+		g["PATH"] = &Var{Set: true, Str: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", Exported: true}
+	}
+	if _, ok := g["IFS"]; !ok {
+		g["IFS"] = &Var{Set: true, Str: " \t\n"}
+	}
+	for k, v := range map[string]string{"PS4": "+ ", "OPTIND": "1", "PS1": "", "PS2": "> ", "SHLVL": "1", "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "MACHTYPE": "x86_64-pc-linux-gnu", "OPTERR": "1", "UID": "1000", "EUID": "1000", "PPID": "4241", "HOSTNAME": "sandbox", "SHELL": "/bin/bash"} {
+		if _, ok := g[k]; !ok {
+			g[k] = &Var{Set: true, Str: v}
+		}
+	}
+	delete(g, "PS1")
+	g["BASH_VERSINFO"] = &Var{Set: true, Kind: kIndexed, ReadOnly: true, Idx: map[int]string{0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}}
+	for _, f := range opts.Flags {
+		_ = f
+	}
+	r.applyFlags(opts.Flags)
+	return r
+}
+
+// cancelable makes reads of rd return when ctx ends: rd is copied into a
+// pipe that ctx's end closes.
+func cancelable(ctx context.Context, rd io.Reader) io.Reader {
+	if rd == nil {
+		return strings.NewReader("")
+	}
+	if _, ok := rd.(*strings.Reader); ok {
+		return rd
+	}
+	pr, pw := newPipe()
+	go func() {
+		_, err := io.Copy(pw, rd)
+		pw.CloseWithError(err)
+	}()
+	context.AfterFunc(ctx, func() { pr.CloseWithError(ctx.Err()) })
+	return pr
+}
+
+func orDiscard(w io.Writer) io.Writer {
+	if w == nil {
+		return io.Discard
+	}
+	return w
+}
+
+func (r *Runner) applyFlags(flags []string) {
+	for i := 0; i < len(flags); i++ {
+		f := flags[i]
+		on := f[0] == '-'
+		if f[1:] == "o" && i+1 < len(flags) {
+			i++
+			r.setOpt(flags[i], on)
+			continue
+		}
+		for _, c := range f[1:] {
+			if name, ok := shortOpts[c]; ok {
+				r.setOpt(name, on)
+			}
+		}
+	}
+}
+
+var shortOpts = map[rune]string{
+	'e': "errexit", 'u': "nounset", 'x': "xtrace", 'f': "noglob", 'a': "allexport",
+	'C': "noclobber", 'n': "noexec", 'v': "verbose", 'b': "notify", 'h': "hashall",
+	'B': "braceexpand", 'E': "errtrace", 'T': "functrace", 'H': "histexpand", 'P': "physical",
+	'k': "keyword", 'm': "monitor", 't': "onecmd",
+}
+
+func (r *Runner) setOpt(name string, on bool) bool {
+	switch name {
+	case "errexit", "nounset", "xtrace", "noglob", "allexport", "noclobber", "noexec", "verbose",
+		"pipefail", "notify", "hashall", "braceexpand", "errtrace", "functrace", "histexpand",
+		"physical", "keyword", "monitor", "onecmd", "posix", "ignoreeof", "interactive-comments",
+		"nolog", "emacs", "vi", "history":
+		r.opt[name] = on
+		return true
+	}
+	return false
+}
+
+// subshell returns a copy of r that runs apart: its own variables,
+// functions, folder and fds.
+func (r *Runner) subshellCopy() *Runner {
+	c := *r
+	c.vars = r.vars.clone()
+	c.funcs = cloneMap(r.funcs)
+	c.aliases = cloneMap(r.aliases)
+	c.opt = cloneMap(r.opt)
+	c.shopt = cloneMap(r.shopt)
+	c.traps = map[string]string{}
+	for k, v := range r.traps {
+		if k != "EXIT" { // EXIT traps are not inherited by subshells
+			c.traps[k] = v
+		}
+	}
+	c.fds = cloneMap(r.fds)
+	c.params = append([]string(nil), r.params...)
+	c.funcNames = append([]string(nil), r.funcNames...)
+	c.dirStack = append([]string(nil), r.dirStack...)
+	c.jobs = nil
+	c.subshell = r.subshell + 1
+	c.shared.mu.Lock()
+	c.shared.nextID++
+	c.pid = c.shared.nextID
+	c.shared.mu.Unlock()
+	c.brk, c.cont, c.returning, c.exiting = 0, 0, false, false
+	return &c
+}
+
+func cloneMap[K comparable, V any](m map[K]V) map[K]V {
+	c := make(map[K]V, len(m))
+	for k, v := range m {
+		c[k] = v
+	}
+	return c
+}
+
+// runScriptBody parses and runs src. A syntax error runs the complete
+// statements before it, then reports it with status 2.
+func (r *Runner) runScriptBody(src string) {
+	r.src = src
+	file, perr := parse(src)
+	if perr == nil && len(file.Stmts) == 1 && r.cMode() {
+		st := file.Stmts[0]
+		_, simple := st.Cmd.(*syntax.CallExpr)
+		r.oneshot = simple && !st.Negated && !st.Background
+	}
+	if r.opt["noexec"] {
+		file.Stmts = nil
+	}
+	r.runTop(file.Stmts)
+	if perr != nil && !r.exiting {
+		r.syntaxError(perr)
+		r.exiting, r.exitCode = true, 2
+	}
+}
+
+// finish runs the EXIT trap and returns the shell's final status.
+func (r *Runner) finish() int {
+	code := r.status
+	if r.exiting {
+		code = r.exitCode
+	}
+	if t, ok := r.traps["EXIT"]; ok {
+		delete(r.traps, "EXIT")
+		r.exiting, r.returning, r.brk, r.cont = false, false, 0, 0
+		r.status = code
+		r.runTrap(t)
+		if r.exiting {
+			code = r.exitCode
+		}
+	}
+	return code & 0xff
+}
+
+func (r *Runner) syntaxError(err error) {
+	pfx := r.opts.SyntaxPrefix
+	if pfx == "" {
+		pfx = r.name + ": -c"
+	}
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		text := "syntax error: " + pe.Text
+		if q, ok := strings.CutPrefix(pe.Text, "reached EOF without closing quote "); ok {
+			text = "unexpected EOF while looking for matching " + strings.TrimSuffix(q, "`") + "'"
+		} else if pe.Incomplete {
+			text = "syntax error: unexpected end of file"
+		}
+		fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", pfx, max(pe.Pos.Line(), 1), text)
+	case errors.As(err, &le):
+		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s is not supported\n", pfx, max(le.Pos.Line(), 1), le.Feature)
+	default:
+		fmt.Fprintf(r.stderr(), "%s: syntax error: %v\n", pfx, err)
+	}
+}
+
+// parse parses src; on an error it returns the statements on lines
+// before the error, and the error.
+func parse(src string) (*syntax.File, error) {
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	var stmts []*syntax.Stmt
+	var err error
+	for st, e := range p.StmtsSeq(strings.NewReader(src)) {
+		if e != nil {
+			err = e
+			break
+		}
+		stmts = append(stmts, st)
+	}
+	if err != nil {
+		line := errLine(err)
+		keep := stmts[:0]
+		for _, st := range stmts {
+			if st.End().Line() < line {
+				keep = append(keep, st)
+			}
+		}
+		stmts = keep
+	}
+	for _, st := range stmts {
+		prepare(st)
+	}
+	return &syntax.File{Stmts: stmts}, err
+}
+
+func errLine(err error) uint {
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		return pe.Pos.Line()
+	case errors.As(err, &le):
+		return le.Pos.Line()
+	}
+	return 1
+}
+
+// prepare splits brace expansions in the words of a parsed program
+// (after the walk: the walker knows no BraceExp).
+func prepare(n syntax.Node) {
+	var words []*syntax.Word
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.CallExpr:
+			words = append(words, n.Args...)
+		case *syntax.WordIter:
+			words = append(words, n.Items...)
+		case *syntax.ArrayElem:
+			if n.Value != nil {
+				words = append(words, n.Value)
+			}
+		}
+		return true
+	})
+	for _, w := range words {
+		syntax.SplitBraces(w)
+	}
+}
+
+func (r *Runner) stderr() io.Writer {
+	if f, ok := r.fds[2]; ok && f.w != nil {
+		return f.w
+	}
+	return io.Discard
+}
+
+func (r *Runner) stdout() io.Writer {
+	if f, ok := r.fds[1]; ok && f.w != nil {
+		return f.w
+	}
+	return badWriter{}
+}
+
+func (r *Runner) stdin() io.Reader {
+	if f, ok := r.fds[0]; ok && f.r != nil {
+		return f.r
+	}
+	return badReader{}
+}
+
+// errf prints a shell message: "bash: line N: text".
+//
+// As bash does: a -c string that is one simple command prints no line
+// number (but for "command not found"), and inside a function of a -c
+// string the name is "environment".
+func (r *Runner) errf(format string, a ...any) {
+	r.errfLine(r.oneshot, format, a...)
+}
+
+func (r *Runner) errfLine(noLine bool, format string, a ...any) {
+	name := r.name
+	if r.funcDepth > 0 && r.cMode() {
+		name = "environment"
+	}
+	if noLine {
+		fmt.Fprintf(r.stderr(), "%s: %s\n", name, fmt.Sprintf(format, a...))
+		return
+	}
+	fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", name, r.line, fmt.Sprintf(format, a...))
+}
+
+// cMode reports a -c string (not a script file).
+func (r *Runner) cMode() bool {
+	p := r.opts.SyntaxPrefix
+	return p == "" || strings.HasSuffix(p, ": -c")
+}
+
+// stopped reports whether control flow leaves the current statement list.
+func (r *Runner) stopped() bool {
+	return r.exiting || r.aborting || r.returning || r.brk > 0 || r.cont > 0 || r.ctx.Err() != nil
+}
+
+// runTop runs a script's top-level statements: after an expansion error
+// (aborting), the statements left on the same line are skipped, as bash
+// reads and runs a script line by line.
+func (r *Runner) runTop(stmts []*syntax.Stmt) {
+	skipLine := uint(0)
+	for _, st := range stmts {
+		if r.stopped() {
+			return
+		}
+		if st.Pos().Line() == skipLine {
+			continue
+		}
+		if r.opt["verbose"] {
+			a, b := int(st.Pos().Offset()), int(st.End().Offset())
+			if a >= 0 && b <= len(r.src) && a <= b {
+				fmt.Fprintln(r.stderr(), r.src[a:b])
+			}
+		}
+		r.stmt(st)
+		if r.aborting {
+			r.aborting = false
+			skipLine = st.End().Line()
+		}
+	}
+}
+
+func (r *Runner) runStmts(stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		if r.stopped() {
+			return
+		}
+		r.stmt(st)
+	}
+}
+
+// exit makes the shell leave with status code.
+func (r *Runner) exit(code int) {
+	r.exiting, r.exitCode = true, code
+}
+
+// fatal reports an expansion error: the message, then the shell exits
+// (status st), as a non-interactive bash does.
+type shError struct {
+	msg    string
+	status int
+	noExit bool // the command fails, the shell goes on
+	abort  bool // the rest of the top-level command is skipped
+}
+
+func (e *shError) Error() string { return e.msg }
+
+func (r *Runner) report(err error) {
+	var se *shError
+	if errors.As(err, &se) {
+		if se.msg != "" {
+			r.errf("%s", se.msg)
+		}
+		r.status = se.status
+		switch {
+		case se.abort:
+			r.aborting = true
+		case !se.noExit:
+			r.exit(se.status)
+		}
+		return
+	}
+	r.errf("%v", err)
+	r.status = 1
+}
+
+func (r *Runner) stmt(st *syntax.Stmt) {
+	if r.lineFrozen == 0 {
+		r.line = int(st.Pos().Line())
+	}
+	if st.Background {
+		r.background(st)
+		return
+	}
+	if st.Negated {
+		r.noErrExit++
+	}
+	r.stmtSync(st)
+	if st.Negated {
+		r.noErrExit--
+		if r.status == 0 {
+			r.status = 1
+		} else {
+			r.status = 0
+		}
+		return
+	}
+	r.checkErr(st)
+}
+
+// checkErr runs the ERR trap and errexit after a failed command.
+func (r *Runner) checkErr(st *syntax.Stmt) {
+	if r.status == 0 || r.noErrExit > 0 || r.stopped() {
+		return
+	}
+	if bc, ok := st.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.AndStmt || bc.Op == syntax.OrStmt) {
+		return // checked on the last command of the list
+	}
+	if t, ok := r.traps["ERR"]; ok && !r.inTrap {
+		st := r.status
+		r.runTrap(t)
+		r.status = st
+	}
+	if r.opt["errexit"] {
+		r.exit(r.status)
+	}
+}
+
+func (r *Runner) runTrap(text string) {
+	saved := r.status
+	r.inTrap = true
+	r.lineFrozen++
+	defer func() { r.inTrap = false; r.lineFrozen-- }()
+	file, err := parse(text)
+	if err != nil {
+		r.syntaxError(err)
+		return
+	}
+	r.runStmts(file.Stmts)
+	if !r.exiting {
+		r.status = saved
+	}
+}
+
+// stmtSync runs a statement with its redirections.
+func (r *Runner) stmtSync(st *syntax.Stmt) {
+	if r.stderrToOut {
+		r.stderrToOut = false
+		restore, err := r.redirect(st.Redirs, false)
+		if err != nil {
+			restore()
+			r.redirErr(err)
+			return
+		}
+		r.fds[2] = r.fds[1]
+		r.cmd(st.Cmd)
+		restore()
+		return
+	}
+	if len(st.Redirs) == 0 {
+		r.cmd(st.Cmd)
+		return
+	}
+	if st.Cmd == nil {
+		restore, err := r.redirect(st.Redirs, false)
+		if restore != nil {
+			restore()
+		}
+		if err != nil {
+			r.redirErr(err)
+			return
+		}
+		r.status = 0
+		return
+	}
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 1 && len(ce.Assigns) == 0 && ce.Args[0].Lit() == "exec" {
+		// exec with redirections only: they stay.
+		if _, err := r.redirect(st.Redirs, true); err != nil {
+			r.redirErr(err)
+			return
+		}
+		r.status = 0
+		return
+	}
+	restore, err := r.redirect(st.Redirs, false)
+	if err != nil {
+		if restore != nil {
+			restore()
+		}
+		r.redirErr(err)
+		return
+	}
+	r.cmd(st.Cmd)
+	restore()
+}
+
+func (r *Runner) redirErr(err error) {
+	var se *shError
+	if errors.As(err, &se) {
+		r.report(err)
+		return
+	}
+	r.errf("%v", err)
+	r.status = 1
+}
+
+func (r *Runner) cmd(c syntax.Command) {
+	if r.ctx.Err() != nil {
+		r.exit(124)
+		return
+	}
+	switch c := c.(type) {
+	case nil:
+	case *syntax.CallExpr:
+		r.call(c)
+	case *syntax.Block:
+		r.runStmts(c.Stmts)
+	case *syntax.Subshell:
+		r.subshellRun(func(s *Runner) { s.runStmts(c.Stmts) })
+	case *syntax.BinaryCmd:
+		r.binary(c)
+	case *syntax.IfClause:
+		r.ifClause(c)
+	case *syntax.WhileClause:
+		r.whileClause(c)
+	case *syntax.ForClause:
+		r.forClause(c)
+	case *syntax.CaseClause:
+		r.caseClause(c)
+	case *syntax.FuncDecl:
+		r.funcs[c.Name.Value] = c.Body
+		r.status = 0
+	case *syntax.ArithmCmd:
+		r.xtraceArith(c)
+		n, err := r.arith(c.X)
+		if err != nil {
+			text := strings.TrimPrefix(r.srcText(c.Left, c.Right), "((")
+			if text == "" {
+				text = printNode(c.X)
+			}
+			r.report(r.arithContext(err, strings.TrimLeft(text, " \t"), "((: ", false))
+			return
+		}
+		r.status = b2i(n == 0)
+	case *syntax.TestClause:
+		ok, err := r.test(c.X)
+		if err != nil {
+			r.report(err)
+			if r.status == 0 {
+				r.status = 2
+			}
+			return
+		}
+		r.status = b2i(!ok)
+	case *syntax.DeclClause:
+		r.declClause(c)
+	case *syntax.LetClause:
+		var n int64
+		for _, x := range c.Exprs {
+			var err error
+			n, err = r.arith(x)
+			if err != nil {
+				r.arithFail(err)
+				return
+			}
+		}
+		r.status = b2i(n == 0)
+	case *syntax.TimeClause:
+		if c.Stmt != nil {
+			r.stmt(c.Stmt)
+		}
+		fmt.Fprintf(r.stderr(), "\nreal\t0m0.000s\nuser\t0m0.000s\nsys\t0m0.000s\n")
+	case *syntax.CoprocClause:
+		r.errf("coproc: not supported in the sandbox")
+		r.status = 1
+	default:
+		r.errf("%T: not supported", c)
+		r.status = 2
+	}
+}
+
+// arithFail reports an arithmetic error: bash prints it and the command
+// fails; outside a function the shell goes on with status 1.
+func (r *Runner) arithFail(err error) {
+	r.report(err)
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
+}
+
+func (r *Runner) binary(c *syntax.BinaryCmd) {
+	switch c.Op {
+	case syntax.AndStmt, syntax.OrStmt:
+		r.noErrExit++
+		r.stmt(c.X)
+		r.noErrExit--
+		if r.stopped() {
+			return
+		}
+		if (r.status == 0) == (c.Op == syntax.AndStmt) {
+			r.stmt(c.Y)
+		}
+	case syntax.Pipe, syntax.PipeAll:
+		r.pipeline(c)
+	}
+}
+
+func (r *Runner) ifClause(c *syntax.IfClause) {
+	r.noErrExit++
+	r.runStmts(c.Cond)
+	r.noErrExit--
+	if r.stopped() {
+		return
+	}
+	if r.status == 0 {
+		r.runStmts(c.Then)
+		return
+	}
+	r.status = 0
+	for e := c.Else; e != nil; e = e.Else {
+		if len(e.Cond) == 0 {
+			r.runStmts(e.Then)
+			return
+		}
+		r.noErrExit++
+		r.runStmts(e.Cond)
+		r.noErrExit--
+		if r.stopped() {
+			return
+		}
+		if r.status == 0 {
+			r.runStmts(e.Then)
+			return
+		}
+		r.status = 0
+	}
+}
+
+// loopBody runs one iteration's body and reports whether the loop goes on.
+func (r *Runner) loopBody(stmts []*syntax.Stmt) bool {
+	r.runStmts(stmts)
+	if r.brk > 0 {
+		r.brk--
+		return false
+	}
+	if r.cont > 0 {
+		r.cont--
+		if r.cont > 0 {
+			return false
+		}
+	}
+	return !r.exiting && !r.returning && r.ctx.Err() == nil
+}
+
+func (r *Runner) whileClause(c *syntax.WhileClause) {
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	status := 0
+	for {
+		r.noErrExit++
+		r.runStmts(c.Cond)
+		r.noErrExit--
+		if r.stopped() {
+			if r.brk > 0 {
+				r.brk--
+				r.status = 0
+			} else if r.cont > 0 {
+				r.cont--
+				if r.cont == 0 {
+					continue
+				}
+			}
+			return
+		}
+		if (r.status == 0) == c.Until {
+			break
+		}
+		r.status = 0
+		ok := r.loopBody(c.Do)
+		status = r.status
+		if !ok {
+			return
+		}
+	}
+	r.status = status
+}
+
+func (r *Runner) forClause(c *syntax.ForClause) {
+	r.loopDepth++
+	defer func() { r.loopDepth-- }()
+	switch l := c.Loop.(type) {
+	case *syntax.WordIter:
+		var items []string
+		if l.InPos.IsValid() {
+			var err error
+			items, err = r.fields(l.Items...)
+			if err != nil {
+				r.report(err)
+				return
+			}
+		} else {
+			items = append([]string(nil), r.params...)
+		}
+		r.status = 0
+		for _, it := range items {
+			if err := r.setVar(l.Name.Value, it); err != nil {
+				r.report(err)
+				return
+			}
+			if !r.loopBody(c.Do) {
+				return
+			}
+		}
+	case *syntax.CStyleLoop:
+		if l.Init != nil {
+			if _, err := r.arith(l.Init); err != nil {
+				r.arithFail(err)
+				return
+			}
+		}
+		r.status = 0
+		for {
+			if l.Cond != nil {
+				n, err := r.arith(l.Cond)
+				if err != nil {
+					r.arithFail(err)
+					return
+				}
+				if n == 0 {
+					break
+				}
+			}
+			if !r.loopBody(c.Do) {
+				return
+			}
+			if l.Post != nil {
+				if _, err := r.arith(l.Post); err != nil {
+					r.arithFail(err)
+					return
+				}
+			}
+		}
+	}
+}
+
+func (r *Runner) caseClause(c *syntax.CaseClause) {
+	word, err := r.literal(c.Word)
+	if err != nil {
+		r.report(err)
+		return
+	}
+	r.status = 0
+	fall := false
+	for _, ci := range c.Items {
+		matched := fall
+		if !matched {
+			for _, p := range ci.Patterns {
+				pat, err := r.pattern(p)
+				if err != nil {
+					r.report(err)
+					return
+				}
+				if r.match(pat, word, r.shopt["nocasematch"]) {
+					matched = true
+					break
+				}
+			}
+		}
+		if !matched {
+			continue
+		}
+		r.runStmts(ci.Stmts)
+		switch ci.Op {
+		case syntax.Break:
+			return
+		case syntax.Fallthrough: // ;&
+			fall = true
+		case syntax.Resume: // ;;&
+			fall = false
+		}
+	}
+}
+
+// subshellRun runs fn in a copy of r and takes its status.
+func (r *Runner) subshellRun(fn func(s *Runner)) {
+	s := r.subshellCopy()
+	code := s.runSub(fn)
+	r.status = code
+}
+
+// runSub runs fn as a subshell's whole program and returns its status,
+// recovering a panic into status 2.
+func (s *Runner) runSub(fn func(s *Runner)) (code int) {
+	defer func() {
+		if p := recover(); p != nil {
+			fmt.Fprintf(s.stderr(), "%s: internal error: %v\n", s.name, p)
+			code = 2
+		}
+	}()
+	fn(s)
+	s.returning = false
+	s.aborting = false
+	return s.finish()
+}
+
+// job is a background job.
+type job struct {
+	id     int
+	pid    int
+	cancel context.CancelFunc
+	sig    atomic.Int32 // the signal kill sent, 0 for none
+	text   string
+	done   chan struct{}
+	status int
+	waited bool
+}
+
+func (r *Runner) background(st *syntax.Stmt) {
+	s := r.subshellCopy()
+	st2 := *st
+	st2.Background = false
+	ctx, cancel := context.WithCancel(r.ctx)
+	s.ctx = ctx
+	j := &job{id: len(r.jobs) + 1, pid: s.pid, done: make(chan struct{}), text: stmtText(&st2), cancel: cancel}
+	go func() {
+		defer close(j.done)
+		defer cancel()
+		j.status = s.runSub(func(s *Runner) { s.stmt(&st2) })
+		if sig := j.sig.Load(); sig != 0 {
+			j.status = 128 + int(sig)
+		}
+	}()
+	r.jobs = append(r.jobs, j)
+	r.lastBg = s.pid
+	r.status = 0
+}
+
+func stmtText(st *syntax.Stmt) string {
+	var b strings.Builder
+	_ = syntax.NewPrinter(syntax.Minify(false)).Print(&b, st)
+	return strings.TrimSpace(b.String())
+}
