@@ -144,6 +144,9 @@ func run(ctx context.Context, o options, in io.Reader, out, errOut io.Writer) er
 	go rt.Work(workCtx)
 
 	fmt.Fprintf(errOut, "sandbox: %s · model: %s · thread: %s\n", provider.Name(), modelName, o.thread)
+	if !o.yes && !isTerminal(in) {
+		fmt.Fprintln(errOut, noTerminalNote)
+	}
 	fmt.Fprintf(out, "> %s\n\n", o.prompt)
 	h, err := agent.Send(ctx, o.thread, o.prompt)
 	if err != nil {
@@ -199,6 +202,10 @@ func follow(events <-chan runtime.Event, p *printer) (runtime.RunResult, error) 
 	return runtime.RunResult{}, errors.New("the run's events ended before the run did (interrupted?)")
 }
 
+// noTerminalNote is said at start when approvals cannot be asked on a
+// terminal, so a run whose calls are all denied says why.
+const noTerminalNote = "standard input is not a terminal: each tool call that needs approval reads one answer line from it (y approves), and is denied when there is none; run with -yes to approve every call"
+
 // ask asks about each pending call on the terminal: y approves; n or an
 // empty line denies; anything else denies with that as the message to the
 // model.
@@ -216,7 +223,7 @@ func ask(pending []runtime.PendingApproval, yes bool, in0 io.Reader, in *bufio.R
 		answer := strings.TrimSpace(line)
 		switch {
 		case err != nil && answer == "":
-			fmt.Fprintln(out, "(no answer: denied)")
+			fmt.Fprintln(out, "(no answer: denied; -yes approves every call)")
 		case !isTerminal(in0):
 			fmt.Fprintln(out, answer) // echo what a pipe answered
 		}

@@ -101,6 +101,30 @@ func TestScriptedDemoDenied(t *testing.T) {
 	}
 }
 
+// TestNoTerminalSaysSo: without a terminal and without -yes the demo says at
+// start that calls are denied when no answer comes, and how to approve; the
+// denial itself says it too.
+func TestNoTerminalSaysSo(t *testing.T) {
+	isolate(t)
+	out, errOut, err := runDemo(t, options{provider: testProvider(t), thread: "noterm"}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(errOut, "standard input is not a terminal") || !strings.Contains(errOut, "-yes") {
+		t.Errorf("stderr does not say approvals are denied without a terminal and how to approve: %q", errOut)
+	}
+	if !strings.Contains(out, "(no answer: denied; -yes approves every call)") {
+		t.Error("the denial does not say how to approve")
+	}
+	_, errOut, err = runDemo(t, options{provider: testProvider(t), thread: "noterm-yes", yes: true}, "")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.Contains(errOut, "not a terminal") {
+		t.Error("-yes still warns that calls are denied")
+	}
+}
+
 // TestOpenAICompatible runs the app against a fake OpenAI-compatible
 // server (OPENAI_BASE_URL): a bash call, then a reply; priced per token.
 func TestOpenAICompatible(t *testing.T) {
