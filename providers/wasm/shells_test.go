@@ -193,3 +193,25 @@ func TestPrewarmFirstPython(t *testing.T) {
 		assert.Equal(t, before+1, img.CloneRuns(), "the first python3 of %s started from a clone", s.ID())
 	}
 }
+
+// TestPythonLoadsOnlyWhenNeeded: a sandbox that runs shell commands never
+// asks for the python image (a CLI process running `echo hi` does not load
+// it); the first python3 command does.
+func TestPythonLoadsOnlyWhenNeeded(t *testing.T) {
+	if _, _, err := New(Options{}).imagePaths(); errors.Is(err, images.ErrMissing) {
+		testenv.Missing(t, "wasm-images", "the wasm images are not fetched and built: run `make images`")
+	}
+	p := New(Options{})
+	ctx := context.Background()
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sb.Destroy(context.Background()) })
+	res, err := sb.RunCommand(ctx, "echo hi | cat; ls /", sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, 0, res.ExitCode, res.Stderr)
+	assert.False(t, p.pythonAsked.Load(), "the python image was loaded for shell commands")
+	res, err = sb.RunCommand(ctx, "python3 -c 'print(6*7)'", sandbox.RunCommandOptions{})
+	require.NoError(t, err)
+	assert.Equal(t, "42\n", res.Stdout, res.Stderr)
+	assert.True(t, p.pythonAsked.Load(), "python3 ran without the python image being asked for")
+}

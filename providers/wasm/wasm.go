@@ -209,6 +209,7 @@ type Provider struct {
 	shellsStarted atomic.Int64 // warm shells ever started, for tests
 	idlePythons   atomic.Int64 // prestarted Pythons held (shells.go)
 	pythonsUsed   atomic.Int64 // prestarted Pythons that ran a command, for tests
+	pythonAsked   atomic.Bool  // the python image was asked for, for tests
 	prestarting   chan struct{}
 	pyTimes       pyTimes
 
@@ -371,6 +372,7 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 	case "busybox":
 		return eng.Load(ctx, "busybox:"+bb, bb)
 	case "python":
+		p.pythonAsked.Store(true)
 		return eng.Load(ctx, engine.Python+":"+paths.Python, paths.Python)
 	}
 	return nil, fmt.Errorf("wasm: no image %q", name)
@@ -403,13 +405,14 @@ func (p *Provider) Warm(ctx context.Context) error {
 	return nil
 }
 
-// warm starts compiling both images in the background, once per
-// provider (a compile that fails is tried again by the next command).
+// warm starts compiling the busybox image in the background, once per
+// provider (a compile that fails is tried again by the next command). The
+// python image is loaded by the first command that runs python3: a process
+// that runs only shell commands (`agentenkit run -- echo hi`) never pays
+// for it, in time or memory.
 func (p *Provider) warm() {
 	p.warmOnce.Do(func() {
-		for _, name := range []string{"busybox", "python"} {
-			go func() { _, _ = p.image(context.Background(), name) }()
-		}
+		go func() { _, _ = p.image(context.Background(), "busybox") }()
 	})
 }
 
