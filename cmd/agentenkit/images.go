@@ -10,6 +10,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"runtime/debug"
 	"strings"
 	"time"
@@ -76,13 +77,13 @@ func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
 	if fi, err := os.Stat(out); err == nil && fi.Size() > 0 {
 		return nil
 	}
-	hint := fmt.Sprintf("run `make images` in a checkout of %s, or set $%s to a folder that has %s", modulePath, images.EnvDir, wasm.BusyboxFile)
+	hint := fmt.Sprintf("in a checkout of %s run `make images`, or `GOOS=wasip1 GOARCH=wasm go build -o %s ./images/busybox`; or set $%s to a folder that has %s and the python image", modulePath, out, images.EnvDir, wasm.BusyboxFile)
 	if _, err := exec.LookPath("go"); err != nil {
 		return withHint(fmt.Errorf("the busybox image %s is missing, and building it needs the go command: %w", out, err), "%s", hint)
 	}
 	src, err := moduleSource(ctx)
 	if err != nil {
-		return withHint(fmt.Errorf("the busybox image %s is missing: %w", out, err), "%s", hint)
+		return withHint(fmt.Errorf("the busybox image %s is missing, and it cannot be built here: %w", out, err), "%s", hint)
 	}
 	fmt.Fprintf(w, "agentenkit: building %s from %s (GOOS=wasip1 go build ./images/busybox, once)\n", out, src)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
@@ -142,28 +143,83 @@ func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
 // modulePath is this module's path.
 const modulePath = "github.com/agentenkit/agentenkit"
 
-// moduleSource returns a folder holding this module's source.
+// moduleSource returns a folder holding this module's source: the
+// checkout the working folder is in, else the checkout this binary was
+// built in (its source paths, when not built with -trimpath), else the
+// module cache's copy of the version the binary was built from (go mod
+// download). When none is there the error says, for each, why not.
 func moduleSource(ctx context.Context) (string, error) {
-	if b, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output(); err == nil {
-		if gomod := strings.TrimSpace(string(b)); gomod != "" && gomod != os.DevNull {
-			if data, err := os.ReadFile(gomod); err == nil && goModPath(string(data)) == modulePath {
-				return filepath.Dir(gomod), nil
-			}
-		}
+	var why []string
+	if b, err := exec.CommandContext(ctx, "go", "env", "GOMOD").Output(); err != nil {
+		why = append(why, fmt.Sprintf("the working folder: go env GOMOD: %v", err))
+	} else if gomod := strings.TrimSpace(string(b)); gomod == "" || gomod == os.DevNull {
+		why = append(why, "the working folder is in no Go module")
+	} else if data, err := os.ReadFile(gomod); err == nil && goModPath(string(data)) == modulePath {
+		return filepath.Dir(gomod), nil
+	} else {
+		why = append(why, fmt.Sprintf("the working folder is in module %s, not %s", goModPath(string(data)), modulePath))
 	}
+	dir, reason := buildSource()
+	if dir != "" {
+		return dir, nil
+	}
+	why = append(why, reason)
 	bi, ok := debug.ReadBuildInfo()
-	if !ok || bi.Main.Path != modulePath || bi.Main.Version == "" || bi.Main.Version == "(devel)" {
-		return "", errors.New("this binary was not installed from a released version, and the working folder is not in the module's source")
+	switch {
+	case !ok || bi.Main.Path != modulePath:
+		why = append(why, "the binary has no build information naming "+modulePath)
+	case bi.Main.Version == "" || bi.Main.Version == "(devel)":
+		why = append(why, "the binary was not installed from a version of the module (its version is (devel)), so the module cache has no copy to build from")
+	default:
+		var err error
+		if dir, err = downloadModule(ctx, modulePath+"@"+bi.Main.Version); err == nil {
+			return dir, nil
+		}
+		why = append(why, err.Error())
 	}
-	b, err := exec.CommandContext(ctx, "go", "mod", "download", "-json", modulePath+"@"+bi.Main.Version).Output()
-	if err != nil {
-		return "", fmt.Errorf("go mod download %s@%s: %w", modulePath, bi.Main.Version, err)
+	return "", errors.New("no source of " + modulePath + " to build it from:\n\t" + strings.Join(why, "\n\t"))
+}
+
+// buildSource returns the checkout this binary was built in, when its
+// source paths are recorded (no -trimpath) and the folder is still a
+// checkout of the module; else "" and why not.
+func buildSource() (string, string) {
+	_, file, _, ok := runtime.Caller(0)
+	if !ok || !filepath.IsAbs(file) {
+		return "", "the binary does not record the folder it was built in (built with -trimpath)"
 	}
-	var mod struct{ Dir string }
-	if err := json.Unmarshal(b, &mod); err != nil || mod.Dir == "" {
-		return "", fmt.Errorf("go mod download %s@%s: no folder in its answer", modulePath, bi.Main.Version)
+	root := filepath.Dir(filepath.Dir(filepath.Dir(file))) // cmd/agentenkit/images.go
+	data, err := os.ReadFile(filepath.Join(root, "go.mod"))
+	if err != nil || goModPath(string(data)) != modulePath {
+		return "", "the folder the binary was built in, " + root + ", is no longer a checkout of " + modulePath
 	}
-	return mod.Dir, nil
+	if _, err := os.Stat(filepath.Join(root, "images", "busybox")); err != nil {
+		return "", "the folder the binary was built in, " + root + ", has no images/busybox"
+	}
+	return root, ""
+}
+
+// downloadModule runs go mod download for mod and returns its folder in
+// the module cache, or an error with go's own reason (the JSON answer's
+// Error, else its standard error).
+func downloadModule(ctx context.Context, mod string) (string, error) {
+	cmd := exec.CommandContext(ctx, "go", "mod", "download", "-json", mod)
+	var stderr strings.Builder
+	cmd.Stderr = &stderr
+	out, err := cmd.Output()
+	var ans struct{ Dir, Error string }
+	_ = json.Unmarshal(out, &ans)
+	switch {
+	case ans.Error != "":
+		return "", fmt.Errorf("go mod download %s: %s", mod, ans.Error)
+	case err != nil && strings.TrimSpace(stderr.String()) != "":
+		return "", fmt.Errorf("go mod download %s: %w: %s", mod, err, strings.TrimSpace(stderr.String()))
+	case err != nil:
+		return "", fmt.Errorf("go mod download %s: %w", mod, err)
+	case ans.Dir == "":
+		return "", fmt.Errorf("go mod download %s: no folder in its answer", mod)
+	}
+	return ans.Dir, nil
 }
 
 // goModPath returns the module path a go.mod declares.
