@@ -2,6 +2,7 @@ package shell
 
 import (
 	"fmt"
+	"io"
 	"io/fs"
 	"strconv"
 	"strings"
@@ -17,6 +18,11 @@ import (
 // create — including the shells it nests; unlike bash, a subshell's
 // change is seen after it.
 func (s *session) umaskBuiltin(hc interp.HandlerContext, args []string) error {
+	return s.umask(hc.Stdout, hc.Stderr, args)
+}
+
+// umask is umaskBuiltin writing to stdout and stderr.
+func (s *session) umask(stdout, stderr io.Writer, args []string) error {
 	symbolic, print := false, false
 	i := 0
 	for ; i < len(args); i++ {
@@ -27,7 +33,7 @@ func (s *session) umaskBuiltin(hc interp.HandlerContext, args []string) error {
 		}
 		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "pS") != "" {
 			if len(a) >= 2 && a[0] == '-' && strings.Trim(a[1:], "rwxXstugoa") != "" {
-				fmt.Fprintf(hc.Stderr, "%s: umask: -%c: invalid option\numask: usage: umask [-p] [-S] [mode]\n", s.name, a[strings.IndexFunc(a[1:], func(r rune) bool { return r != 'p' && r != 'S' })+1])
+				fmt.Fprintf(stderr, "%s: umask: -%c: invalid option\numask: usage: umask [-p] [-S] [mode]\n", s.name, a[strings.IndexFunc(a[1:], func(r rune) bool { return r != 'p' && r != 'S' })+1])
 				return Exit(2)
 			}
 			break
@@ -41,14 +47,14 @@ func (s *session) umaskBuiltin(hc interp.HandlerContext, args []string) error {
 		if spec != "" && spec[0] >= '0' && spec[0] <= '9' {
 			n, err := strconv.ParseUint(spec, 8, 32)
 			if err != nil || n > 0o7777 {
-				fmt.Fprintf(hc.Stderr, "%s: umask: %s: octal number out of range\n", s.name, spec)
+				fmt.Fprintf(stderr, "%s: umask: %s: octal number out of range\n", s.name, spec)
 				return Exit(1)
 			}
 			mask = uint32(n) & 0o777
 		} else {
 			allowed, ok := fsApplyModeMask(spec, ^mask&0o777, false, 0)
 			if !ok {
-				fmt.Fprintf(hc.Stderr, "%s: umask: `%c': invalid symbolic mode operator\n", s.name, umaskBadOp(spec))
+				fmt.Fprintf(stderr, "%s: umask: `%c': invalid symbolic mode operator\n", s.name, umaskBadOp(spec))
 				return Exit(1)
 			}
 			mask = ^allowed & 0o777
@@ -68,7 +74,7 @@ func (s *session) umaskBuiltin(hc interp.HandlerContext, args []string) error {
 	if print {
 		out = "umask " + out
 	}
-	fmt.Fprintln(hc.Stdout, out)
+	fmt.Fprintln(stdout, out)
 	return nil
 }
 

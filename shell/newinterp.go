@@ -7,6 +7,7 @@ package shell
 import (
 	"context"
 	"fmt"
+	"io"
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash"
@@ -51,6 +52,9 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 		Args:         sp.params,
 		Flags:        sp.flags,
 		FinalDir:     &final,
+		Umask: func(stdout, stderr io.Writer, args []string) int {
+			return ExitCode(s.umask(stdout, stderr, args[1:]))
+		},
 		Exec: func(ctx context.Context, c *Call, args []string) error {
 			if shTooDeep() {
 				return fmt.Errorf("maximum function nesting level exceeded")

@@ -218,7 +218,7 @@ func (r *Runner) arithLvalue(x syntax.ArithmExpr) (string, syntax.ArithmExpr, er
 		return "", nil, &shError{msg: "attempted assignment to non-variable", status: 1}
 	}
 	if len(w.Parts) == 1 {
-		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && !pe.Short && pe.Exp == nil && pe.Index != nil {
+		if pe, ok := w.Parts[0].(*syntax.ParamExp); ok && (!pe.Short || !pe.Dollar.IsValid()) && pe.Exp == nil && pe.Index != nil {
 			return pe.Param.Value, pe.Index, nil
 		}
 	}

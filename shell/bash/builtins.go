@@ -1103,6 +1103,9 @@ func letBuiltin(r *Runner, args []string) int {
 }
 
 func umaskBuiltin(r *Runner, args []string) int {
+	if r.opts.Umask != nil {
+		return r.opts.Umask(r.stdout(), r.stderr(), args)
+	}
 	v, ok := r.getVar("__UMASK")
 	if !ok {
 		v = "0022"

@@ -174,8 +174,10 @@ func (r *Runner) tilde(s string) string {
 			return s
 		}
 		home = h
-	case "root":
+	case "root": // the sandbox's users: root and user (uid 1000)
 		home = "/root"
+	case "user":
+		home = "/home/user"
 	default:
 		return s
 	}

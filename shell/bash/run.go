@@ -68,6 +68,12 @@ type Options struct {
 	// "file" with its path, or "" when nothing does. Used by type,
 	// command -v and hash.
 	Lookup func(name, pathList, dir string) (kind, where string)
+	// Umask, when set, is the umask builtin (args[0] is "umask"): the
+	// caller keeps the mask where file creation sees it (the filesystem
+	// applies it to every create of the Run). It prints to stdout and
+	// stderr and returns the exit status. Nil: the mask is a number this
+	// package only prints.
+	Umask func(stdout, stderr io.Writer, args []string) int
 	// FinalDir, when set, receives the folder the script ended in.
 	FinalDir *string
 }
