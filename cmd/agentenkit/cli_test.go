@@ -164,7 +164,7 @@ func TestRunExitCodes(t *testing.T) {
 		}
 	}
 	// The time limit: exit 124, and a line that says what happened.
-	r := c.run("", "run", "--provider", p, "--timeout", "1s", "--", "echo started; sleep 30")
+	r := c.run("", "run", "--provider", p, "--timeout", "5s", "--", "echo started; sleep 30")
 	if r.code != 124 || r.stdout != "started\n" || !strings.Contains(r.stderr, "timed out") {
 		t.Fatalf("a command past --timeout: %+v", r)
 	}

@@ -134,3 +134,24 @@ func Names() []string {
 	sort.Strings(names)
 	return names
 }
+
+// ReadAll reads r to its end like io.ReadAll, but stops with ctx's error
+// as soon as ctx ends: a command that reads all its input (shuf, split,
+// patch from stdin) ends at its deadline even on endless input.
+func ReadAll(ctx context.Context, r io.Reader) ([]byte, error) {
+	var data []byte
+	buf := make([]byte, 64<<10)
+	for {
+		if err := ctx.Err(); err != nil {
+			return data, err
+		}
+		n, err := r.Read(buf)
+		data = append(data, buf[:n]...)
+		if err == io.EOF {
+			return data, nil
+		}
+		if err != nil {
+			return data, err
+		}
+	}
+}

@@ -3,7 +3,6 @@ package fileutil
 import (
 	"context"
 	"fmt"
-	"io"
 	"os"
 	"strconv"
 	"strings"
@@ -91,7 +90,7 @@ func split(ctx context.Context, c *command.Call, args []string) error {
 	var data []byte
 	var err error
 	if in == "-" {
-		data, err = io.ReadAll(c.Stdin)
+		data, err = command.ReadAll(ctx, c.Stdin)
 	} else {
 		data, err = readAll(c, c.Abs(in))
 	}

@@ -112,7 +112,7 @@ func patch(ctx context.Context, c *command.Call, args []string) error {
 			return c.Errorf(2, "patch", "**** Can't open patch file %s : %s", input, errText(err))
 		}
 	} else {
-		data, err = io.ReadAll(c.Stdin)
+		data, err = command.ReadAll(ctx, c.Stdin)
 		if err != nil {
 			return c.Errorf(2, "patch", "**** read error: %v", err)
 		}

@@ -107,11 +107,11 @@ func shuf(ctx context.Context, c *command.Call, args []string) error {
 		var data []byte
 		var err error
 		if len(ops) == 0 || ops[0] == "-" {
-			data, err = io.ReadAll(c.Stdin)
+			data, err = command.ReadAll(ctx, c.Stdin)
 		} else {
 			var f io.ReadCloser
 			if f, err = c.FS.Open(c.Abs(ops[0])); err == nil {
-				data, err = io.ReadAll(f)
+				data, err = command.ReadAll(ctx, f)
 				f.Close()
 			}
 		}
