@@ -30,7 +30,9 @@ var guardCases = []shCase{
 	{name: "shift-negative-bg", script: "shift -1 & wait $!; echo $?", stdout: "1\n", host: true},
 }
 
-func TestGuardCases(t *testing.T)        { runShCases(t, guardCases) }
+// The guard wraps mvdan.cc/sh's interpreter (the one busybox.wasm runs):
+// its cases run there.
+func TestGuardCases(t *testing.T)        { runShCasesWith(t, guardCases, InterpreterMvdan) }
 func TestGuardCasesConfirm(t *testing.T) { confirmShCases(t, guardCases) }
 
 // TestGuardPanics runs statements that panic inside the interpreter on the
@@ -50,7 +52,7 @@ func TestGuardPanics(t *testing.T) {
 		{"many", strings.Repeat(boom+" & ", 20) + "wait; echo after", "after\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := runSh(t, newShTestFS(t, shTestFiles), tc.script)
+			out, errOut, code := runShWith(t, newShTestFS(t, shTestFiles), tc.script, InterpreterMvdan)
 			if out != tc.stdout || code != 0 {
 				t.Errorf("script %q: stdout %q, want %q; exit %d; stderr %q", tc.script, out, tc.stdout, code, errOut)
 			}
