@@ -120,7 +120,14 @@ type shared struct {
 	nextID  int      // pids of jobs and subshells
 	temps   []string // files of process substitutions, removed at the end
 	rootPID int
+	// jobs counts the background jobs running now: at maxJobs more are
+	// refused as a failed fork is, so a fork bomb (f() { f & f; }; f)
+	// ends instead of taking the host's memory.
+	jobs atomic.Int64
 }
+
+// maxJobs is how many background jobs one Run may have running at once.
+const maxJobs = 512
 
 // Runner is one shell: the main one or a subshell.
 type Runner struct {
@@ -1005,6 +1012,12 @@ type job struct {
 }
 
 func (r *Runner) background(st *syntax.Stmt) {
+	if r.shared.jobs.Add(1) > maxJobs {
+		r.shared.jobs.Add(-1)
+		r.errf("fork: Resource temporarily unavailable")
+		r.status = 254
+		return
+	}
 	s := r.subshellCopy()
 	st2 := *st
 	st2.Background = false
@@ -1014,6 +1027,7 @@ func (r *Runner) background(st *syntax.Stmt) {
 	go func() {
 		defer close(j.done)
 		defer cancel()
+		defer r.shared.jobs.Add(-1)
 		j.status = s.runSub(func(s *Runner) { s.stmt(&st2) })
 		if sig := j.sig.Load(); sig != 0 {
 			j.status = 128 + int(sig)
