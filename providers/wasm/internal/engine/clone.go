@@ -68,17 +68,11 @@ type templateSlot struct {
 	made atomic.Bool // once has run: t and err are set
 }
 
-// key is ps's template's key: the program name and the variables CPython
-// reads at its start (startupKey), the only ones a clone's command must
-// share with the template (the prestart program sets the rest from the
-// command's request).
 func (ps *prestart) key() string {
 	var b strings.Builder
 	b.WriteString(ps.argv0)
 	for _, k := range slices.Sorted(maps.Keys(ps.env)) {
-		if startupKey(k) {
-			b.WriteString("\x00" + k + "=" + ps.env[k])
-		}
+		b.WriteString("\x00" + k + "=" + ps.env[k])
 	}
 	return b.String()
 }

@@ -83,6 +83,3 @@ func (img *Image) PrewarmPython(ctx context.Context, argv0 string, env map[strin
 	_, err := img.template(ctx, img.prestartFor(argv0, env))
 	return err
 }
-
-// CloneRuns is how many Runs of img started from a clone so far.
-func (img *Image) CloneRuns() int64 { return img.cloneRuns.Load() }
