@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
 	"time"
 
@@ -65,7 +64,6 @@ type templateSlot struct {
 	once sync.Once
 	t    *pyTemplate
 	err  error
-	made atomic.Bool // once has run: t and err are set
 }
 
 func (ps *prestart) key() string {
@@ -90,10 +88,7 @@ func (img *Image) template(ctx context.Context, ps *prestart) (*pyTemplate, erro
 		img.tmpl.m[key] = s
 	}
 	img.tmpl.mu.Unlock()
-	s.once.Do(func() {
-		s.t, s.err = img.makeTemplate(context.WithoutCancel(ctx), ps)
-		s.made.Store(true)
-	})
+	s.once.Do(func() { s.t, s.err = img.makeTemplate(context.WithoutCancel(ctx), ps) })
 	return s.t, s.err
 }
 

@@ -9,7 +9,6 @@ import (
 	"maps"
 	"path"
 	"strings"
-	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -92,11 +91,10 @@ type Image struct {
 	e          *Engine
 	compiled   wazero.CompiledModule
 	python     bool
-	site       fs.FS        // Python: mounted at PythonSiteDir
-	stdlib     fs.FS        // Python: mounted at PythonStdlibDir when not nil
-	data       *dataImage   // the data segments, when taken out of the module (dataimage.go)
-	tmpl       templates    // Python: clone templates by start (clone.go)
-	cloneRuns  atomic.Int64 // Runs started from a clone (clonerun.go)
+	site       fs.FS      // Python: mounted at PythonSiteDir
+	stdlib     fs.FS      // Python: mounted at PythonStdlibDir when not nil
+	data       *dataImage // the data segments, when taken out of the module (dataimage.go)
+	tmpl       templates  // Python: clone templates by start (clone.go)
 }
 
 // Name is the name the image was loaded under.
@@ -106,9 +104,6 @@ func (img *Image) Name() string { return img.name }
 // context's values reach host functions the guest calls. See the package
 // doc for what the returned code and error mean.
 func (img *Image) Run(ctx context.Context, spec RunSpec) (code int, err error) {
-	if code, err, ok := img.runClone(ctx, spec); ok {
-		return code, err
-	}
 	return img.run(ctx, spec, img.site, img.stdlib)
 }
 
