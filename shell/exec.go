@@ -133,20 +133,7 @@ func (s *session) callFromHC(hc interp.HandlerContext) *Call {
 }
 
 // shSetEnv gives c the environment env (which it keeps).
-func shSetEnv(c *Call, env map[string]string) {
-	c.Env = func(name string) (string, bool) {
-		v, ok := env[name]
-		return v, ok
-	}
-	c.Environ = func() []string {
-		list := make([]string, 0, len(env))
-		for k, v := range env {
-			list = append(list, k+"="+v)
-		}
-		slices.Sort(list)
-		return list
-	}
-}
+func shSetEnv(c *Call, env map[string]string) { c.SetEnv(env) }
 
 // execFor is Call.Exec for c: it runs args with c's fields as they are
 // when it is called.

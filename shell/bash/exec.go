@@ -383,18 +383,7 @@ func (r *Runner) environ() map[string]string {
 // newCall makes the command.Call of an external command.
 func (r *Runner) newCall(env map[string]string) *command.Call {
 	c := &command.Call{Stdin: r.stdin(), Stdout: r.stdout(), Stderr: r.stderr(), Dir: r.dir, FS: r.fs}
-	c.Env = func(name string) (string, bool) {
-		v, ok := env[name]
-		return v, ok
-	}
-	c.Environ = func() []string {
-		list := make([]string, 0, len(env))
-		for k, v := range env {
-			list = append(list, k+"="+v)
-		}
-		slices.Sort(list)
-		return list
-	}
+	c.SetEnv(env)
 	c.Exec = func(ctx context.Context, args []string) error {
 		if len(args) == 0 {
 			return nil

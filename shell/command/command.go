@@ -53,6 +53,23 @@ type Call struct {
 	Exec func(ctx context.Context, args []string) error
 }
 
+// SetEnv gives c the environment env, which it keeps (and which must not
+// change after): Env looks names up in it, Environ lists it sorted.
+func (c *Call) SetEnv(env map[string]string) {
+	c.Env = func(name string) (string, bool) {
+		v, ok := env[name]
+		return v, ok
+	}
+	c.Environ = func() []string {
+		list := make([]string, 0, len(env))
+		for k, v := range env {
+			list = append(list, k+"="+v)
+		}
+		sort.Strings(list)
+		return list
+	}
+}
+
 // Abs returns p as an absolute, clean path, resolving it against c.Dir.
 func (c *Call) Abs(p string) string {
 	if path.IsAbs(p) {
