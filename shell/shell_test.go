@@ -332,13 +332,13 @@ func TestRunStderr(t *testing.T) {
 		{"nosuchcmd", "bash: line 1: nosuchcmd: command not found\n"},
 		{"echo\n\nnosuchcmd", "bash: line 3: nosuchcmd: command not found\n"},
 		{"./nosuch", "bash: line 1: ./nosuch: No such file or directory\n"},
-		{"echo x > nodir/y", "bash: nodir/y: No such file or directory\n"},
-		{"cat < nosuch", "bash: nosuch: No such file or directory\n"},
-		{"echo x > src", "bash: src: Is a directory\n"},
-		{"source nosuch.sh", "bash: nosuch.sh: No such file or directory\n"},
+		{"echo x > nodir/y", "bash: line 1: nodir/y: No such file or directory\n"},
+		{"cat < nosuch", "bash: line 1: nosuch: No such file or directory\n"},
+		{"echo x > src", "bash: line 1: src: Is a directory\n"},
+		{"source nosuch.sh", "bash: line 1: nosuch.sh: No such file or directory\n"},
 		{"echo \"unterminated", "bash: -c: line 1: unexpected EOF while looking for matching `\"'\n"},
-		{"type nosuchcmd", "bash: type: nosuchcmd: not found\n"},
-		{"cat <(echo) >(cat)", "bash: process substitution >(...) is not supported; write to a file and run the command on it\n"},
+		{"type nosuchcmd", "bash: line 1: type: nosuchcmd: not found\n"},
+		{"cat <(echo) >(cat)", "bash: line 1: process substitution >(...) is not supported; write to a file and run the command on it\n"},
 	} {
 		_, errOut, _ := runSh(t, newShTestFS(t, shTestFiles), tc.script)
 		if errOut != tc.stderr {

@@ -221,19 +221,44 @@ func pwdBuiltin(r *Runner, args []string) int {
 	return r.writeOut(r.dir + "\n")
 }
 
+// skipDashDash drops a leading "--" from a builtin's arguments (args[0]
+// is the builtin's name).
+func skipDashDash(args []string) []string {
+	if len(args) > 1 && args[1] == "--" {
+		return append([]string{args[0]}, args[2:]...)
+	}
+	return args
+}
+
+// tooMany reports a special builtin's extra arguments as bash does: a
+// message, and the shell exits with status 1.
+func (r *Runner) tooMany(name string) int {
+	r.errf("%s: too many arguments", name)
+	r.exit(1)
+	return 1
+}
+
+// shellNumber parses a builtin's numeric argument as bash does: blanks
+// around it are allowed, a sign, decimal digits.
+func shellNumber(s string) (int64, bool) {
+	t := strings.Trim(s, " \t\n")
+	n, err := strconv.ParseInt(strings.TrimPrefix(t, "+"), 10, 64)
+	return n, err == nil && t != "" && !strings.HasPrefix(t, "+-")
+}
+
 func exitBuiltin(r *Runner, args []string) int {
+	args = skipDashDash(args)
 	code := r.status
 	if len(args) > 1 {
-		n, err := strconv.Atoi(args[1])
-		if err != nil {
+		n, ok := shellNumber(args[1])
+		if !ok {
 			r.errf("exit: %s: numeric argument required", args[1])
 			code = 2
 		} else {
-			code = n & 0xff
-		}
-		if len(args) > 2 && err == nil {
-			r.errf("exit: too many arguments")
-			return 1
+			if len(args) > 2 {
+				return r.tooMany("exit")
+			}
+			code = int(n & 0xff)
 		}
 	}
 	r.exit(code)
@@ -241,40 +266,49 @@ func exitBuiltin(r *Runner, args []string) int {
 }
 
 func returnBuiltin(r *Runner, args []string) int {
+	args = skipDashDash(args)
 	code := r.status
 	if len(args) > 1 {
-		n, err := strconv.Atoi(args[1])
-		if err != nil {
+		n, ok := shellNumber(args[1])
+		if !ok {
 			r.errf("return: %s: numeric argument required", args[1])
 			code = 2
 		} else {
-			code = n & 0xff
+			if len(args) > 2 {
+				return r.tooMany("return")
+			}
+			code = int(n & 0xff)
 		}
 	}
 	if r.funcDepth == 0 && r.sourceDepth == 0 {
 		r.errf("return: can only `return' from a function or sourced script")
-		return 1
+		return 2
 	}
 	r.returning = true
 	return code
 }
 
 func loopCtl(r *Runner, args []string) int {
+	args = skipDashDash(args)
 	n := 1
 	if len(args) > 1 {
-		v, err := strconv.Atoi(args[1])
-		if err != nil {
+		v, ok := shellNumber(args[1])
+		if !ok {
 			r.errf("%s: %s: numeric argument required", args[0], args[1])
 			r.exit(128)
 			return 128
+		}
+		if len(args) > 2 {
+			return r.tooMany(args[0])
 		}
 		if v < 1 {
 			r.errf("%s: %s: loop count out of range", args[0], args[1])
 			return 1
 		}
-		n = v
+		n = int(min(v, 1<<30))
 	}
 	if r.loopDepth == 0 {
+		r.errf("%s: only meaningful in a `for', `while', or `until' loop", args[0])
 		return 0
 	}
 	n = min(n, r.loopDepth)
@@ -287,20 +321,27 @@ func loopCtl(r *Runner, args []string) int {
 }
 
 func shiftBuiltin(r *Runner, args []string) int {
+	args = skipDashDash(args)
 	n := 1
 	if len(args) > 1 {
-		v, err := strconv.Atoi(args[1])
-		if err != nil {
+		v, ok := shellNumber(args[1])
+		if !ok {
 			r.errf("shift: %s: numeric argument required", args[1])
 			return 1
 		}
-		n = v
+		if len(args) > 2 {
+			return r.tooMany("shift")
+		}
+		n = int(min(v, 1<<30))
 	}
 	if n < 0 {
-		r.errf("shift: %d: shift count out of range", n)
+		r.errf("shift: %s: shift count out of range", args[1])
 		return 1
 	}
 	if n > len(r.params) {
+		if r.opt["posix"] || r.shopt["shift_verbose"] {
+			r.errf("shift: %s: shift count out of range", args[1])
+		}
 		return 1
 	}
 	r.params = r.params[n:]
@@ -333,8 +374,14 @@ func setBuiltin(r *Runner, args []string) int {
 		if a == "-" {
 			r.opt["xtrace"], r.opt["verbose"] = false, false
 			args = args[1:]
-			r.params = slices.Clone(args)
+			if len(args) > 0 { // a lone - leaves the parameters
+				r.params = slices.Clone(args)
+			}
 			return 0
+		}
+		if a == "+" { // a lone + is ignored
+			args = args[1:]
+			continue
 		}
 		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
 			break
@@ -515,6 +562,14 @@ func evalBuiltin(r *Runner, args []string) int {
 	}
 	r.nest++
 	defer func() { r.nest-- }()
+	if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
+		if args[1] != "--" {
+			r.errf("eval: %s: invalid option", args[1][:2])
+			fmt.Fprintln(r.stderr(), "eval: usage: eval [arg ...]")
+			return 2
+		}
+		args = args[1:]
+	}
 	src := strings.Join(args[1:], " ")
 	if strings.TrimSpace(src) == "" {
 		return 0
@@ -544,6 +599,14 @@ func evalBuiltin(r *Runner, args []string) int {
 }
 
 func sourceBuiltin(r *Runner, args []string) int {
+	if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
+		if args[1] != "--" {
+			r.errf("%s: %s: invalid option", args[0], args[1][:2])
+			fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
+			return 2
+		}
+		args = append([]string{args[0]}, args[2:]...)
+	}
 	if len(args) < 2 {
 		r.errf("%s: filename argument required", args[0])
 		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
@@ -573,6 +636,11 @@ func sourceBuiltin(r *Runner, args []string) int {
 		}
 	}
 	data, err := readFile(r, r.abs(p))
+	var se *shError
+	if errors.As(err, &se) {
+		r.errf("%s: %s: %s", args[0], name, se.msg)
+		return 1
+	}
 	if err != nil {
 		r.errf("%s: %s", name, errText(err))
 		return 1
@@ -767,6 +835,7 @@ func commandBuiltin(r *Runner, args []string) int {
 }
 
 func builtinBuiltin(r *Runner, args []string) int {
+	args = skipDashDash(args)
 	if len(args) < 2 {
 		return 0
 	}
@@ -827,17 +896,17 @@ func waitBuiltin(r *Runner, args []string) int {
 	for _, a := range args {
 		var found *job
 		if strings.HasPrefix(a, "%") {
-			n, _ := strconv.Atoi(a[1:])
-			for _, j := range r.jobs {
-				if j.id == n {
-					found = j
-				}
+			found = r.findJob(a)
+			if found == nil || found.waited {
+				r.errf("wait: %s: no such job", a)
+				status = 127
+				continue
 			}
 		} else {
 			n, err := strconv.Atoi(a)
 			if err != nil {
 				r.errf("wait: `%s': not a pid or valid job spec", a)
-				status = 2
+				status = 1
 				continue
 			}
 			for _, j := range r.jobs {
@@ -889,7 +958,7 @@ func trapBuiltin(r *Runner, args []string) int {
 		return 0
 	}
 	if args[0] == "-l" {
-		fmt.Fprintln(r.stdout(), " 1) SIGHUP\t 2) SIGINT\t 3) SIGQUIT\t 4) SIGILL\t 5) SIGTRAP")
+		fmt.Fprint(r.stdout(), signalTable())
 		return 0
 	}
 	action := args[0]
@@ -914,7 +983,54 @@ func trapBuiltin(r *Runner, args []string) int {
 	return status
 }
 
-var signals = map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "ILL": 4, "TRAP": 5, "ABRT": 6, "BUS": 7, "FPE": 8, "KILL": 9, "USR1": 10, "SEGV": 11, "USR2": 12, "PIPE": 13, "ALRM": 14, "TERM": 15, "CHLD": 17, "CONT": 18, "STOP": 19, "TSTP": 20, "TTIN": 21, "TTOU": 22, "URG": 23, "WINCH": 28}
+// signals maps Linux's signal names (without SIG) to their numbers.
+var signals = func() map[string]int {
+	m := map[string]int{}
+	for i, n := range signalNames {
+		if n != "" {
+			m[n] = i
+		}
+	}
+	return m
+}()
+
+// signalNames are Linux's signals by number, as bash names them.
+var signalNames = func() []string {
+	names := []string{"", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS", "", ""}
+	for i := 34; i <= 64; i++ {
+		switch {
+		case i == 34:
+			names = append(names, "RTMIN")
+		case i < 50:
+			names = append(names, fmt.Sprintf("RTMIN+%d", i-34))
+		case i < 64:
+			names = append(names, fmt.Sprintf("RTMAX-%d", 64-i))
+		default:
+			names = append(names, "RTMAX")
+		}
+	}
+	return names
+}()
+
+// signalTable is the list kill -l and trap -l print.
+func signalTable() string {
+	var b strings.Builder
+	col := 0
+	for i, n := range signalNames {
+		if n == "" {
+			continue
+		}
+		fmt.Fprintf(&b, "%2d) SIG%s\t", i, n)
+		col++
+		if col%5 == 0 {
+			b.WriteString("\n")
+		}
+	}
+	if col%5 != 0 {
+		b.WriteString("\n")
+	}
+	return b.String()
+}
 
 func sigName(s string) (string, bool) {
 	u := strings.ToUpper(strings.TrimPrefix(strings.ToUpper(s), "SIG"))
@@ -1154,9 +1270,35 @@ func umaskBuiltin(r *Runner, args []string) int {
 
 func execBuiltin(r *Runner, args []string) int {
 	args = args[1:]
+	argv0 := ""
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		opt := args[0]
+		args = args[1:]
+		for i := 1; i < len(opt); i++ {
+			switch opt[i] {
+			case 'c', 'l':
+			case 'a':
+				if len(args) == 0 {
+					r.errf("exec: -a: option requires an argument")
+					fmt.Fprintln(r.stderr(), "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]")
+					return 2
+				}
+				argv0, args = args[0], args[1:]
+			default:
+				r.errf("exec: -%c: invalid option", opt[i])
+				fmt.Fprintln(r.stderr(), "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]")
+				return 2
+			}
+		}
+	}
 	if len(args) == 0 {
 		return 0
 	}
+	_ = argv0 // a command's argv[0] is its name in the sandbox
 	if b, ok := builtins[args[0]]; ok {
 		st := b(r, args)
 		r.exit(st)
@@ -1174,23 +1316,37 @@ func execBuiltin(r *Runner, args []string) int {
 func killBuiltin(r *Runner, args []string) int {
 	args = args[1:]
 	sig := "TERM"
-	if len(args) > 0 && args[0] == "-l" {
-		names := make([]string, 0, len(signals))
-		for k := range signals {
-			names = append(names, k)
-		}
-		sort.Slice(names, func(i, j int) bool { return signals[names[i]] < signals[names[j]] })
-		if len(args) > 1 {
-			n, _ := strconv.Atoi(args[1])
-			for _, k := range names {
-				if signals[k] == n%128 {
-					fmt.Fprintln(r.stdout(), k)
-				}
-			}
+	if len(args) > 0 && (args[0] == "-l" || args[0] == "-L") {
+		if len(args) == 1 {
+			fmt.Fprint(r.stdout(), signalTable())
 			return 0
 		}
-		fmt.Fprintln(r.stdout(), strings.Join(names, " "))
-		return 0
+		status := 0
+		for _, a := range args[1:] {
+			if n, err := strconv.Atoi(a); err == nil {
+				if n > 128 {
+					n -= 128
+				}
+				switch {
+				case n == 0:
+					fmt.Fprintln(r.stdout(), "EXIT")
+				case n > 0 && n < len(signalNames) && signalNames[n] != "":
+					fmt.Fprintln(r.stdout(), signalNames[n])
+				default:
+					r.errf("kill: %s: invalid signal specification", a)
+					status = 1
+				}
+				continue
+			}
+			name, ok := sigName(a)
+			if n, known := signals[name]; ok && known {
+				fmt.Fprintln(r.stdout(), n)
+				continue
+			}
+			r.errf("kill: %s: invalid signal specification", a)
+			status = 1
+		}
+		return status
 	}
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := args[0][1:]
@@ -1263,23 +1419,40 @@ func callerBuiltin(r *Runner, args []string) int {
 	return 0
 }
 
-// dirsLine is the directory stack as dirs prints it: the current folder
-// first, $HOME as ~.
-func (r *Runner) dirsLine() string {
+// dirsList is the directory stack as dirs prints it: the current folder
+// first; with tilde, $HOME as ~.
+func (r *Runner) dirsList(tilde bool) []string {
 	home, _ := r.getVar("HOME")
 	list := append([]string{r.dir}, r.dirStack...)
 	for i, d := range list {
-		if home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
+		if tilde && home != "" && (d == home || strings.HasPrefix(d, home+"/")) {
 			list[i] = "~" + d[len(home):]
 		}
 	}
-	return strings.Join(list, " ")
+	return list
+}
+
+func (r *Runner) dirsLine() string { return strings.Join(r.dirsList(true), " ") }
+
+// stackUsage reports a bad argument of pushd, popd or dirs with bash's
+// usage line; status 2.
+func (r *Runner) stackUsage(name, format string, a ...any) int {
+	r.errf("%s: %s", name, fmt.Sprintf(format, a...))
+	usage := map[string]string{"pushd": "pushd [-n] [+N | -N | dir]", "popd": "popd [-n] [+N | -N]", "dirs": "dirs [-clpv] [+N] [-N]"}[name]
+	fmt.Fprintf(r.stderr(), "%s: usage: %s\n", name, usage)
+	return 2
 }
 
 func pushdBuiltin(r *Runner, args []string) int {
 	args = args[1:]
 	if len(args) > 0 && args[0] == "--" {
 		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-n" {
+		return r.stackUsage("pushd", "%s: invalid number", args[0])
+	}
+	if len(args) > 1 {
+		r.errf("pushd: too many arguments")
+		return 1
 	}
 	if len(args) == 0 {
 		if len(r.dirStack) == 0 {
@@ -1304,6 +1477,16 @@ func pushdBuiltin(r *Runner, args []string) int {
 }
 
 func popdBuiltin(r *Runner, args []string) int {
+	args = args[1:]
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	}
+	if len(args) > 0 {
+		if len(args[0]) > 1 && args[0][0] == '-' {
+			return r.stackUsage("popd", "%s: invalid number", args[0])
+		}
+		return r.stackUsage("popd", "%s: invalid argument", args[0])
+	}
 	if len(r.dirStack) == 0 {
 		r.errf("popd: directory stack empty")
 		return 1
@@ -1317,24 +1500,42 @@ func popdBuiltin(r *Runner, args []string) int {
 }
 
 func dirsBuiltin(r *Runner, args []string) int {
+	var long, perLine, numbered bool
 	for _, a := range args[1:] {
-		switch a {
-		case "-c":
-			r.dirStack = nil
-			return 0
-		case "-p", "-v", "-l":
-			list := append([]string{r.dir}, r.dirStack...)
-			for i, d := range list {
-				if a == "-v" {
-					fmt.Fprintf(r.stdout(), "%2d  %s\n", i, d)
-				} else {
-					fmt.Fprintln(r.stdout(), d)
-				}
+		if a == "--" {
+			continue
+		}
+		if len(a) < 2 || a[0] != '-' {
+			return r.stackUsage("dirs", "%s: invalid option", a)
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'c':
+				r.dirStack = nil
+				return 0
+			case 'l':
+				long = true
+			case 'p':
+				perLine = true
+			case 'v':
+				perLine, numbered = true, true
+			default:
+				return r.stackUsage("dirs", "-%c: invalid option", c)
 			}
-			return 0
 		}
 	}
-	fmt.Fprintln(r.stdout(), r.dirsLine())
+	list := r.dirsList(!long)
+	if !perLine {
+		fmt.Fprintln(r.stdout(), strings.Join(list, " "))
+		return 0
+	}
+	for i, d := range list {
+		if numbered {
+			fmt.Fprintf(r.stdout(), "%2d  %s\n", i, d)
+		} else {
+			fmt.Fprintln(r.stdout(), d)
+		}
+	}
 	return 0
 }
 
@@ -1450,11 +1651,54 @@ func trapOrder(name string) int {
 	return 100 + len(name)
 }
 
-// findJob finds a job by %N or by pid.
+// findJob finds a job by pid or by a job spec: %N, %% or %+ (the
+// current job, the last started), %- (the one before), %name (the job
+// whose command starts with name), %?text (the one containing text).
 func (r *Runner) findJob(spec string) *job {
+	var live []*job
 	for _, j := range r.jobs {
-		if spec == "%"+strconv.Itoa(j.id) || spec == strconv.Itoa(j.pid) || (spec == "%%" || spec == "%+") && j == r.jobs[len(r.jobs)-1] {
-			return j
+		if !j.waited {
+			live = append(live, j)
+		}
+	}
+	if !strings.HasPrefix(spec, "%") {
+		for _, j := range r.jobs {
+			if spec == strconv.Itoa(j.pid) {
+				return j
+			}
+		}
+		return nil
+	}
+	s := spec[1:]
+	switch {
+	case s == "%" || s == "+" || s == "":
+		if len(live) > 0 {
+			return live[len(live)-1]
+		}
+	case s == "-":
+		if len(live) > 1 {
+			return live[len(live)-2]
+		}
+		if len(live) > 0 {
+			return live[0]
+		}
+	case s[0] >= '0' && s[0] <= '9':
+		for _, j := range r.jobs {
+			if s == strconv.Itoa(j.id) {
+				return j
+			}
+		}
+	case s[0] == '?':
+		for _, j := range live {
+			if strings.Contains(j.text, s[1:]) {
+				return j
+			}
+		}
+	default:
+		for _, j := range live {
+			if strings.HasPrefix(j.text, s) {
+				return j
+			}
 		}
 	}
 	return nil

@@ -338,7 +338,10 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.vars.frames = append(r.vars.frames, &frame{vars: map[string]*Var{}})
 	depth := len(r.vars.frames)
 	savedLine := r.line
+	savedLoops := r.loopDepth
+	r.loopDepth = 0 // break and continue do not reach the caller's loops
 	r.stmt(body)
+	r.loopDepth = savedLoops
 	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {
 		r.runTrap(t)
 	}

@@ -64,6 +64,14 @@ func (r *Runner) special(name string) (string, bool, bool) {
 			}
 		}
 		return strings.Join(on, ":"), true, true
+	case "BASHOPTS":
+		var on []string
+		for _, k := range sortedKeys(r.shopt) {
+			if r.shopt[k] {
+				on = append(on, k)
+			}
+		}
+		return strings.Join(on, ":"), true, true
 	case "PWD":
 		v, _ := r.vars.lookup("PWD")
 		if v != nil {
@@ -100,10 +108,10 @@ func (r *Runner) dashFlags() string {
 			b.WriteRune(c)
 		}
 	}
-	b.WriteString("s")
-	return strings.Replace(b.String(), "s", "", 1) + func() string {
-		return ""
-	}()
+	if r.cMode() {
+		b.WriteString("c")
+	}
+	return b.String()
 }
 
 // getVar returns a variable's scalar value.

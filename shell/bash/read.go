@@ -393,8 +393,19 @@ func getoptsBuiltin(r *Runner, args []string) int {
 	if sub > 0 && optind > 0 {
 		// keep position inside a group of options
 	}
-	setOpt := func(v string) { _ = r.setVar(name, v) }
+	status := 0
+	setOpt := func(v string) {
+		if err := r.setVar(name, v); err != nil {
+			r.errf("getopts: %s", err)
+			status = 1
+		}
+	}
 	if optind > len(params) {
+		// past the arguments: OPTIND is where they end, as bash's
+		// sh_getopt sets it.
+		_ = r.setVar("OPTIND", strconv.Itoa(len(params)+1))
+		r.vars.global().vars["__GETOPTS_SUB"] = &Var{Set: true, Str: "0"}
+		r.unsetVar("OPTARG")
 		setOpt("?")
 		return 1
 	}
@@ -402,10 +413,12 @@ func getoptsBuiltin(r *Runner, args []string) int {
 	if sub == 0 {
 		if arg == "--" {
 			_ = r.setVar("OPTIND", strconv.Itoa(optind+1))
+			r.unsetVar("OPTARG")
 			setOpt("?")
 			return 1
 		}
 		if len(arg) < 2 || arg[0] != '-' {
+			r.unsetVar("OPTARG")
 			setOpt("?")
 			return 1
 		}
@@ -431,7 +444,7 @@ func getoptsBuiltin(r *Runner, args []string) int {
 		}
 		setOpt("?")
 		advance()
-		return 0
+		return status
 	}
 	if k+1 < len(optstring) && optstring[k+1] == ':' {
 		if sub < len(arg) {
@@ -450,7 +463,7 @@ func getoptsBuiltin(r *Runner, args []string) int {
 				}
 				sub = len(arg)
 				advance()
-				return 0
+				return status
 			}
 			_ = r.setVar("OPTARG", params[optind])
 			optind++
@@ -458,12 +471,12 @@ func getoptsBuiltin(r *Runner, args []string) int {
 			advance()
 		}
 		setOpt(string(c))
-		return 0
+		return status
 	}
 	r.unsetVar("OPTARG")
 	setOpt(string(c))
 	advance()
-	return 0
+	return status
 }
 
 func (r *Runner) unsetVar(name string) {

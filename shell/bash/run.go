@@ -166,7 +166,6 @@ type Runner struct {
 	stderrToOut   bool     // |&: the next statement's stderr joins its stdout after its redirections
 	nest          int      // eval and source nesting
 	lineFrozen    int      // >0 in traps and eval: $LINENO stays the caller's
-	oneshot       bool     // the -c string is one simple command
 	aborting      bool     // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
@@ -189,7 +188,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		dir:     dir,
 		params:  append([]string(nil), opts.Args...),
 		arg0:    sh.name,
-		opt:     map[string]bool{"hashall": true, "braceexpand": true},
+		opt:     map[string]bool{"hashall": true, "braceexpand": true, "interactive-comments": true},
 		shopt:   map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true},
 		traps:   map[string]string{},
 		pid:     sh.rootPID,
@@ -223,6 +222,9 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		}
 	}
 	delete(g, "PS1")
+	// Their values are the options' (Runner.special); assigning is an error.
+	g["SHELLOPTS"] = &Var{Set: true, ReadOnly: true}
+	g["BASHOPTS"] = &Var{Set: true, ReadOnly: true}
 	g["BASH_VERSINFO"] = &Var{Set: true, Kind: kIndexed, ReadOnly: true, Idx: map[int]string{0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}}
 	for _, f := range opts.Flags {
 		_ = f
@@ -334,11 +336,6 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 func (r *Runner) runScriptBody(src string) {
 	r.src = src
 	file, perr := parse(src)
-	if perr == nil && len(file.Stmts) == 1 && r.cMode() {
-		st := file.Stmts[0]
-		_, simple := st.Cmd.(*syntax.CallExpr)
-		r.oneshot = simple && !st.Negated && !st.Background
-	}
 	if r.opt["noexec"] {
 		file.Stmts = nil
 	}
@@ -476,11 +473,10 @@ func (r *Runner) stdin() io.Reader {
 
 // errf prints a shell message: "bash: line N: text".
 //
-// As bash does: a -c string that is one simple command prints no line
-// number (but for "command not found"), and inside a function of a -c
-// string the name is "environment".
+// As bash 5.2 does, inside a function of a -c string the name is
+// "environment".
 func (r *Runner) errf(format string, a ...any) {
-	r.errfLine(r.oneshot, format, a...)
+	r.errfLine(false, format, a...)
 }
 
 func (r *Runner) errfLine(noLine bool, format string, a ...any) {
@@ -503,7 +499,7 @@ func (r *Runner) cMode() bool {
 
 // stopped reports whether control flow leaves the current statement list.
 func (r *Runner) stopped() bool {
-	return r.exiting || r.aborting || r.returning || r.brk > 0 || r.cont > 0 || r.ctx.Err() != nil
+	return r.exiting || r.aborting || r.returning || r.brk > 0 || r.cont > 0 || r.opt["noexec"] || r.ctx.Err() != nil
 }
 
 // runTop runs a script's top-level statements: after an expansion error
