@@ -494,16 +494,22 @@ func unsetBuiltin(r *Runner, args []string) int {
 					v.Idx = map[int]string{}
 					continue
 				}
-				x, err := syntax.NewParser().Arithmetic(strings.NewReader(key))
+				key, err := r.expandSub(key)
 				if err != nil {
-					continue
+					r.report(err)
+					return 1
 				}
-				n, err := r.arith(x)
+				n, err := r.arithString(key)
 				if err != nil {
 					r.report(err)
 					return 1
 				}
 				if n < 0 {
+					if n+int64(v.maxIndex()+1) < 0 {
+						r.errf("unset: [%d]: bad array subscript", n)
+						status = 1
+						continue
+					}
 					n += int64(v.maxIndex() + 1)
 				}
 				delete(v.Idx, int(n))

@@ -354,12 +354,7 @@ func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) err
 		case *syntax.ArithmExp:
 			n, err := r.arith(p.X)
 			if err != nil {
-				text := r.srcText(p.Left, p.Right)
-				text = strings.TrimPrefix(strings.TrimPrefix(text, "$(("), "$[")
-				if text == "" {
-					text = printNode(p.X)
-				}
-				return r.arithContext(err, strings.TrimSpace(text), "", true)
+				return r.arithContext(err, "", true)
 			}
 			e.add(seg{s: strconv.FormatInt(n, 10), quoted: dq, split: !dq})
 		case *syntax.ExtGlob:

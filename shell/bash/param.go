@@ -236,14 +236,7 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 
 // assocKey expands an assoc's subscript: a word, not arithmetic.
 func (r *Runner) assocKey(index syntax.ArithmExpr) (string, error) {
-	if w, ok := index.(*syntax.Word); ok {
-		return r.literal(w)
-	}
-	// a[i+1]: the parser read an expression; its text is the key.
-	if s := r.srcText(index.Pos(), index.End()); s != "" {
-		return s, nil
-	}
-	return printNode(index), nil
+	return r.arithText(index, true)
 }
 
 // paramExp expands ${...} and $x into e.
@@ -446,10 +439,12 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 // parseParamRef parses "name", "a[1]" or "a[@]" as a parameter.
 func parseParamRef(s string) (*syntax.ParamExp, error) {
 	p := syntax.NewParser()
-	w, err := p.Document(strings.NewReader("${" + s + "}"))
+	src := "${" + s + "}"
+	w, err := p.Document(strings.NewReader(src))
 	if err != nil || len(w.Parts) != 1 {
 		return nil, fmt.Errorf("bad name")
 	}
+	arithTemplates(w, src)
 	pe, ok := w.Parts[0].(*syntax.ParamExp)
 	if !ok || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Excl {
 		return nil, fmt.Errorf("bad name")

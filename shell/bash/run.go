@@ -411,6 +411,7 @@ func parse(src string) (*syntax.File, error) {
 		stmts = keep
 	}
 	for _, st := range stmts {
+		arithTemplates(st, src)
 		prepare(st)
 	}
 	return &syntax.File{Stmts: stmts}, err
@@ -722,11 +723,7 @@ func (r *Runner) cmd(c syntax.Command) {
 		r.xtraceArith(c)
 		n, err := r.arith(c.X)
 		if err != nil {
-			text := strings.TrimPrefix(r.srcText(c.Left, c.Right), "((")
-			if text == "" {
-				text = printNode(c.X)
-			}
-			r.report(r.arithContext(err, strings.TrimLeft(text, " \t"), "((: ", false))
+			r.report(r.arithContext(err, "((: ", false))
 			return
 		}
 		r.status = b2i(n == 0)
@@ -748,7 +745,7 @@ func (r *Runner) cmd(c syntax.Command) {
 			var err error
 			n, err = r.arith(x)
 			if err != nil {
-				r.arithFail(err)
+				r.report(r.arithContext(err, "let: ", false))
 				return
 			}
 		}
@@ -770,7 +767,7 @@ func (r *Runner) cmd(c syntax.Command) {
 // arithFail reports an arithmetic error: bash prints it and the command
 // fails; outside a function the shell goes on with status 1.
 func (r *Runner) arithFail(err error) {
-	r.report(err)
+	r.report(r.arithContext(err, "((: ", false))
 }
 
 func b2i(b bool) int {
