@@ -587,18 +587,7 @@ func evalBuiltin(r *Runner, args []string) int {
 	r.lineFrozen--
 	r.line = line
 	if err != nil && !r.stopped() {
-		pfx := r.name + ": eval"
-		var pe syntax.ParseError
-		if e, ok := err.(syntax.ParseError); ok {
-			pe = e
-			text := pe.Text
-			if pe.Incomplete {
-				text = "unexpected end of file"
-			}
-			fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s\n", pfx, r.line, text)
-		} else {
-			fmt.Fprintf(r.stderr(), "%s: line %d: %v\n", pfx, r.line, err)
-		}
+		printSyntaxError(r.stderr(), r.name+": eval", src, r.line, err)
 		return 2
 	}
 	return r.status
@@ -668,10 +657,7 @@ func sourceBuiltin(r *Runner, args []string) int {
 		r.returning = false
 	}
 	if perr != nil && !r.exiting {
-		saved := r.opts.SyntaxPrefix
-		r.opts.SyntaxPrefix = name
-		r.syntaxError(perr)
-		r.opts.SyntaxPrefix = saved
+		printSyntaxError(r.stderr(), name, data, 1, perr)
 		return 2
 	}
 	return r.status

@@ -226,7 +226,7 @@ func (r *Runner) runAlias(text string, c *syntax.CallExpr, args []string) {
 	file, err := parse(b.String())
 	if err != nil {
 		r.aliases = saved
-		r.syntaxError(err)
+		r.syntaxError(b.String(), err)
 		r.status = 2
 		return
 	}

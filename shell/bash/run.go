@@ -162,6 +162,7 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
+	trapName      string   // the next trap's name in syntax errors: "exit trap"
 	dirStack      []string // pushd/popd, below the current folder
 	stderrToOut   bool     // |&: the next statement's stderr joins its stdout after its redirections
 	nest          int      // eval and source nesting
@@ -341,7 +342,7 @@ func (r *Runner) runScriptBody(src string) {
 	}
 	r.runTop(file.Stmts)
 	if perr != nil && !r.exiting {
-		r.syntaxError(perr)
+		r.syntaxError(src, perr)
 		r.exiting, r.exitCode = true, 2
 	}
 }
@@ -356,6 +357,7 @@ func (r *Runner) finish() int {
 		delete(r.traps, "EXIT")
 		r.exiting, r.returning, r.brk, r.cont = false, false, 0, 0
 		r.status = code
+		r.trapName = "exit trap"
 		r.runTrap(t)
 		if r.exiting {
 			code = r.exitCode
@@ -364,27 +366,14 @@ func (r *Runner) finish() int {
 	return code & 0xff
 }
 
-func (r *Runner) syntaxError(err error) {
+// syntaxError reports err, an error of parsing src, as bash does, with
+// the prefix of the script ("bash: -c" for a -c string).
+func (r *Runner) syntaxError(src string, err error) {
 	pfx := r.opts.SyntaxPrefix
 	if pfx == "" {
 		pfx = r.name + ": -c"
 	}
-	var pe syntax.ParseError
-	var le syntax.LangError
-	switch {
-	case errors.As(err, &pe):
-		text := "syntax error: " + pe.Text
-		if q, ok := strings.CutPrefix(pe.Text, "reached EOF without closing quote "); ok {
-			text = "unexpected EOF while looking for matching " + strings.TrimSuffix(q, "`") + "'"
-		} else if pe.Incomplete {
-			text = "syntax error: unexpected end of file"
-		}
-		fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", pfx, max(pe.Pos.Line(), 1), text)
-	case errors.As(err, &le):
-		fmt.Fprintf(r.stderr(), "%s: line %d: syntax error: %s is not supported\n", pfx, max(le.Pos.Line(), 1), le.Feature)
-	default:
-		fmt.Fprintf(r.stderr(), "%s: syntax error: %v\n", pfx, err)
-	}
+	printSyntaxError(r.stderr(), pfx, src, 1, err)
 }
 
 // parse parses src; on an error it returns the statements on lines
@@ -620,9 +609,14 @@ func (r *Runner) runTrap(text string) {
 	r.inTrap = true
 	r.lineFrozen++
 	defer func() { r.inTrap = false; r.lineFrozen-- }()
+	name := r.trapName
+	r.trapName = ""
 	file, err := parse(text)
 	if err != nil {
-		r.syntaxError(err)
+		if name == "" {
+			name = "trap"
+		}
+		printSyntaxError(r.stderr(), r.name+": "+name, text, 1, err)
 		return
 	}
 	r.runStmts(file.Stmts)
