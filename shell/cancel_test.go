@@ -5,11 +5,11 @@ import (
 	"io"
 	"slices"
 	"strings"
-	"sync/atomic"
 	"testing"
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 )
 
 // cancelCases are commands that would run for ever (endless output, endless
@@ -80,11 +80,6 @@ func (r *endlessReader) Read(p []byte) (int, error) {
 	return int(n), nil
 }
 
-// countWriter counts and drops what is written.
-type countWriter struct{ n atomic.Int64 }
-
-func (w *countWriter) Write(p []byte) (int, error) { w.n.Add(int64(len(p))); return len(p), nil }
-
 // TestCommandsEndAtDeadline runs commands that would never end, each under
 // a context of 100 ms, on endless input: each must return soon after the
 // deadline (the bound leaves room for a loaded 2-core machine; a command
@@ -104,8 +99,8 @@ func TestCommandsEndAtDeadline(t *testing.T) {
 		}
 		t.Run(strings.Join(argv, " "), func(t *testing.T) {
 			t.Parallel()
-			c, _, _ := newTextCall(t, "", map[string]string{"a": "x\n"})
-			var out countWriter
+			c, _, _ := cmdtest.NewCall(t, "", map[string]string{"a": "x\n"})
+			var out cmdtest.CountWriter
 			c.Stdout, c.Stderr = &out, io.Discard
 			c.Stdin = &endlessReader{left: 256 << 20}
 			c.Exec = func(ctx context.Context, args []string) error {
@@ -122,7 +117,7 @@ func TestCommandsEndAtDeadline(t *testing.T) {
 				_ = b(ctx, c, argv)
 			}()
 			if took := time.Since(start); took > limit+slack {
-				t.Errorf("%q ran %v with a context of %v (%d bytes out)", argv, took.Round(time.Millisecond), limit, out.n.Load())
+				t.Errorf("%q ran %v with a context of %v (%d bytes out)", argv, took.Round(time.Millisecond), limit, out.N.Load())
 			}
 		})
 	}

@@ -31,7 +31,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"github.com/agentenkit/agentenkit/vfs"
 	"io/fs"
 	"os"
 	"os/exec"
@@ -44,6 +43,8 @@ import (
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/agentenkit/agentenkit/vfs"
 
 	"github.com/spf13/afero"
 )

@@ -22,13 +22,14 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // ErrNotFound matches the error Call.Exec returns for a command found
 // nowhere (and for a script path that does not exist). That error stands
 // for exit status 127 (ExitCode) and is not printed: the caller reports
 // it in its own words ("xargs: nosuch: No such file or directory").
-var ErrNotFound = errors.New("command not found")
+var ErrNotFound = command.ErrNotFound
 
 // shExecError is a command that could not be started: not found (127), or
 // a file that cannot run (126).
@@ -127,9 +128,22 @@ func (s *session) callFromHC(hc interp.HandlerContext) *Call {
 	}
 	c := &Call{Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr, Dir: hc.Dir}
 	shSetEnv(c, env)
-	c.FS = fsWithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
+	c.FS = posixfs.WithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
 	c.Exec = s.execFor(c)
 	return c
+}
+
+// commandStatus gives the command packages, which know command.ExitStatus
+// only, the status of an error carrying the interpreter's interp.ExitStatus.
+func commandStatus(err error) error {
+	var cst command.ExitStatus
+	if err == nil || errors.As(err, &cst) {
+		return err
+	}
+	if st, ok := asInterpStatus(err); ok {
+		return command.Exit(int(st))
+	}
+	return err
 }
 
 // shSetEnv gives c the environment env (which it keeps).
@@ -143,9 +157,9 @@ func (s *session) execFor(c *Call) func(ctx context.Context, args []string) erro
 			return nil
 		}
 		c2 := *c
-		c2.FS = fsWithDev(s.base, c2.Stdin, c2.Stdout, c2.Stderr)
+		c2.FS = posixfs.WithDev(s.base, c2.Stdin, c2.Stdout, c2.Stderr)
 		c2.Exec = s.execFor(&c2)
-		return s.dispatch(ctx, &c2, args)
+		return commandStatus(s.dispatch(ctx, &c2, args))
 	}
 }
 
@@ -280,7 +294,7 @@ func (s *session) runFile(ctx context.Context, c *Call, abs string, args []strin
 	fi, err := c.FS.Stat(abs)
 	switch {
 	case err != nil:
-		return &shExecError{name: args[0], status: 127, msg: fsErrText(err)}
+		return &shExecError{name: args[0], status: 127, msg: posixfs.ErrText(err)}
 	case fi.IsDir():
 		return &shExecError{name: args[0], status: 126, msg: "Is a directory"}
 	case fi.Mode().Perm()&0o111 == 0:
@@ -468,7 +482,7 @@ loop:
 		return s.runNested(ctx, c, cmd, name, name+": -c", params, flags)
 	case fromStdin || len(rest) == 0:
 		var b strings.Builder
-		if _, err := fsCopyCtx(ctx, &b, c.Stdin); err != nil {
+		if _, err := posixfs.CopyCtx(ctx, &b, c.Stdin); err != nil {
 			return err
 		}
 		c2 := *c
@@ -487,7 +501,7 @@ loop:
 		data, err = afero.ReadFile(c.FS, abs)
 	}
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "%s: %s: %s\n", me, file, fsErrText(err))
+		fmt.Fprintf(c.Stderr, "%s: %s: %s\n", me, file, posixfs.ErrText(err))
 		return Exit(127)
 	}
 	return s.runNested(ctx, c, string(data), file, file, rest[1:], flags)

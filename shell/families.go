@@ -5,11 +5,18 @@ package shell
 // one place they are linked: every program that runs this shell — the
 // memory adapter natively, busybox.wasm for the wasm adapter — gets them.
 import (
+	_ "github.com/agentenkit/agentenkit/shell/awk"      // awk (gawk, mawk, nawk)
+	_ "github.com/agentenkit/agentenkit/shell/diff"     // diff, cmp
 	_ "github.com/agentenkit/agentenkit/shell/fileutil" // file, install, split
 	_ "github.com/agentenkit/agentenkit/shell/git"      // git on go-git
+	_ "github.com/agentenkit/agentenkit/shell/grep"     // grep, egrep, fgrep
+	_ "github.com/agentenkit/agentenkit/shell/jq"       // jq on gojq
 	_ "github.com/agentenkit/agentenkit/shell/net"      // curl, wget
+	_ "github.com/agentenkit/agentenkit/shell/node"     // node on goja
 	_ "github.com/agentenkit/agentenkit/shell/patch"    // patch
 	_ "github.com/agentenkit/agentenkit/shell/pip"      // pip, pip3
+	_ "github.com/agentenkit/agentenkit/shell/sed"      // sed
 	_ "github.com/agentenkit/agentenkit/shell/shuf"     // shuf
 	_ "github.com/agentenkit/agentenkit/shell/sysutil"  // nproc, getconf, flock
+	_ "github.com/agentenkit/agentenkit/shell/textutil" // head, sort, wc, tr, cut, ...
 )

@@ -4,26 +4,29 @@ import (
 	"bufio"
 	"context"
 	"io"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(fsPOSIXBuiltin(fsCat), "cat") }
+func init() { register(posixfs.Strictly(fsCat), "cat") }
 
 // fsCat is cat: -n (number lines), -b (number non-blank lines), -s
 // (squeeze blank lines), -E (show ends), -T (show tabs), -v (show
 // non-printing), -A (-vET), -e (-vE), -t (-vT), -u (ignored). "-" and no
 // operand read stdin.
 func fsCat(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(textFlags{short: "AbeEnstTuv", long: map[string]string{
+	opts, files, err := cmdutil.Parse(cmdutil.Flags{Short: "AbeEnstTuv", Long: map[string]string{
 		"show-all": "A", "number-nonblank": "b", "show-ends": "E", "number": "n",
 		"squeeze-blank": "s", "show-tabs": "T", "show-nonprinting": "v",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "cat", 1, err)
+		return cmdutil.Usage(c, "cat", 1, err)
 	}
 	var o fsCatOpts
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "A":
 			o.nonprint, o.ends, o.tabs = true, true, true
 		case "b":
@@ -63,14 +66,14 @@ func fsCat(ctx context.Context, c *Call, args []string) error {
 			f, err := c.FS.Open(c.Abs(name))
 			if err != nil {
 				w.Flush()
-				fsWarn(c, "cat", "%s: %s", name, fsErrText(err))
+				posixfs.Warn(c, "cat", "%s: %s", name, posixfs.ErrText(err))
 				status = 1
 				continue
 			}
 			if fi, err := f.Stat(); err == nil && fi.IsDir() {
 				f.Close()
 				w.Flush()
-				fsWarn(c, "cat", "%s: Is a directory", name)
+				posixfs.Warn(c, "cat", "%s: Is a directory", name)
 				status = 1
 				continue
 			}
@@ -78,7 +81,7 @@ func fsCat(ctx context.Context, c *Call, args []string) error {
 			r = f
 		}
 		if plain {
-			_, err = fsCopyCtx(ctx, w, r)
+			_, err = posixfs.CopyCtx(ctx, w, r)
 		} else {
 			err = st.copy(ctx, r)
 		}
@@ -87,7 +90,7 @@ func fsCat(ctx context.Context, c *Call, args []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			fsWarn(c, "cat", "%s: %s", name, fsErrText(err))
+			posixfs.Warn(c, "cat", "%s: %s", name, posixfs.ErrText(err))
 			status = 1
 		}
 	}
@@ -112,7 +115,7 @@ type fsCatState struct {
 }
 
 func (st *fsCatState) copy(ctx context.Context, r io.Reader) error {
-	br := bufio.NewReaderSize(fsCtxReader{ctx, r}, 32<<10)
+	br := bufio.NewReaderSize(posixfs.ContextReader(ctx, r), 32<<10)
 	for {
 		line, err := br.ReadSlice('\n')
 		if err == bufio.ErrBufferFull {

@@ -8,12 +8,14 @@ import (
 	"path"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsCp), "cp")
-	register(fsPOSIXBuiltin(fsMv), "mv")
+	register(posixfs.Strictly(fsCp), "cp")
+	register(posixfs.Strictly(fsMv), "mv")
 }
 
 // fsCopyFile copies the regular file src (described by fi) to dst,
@@ -29,7 +31,7 @@ func fsCopyFile(ctx context.Context, fsys afero.Fs, src, dst string, fi fs.FileI
 	if err != nil {
 		return err
 	}
-	if _, err := fsCopyCtx(ctx, out, in); err != nil {
+	if _, err := posixfs.CopyCtx(ctx, out, in); err != nil {
 		out.Close()
 		return err
 	}
@@ -54,20 +56,20 @@ type fsCpOpts struct {
 // (preserve mode and times), -f, -n (no clobber), -u (only newer), -v,
 // -L/-P (follow links or not), -T, -t DIR; -i is ignored (no terminal).
 func fsCp(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "aRrfnpvuLPdiHTt:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "aRrfnpvuLPdiHTt:", Long: map[string]string{
 		"archive": "a", "recursive": "R", "force": "f", "no-clobber": "n", "preserve": "p",
 		"verbose": "v", "update": "u", "dereference": "L", "no-dereference": "P",
 		"interactive": "i", "no-target-directory": "T", "target-directory": "t:",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "cp", 1, err)
+		return cmdutil.Usage(c, "cp", 1, err)
 	}
 	var o fsCpOpts
 	o.deref = true
 	derefSet := false
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "a":
 			o.recursive, o.preserve = true, true
 			if !derefSet {
@@ -95,7 +97,7 @@ func fsCp(ctx context.Context, c *Call, args []string) error {
 		case "T":
 			o.noTargetDir = true
 		case "t":
-			o.targetDir = op.val
+			o.targetDir = op.Val
 		}
 	}
 	srcs, dst, toDir, err := fsTargets(c, "cp", ops, o.targetDir, o.noTargetDir)
@@ -109,7 +111,7 @@ func fsCp(ctx context.Context, c *Call, args []string) error {
 		}
 		target := dst
 		if toDir {
-			target = fsJoin(dst, path.Base(strings.TrimRight(src, "/")))
+			target = posixfs.Join(dst, path.Base(strings.TrimRight(src, "/")))
 		}
 		if !fsCpOne(ctx, c, &o, src, target, true) {
 			status = 1
@@ -126,35 +128,35 @@ func fsCp(ctx context.Context, c *Call, args []string) error {
 func fsTargets(c *Call, name string, ops []string, targetDir string, noTargetDir bool) (srcs []string, dst string, toDir bool, err error) {
 	if targetDir != "" {
 		if fi, err := c.FS.Stat(c.Abs(targetDir)); err != nil || !fi.IsDir() {
-			fsWarn(c, name, "target directory %s: %s", fsQuote(targetDir), fsErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, name, "target directory %s: %s", posixfs.Quote(targetDir), fsErrTextOr(err, "Not a directory"))
 			return nil, "", false, Exit(1)
 		}
 		if len(ops) == 0 {
-			return nil, "", false, textUsage(c, name, 1, textUsagef("missing file operand"))
+			return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing file operand"))
 		}
 		return ops, targetDir, true, nil
 	}
 	switch len(ops) {
 	case 0:
-		return nil, "", false, textUsage(c, name, 1, textUsagef("missing file operand"))
+		return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing file operand"))
 	case 1:
-		return nil, "", false, textUsage(c, name, 1, textUsagef("missing destination file operand after %s", fsQuote(ops[0])))
+		return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing destination file operand after %s", posixfs.Quote(ops[0])))
 	}
 	dst = ops[len(ops)-1]
 	fi, serr := c.FS.Stat(c.Abs(dst))
 	isDir := serr == nil && fi.IsDir()
 	if noTargetDir {
 		if len(ops) > 2 {
-			fsWarn(c, name, "extra operand %s", fsQuote(ops[2]))
+			posixfs.Warn(c, name, "extra operand %s", posixfs.Quote(ops[2]))
 			return nil, "", false, Exit(1)
 		}
 		return ops[:1], dst, false, nil
 	}
 	if len(ops) > 2 && !isDir {
 		if serr != nil {
-			fsWarn(c, name, "target %s: %s", fsQuote(dst), fsErrText(serr))
+			posixfs.Warn(c, name, "target %s: %s", posixfs.Quote(dst), posixfs.ErrText(serr))
 		} else {
-			fsWarn(c, name, "target %s is not a directory", fsQuote(dst))
+			posixfs.Warn(c, name, "target %s is not a directory", posixfs.Quote(dst))
 		}
 		return nil, "", false, Exit(1)
 	}
@@ -163,7 +165,7 @@ func fsTargets(c *Call, name string, ops []string, targetDir string, noTargetDir
 
 func fsErrTextOr(err error, text string) string {
 	if err != nil {
-		return fsErrText(err)
+		return posixfs.ErrText(err)
 	}
 	return text
 }
@@ -180,48 +182,48 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 	if o.deref || (top && !o.recursive) {
 		fi, err = c.FS.Stat(srcAbs)
 	} else {
-		fi, err = fsLstat(c.FS, srcAbs)
+		fi, err = posixfs.Lstat(c.FS, srcAbs)
 	}
 	if err != nil {
-		fsWarn(c, "cp", "cannot stat %s: %s", fsQuote(src), fsErrText(err))
+		posixfs.Warn(c, "cp", "cannot stat %s: %s", posixfs.Quote(src), posixfs.ErrText(err))
 		return false
 	}
-	dfi, derr := fsLstat(c.FS, dstAbs)
+	dfi, derr := posixfs.Lstat(c.FS, dstAbs)
 	if derr == nil && fsSameFile(c.FS, srcAbs, dstAbs) {
-		fsWarn(c, "cp", "%s and %s are the same file", fsQuote(src), fsQuote(dst))
+		posixfs.Warn(c, "cp", "%s and %s are the same file", posixfs.Quote(src), posixfs.Quote(dst))
 		return false
 	}
 	switch {
 	case fi.IsDir():
 		if !o.recursive {
-			fsWarn(c, "cp", "-r not specified; omitting directory %s", fsQuote(src))
+			posixfs.Warn(c, "cp", "-r not specified; omitting directory %s", posixfs.Quote(src))
 			return false
 		}
 		if dstAbs == srcAbs || strings.HasPrefix(dstAbs, srcAbs+"/") {
-			fsWarn(c, "cp", "cannot copy a directory, %s, into itself, %s", fsQuote(src), fsQuote(dst))
+			posixfs.Warn(c, "cp", "cannot copy a directory, %s, into itself, %s", posixfs.Quote(src), posixfs.Quote(dst))
 			return false
 		}
 		if derr == nil && !dfi.IsDir() {
-			fsWarn(c, "cp", "cannot overwrite non-directory %s with directory %s", fsQuote(dst), fsQuote(src))
+			posixfs.Warn(c, "cp", "cannot overwrite non-directory %s with directory %s", posixfs.Quote(dst), posixfs.Quote(src))
 			return false
 		}
 		if derr != nil {
 			if err := c.FS.Mkdir(dstAbs, fi.Mode().Perm()|0o700); err != nil {
-				fsWarn(c, "cp", "cannot create directory %s: %s", fsQuote(dst), fsErrText(err))
+				posixfs.Warn(c, "cp", "cannot create directory %s: %s", posixfs.Quote(dst), posixfs.ErrText(err))
 				return false
 			}
 			if o.verbose {
-				fmt.Fprintf(c.Stdout, "%s -> %s\n", fsQuote(src), fsQuote(dst))
+				fmt.Fprintf(c.Stdout, "%s -> %s\n", posixfs.Quote(src), posixfs.Quote(dst))
 			}
 		}
-		list, err := fsReadDir(c.FS, srcAbs)
+		list, err := posixfs.ReadDir(c.FS, srcAbs)
 		if err != nil {
-			fsWarn(c, "cp", "cannot access %s: %s", fsQuote(src), fsErrText(err))
+			posixfs.Warn(c, "cp", "cannot access %s: %s", posixfs.Quote(src), posixfs.ErrText(err))
 			return false
 		}
 		ok := true
 		for _, e := range list {
-			if !fsCpOne(ctx, c, o, fsJoin(src, e.Name()), fsJoin(dst, e.Name()), false) {
+			if !fsCpOne(ctx, c, o, posixfs.Join(src, e.Name()), posixfs.Join(dst, e.Name()), false) {
 				ok = false
 			}
 		}
@@ -229,11 +231,11 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 			_ = c.FS.Chmod(dstAbs, fi.Mode()&(fs.ModePerm|fs.ModeSetgid|fs.ModeSticky)|fs.ModeDir)
 			_ = c.FS.Chtimes(dstAbs, fi.ModTime(), fi.ModTime())
 		} else if derr != nil {
-			_ = c.FS.Chmod(dstAbs, (fi.Mode().Perm()&^fsUmaskOf(c.FS))|fs.ModeDir)
+			_ = c.FS.Chmod(dstAbs, (fi.Mode().Perm()&^posixfs.UmaskOf(c.FS))|fs.ModeDir)
 		}
 		return ok
-	case fsIsSymlink(fi):
-		target, err := fsReadlink(c.FS, srcAbs)
+	case posixfs.IsSymlink(fi):
+		target, err := posixfs.Readlink(c.FS, srcAbs)
 		if err == nil {
 			if derr == nil {
 				if o.noClobber {
@@ -241,16 +243,16 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 				}
 				_ = c.FS.Remove(dstAbs)
 			}
-			err = fsSymlink(c.FS, target, dstAbs)
+			err = posixfs.Symlink(c.FS, target, dstAbs)
 		}
 		if err != nil {
-			fsWarn(c, "cp", "cannot create symbolic link %s: %s", fsQuote(dst), fsErrText(err))
+			posixfs.Warn(c, "cp", "cannot create symbolic link %s: %s", posixfs.Quote(dst), posixfs.ErrText(err))
 			return false
 		}
 	default: // a regular file, or a device: its bytes copied as a file (cp /dev/null x empties x)
 		if derr == nil {
 			if dfi.IsDir() {
-				fsWarn(c, "cp", "cannot overwrite directory %s with non-directory", fsQuote(dst))
+				posixfs.Warn(c, "cp", "cannot overwrite directory %s with non-directory", posixfs.Quote(dst))
 				return false
 			}
 			if o.noClobber {
@@ -270,12 +272,12 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 			if ctx.Err() != nil {
 				return false
 			}
-			fsWarn(c, "cp", "cannot create regular file %s: %s", fsQuote(dst), fsErrText(err))
+			posixfs.Warn(c, "cp", "cannot create regular file %s: %s", posixfs.Quote(dst), posixfs.ErrText(err))
 			return false
 		}
 	}
 	if o.verbose {
-		fmt.Fprintf(c.Stdout, "%s -> %s\n", fsQuote(src), fsQuote(dst))
+		fmt.Fprintf(c.Stdout, "%s -> %s\n", posixfs.Quote(src), posixfs.Quote(dst))
 	}
 	return true
 }
@@ -291,18 +293,18 @@ func fsSameFile(fsys afero.Fs, a, b string) bool {
 // fsMv is mv: -f, -n (no clobber), -u (only newer), -v, -T, -t DIR; -i is
 // ignored (no terminal).
 func fsMv(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "fnuvibTt:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "fnuvibTt:", Long: map[string]string{
 		"force": "f", "no-clobber": "n", "update": "u", "verbose": "v", "interactive": "i",
 		"no-target-directory": "T", "target-directory": "t:", "backup": "b",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "mv", 1, err)
+		return cmdutil.Usage(c, "mv", 1, err)
 	}
 	var noClobber, update, verbose, noTargetDir bool
 	targetDir := ""
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "f":
 			noClobber = false
 		case "n":
@@ -314,7 +316,7 @@ func fsMv(ctx context.Context, c *Call, args []string) error {
 		case "T":
 			noTargetDir = true
 		case "t":
-			targetDir = o.val
+			targetDir = o.Val
 		}
 	}
 	srcs, dst, toDir, err := fsTargets(c, "mv", ops, targetDir, noTargetDir)
@@ -328,19 +330,19 @@ func fsMv(ctx context.Context, c *Call, args []string) error {
 		}
 		target := dst
 		if toDir {
-			target = fsJoin(dst, path.Base(strings.TrimRight(src, "/")))
+			target = posixfs.Join(dst, path.Base(strings.TrimRight(src, "/")))
 		}
 		srcAbs, dstAbs := c.Abs(src), c.Abs(target)
-		fi, err := fsLstat(c.FS, srcAbs)
+		fi, err := posixfs.Lstat(c.FS, srcAbs)
 		if err != nil {
-			fsWarn(c, "mv", "cannot stat %s: %s", fsQuote(src), fsErrText(err))
+			posixfs.Warn(c, "mv", "cannot stat %s: %s", posixfs.Quote(src), posixfs.ErrText(err))
 			status = 1
 			continue
 		}
-		dfi, derr := fsLstat(c.FS, dstAbs)
+		dfi, derr := posixfs.Lstat(c.FS, dstAbs)
 		if derr == nil {
 			if fsSameFile(c.FS, srcAbs, dstAbs) {
-				fsWarn(c, "mv", "%s and %s are the same file", fsQuote(src), fsQuote(target))
+				posixfs.Warn(c, "mv", "%s and %s are the same file", posixfs.Quote(src), posixfs.Quote(target))
 				status = 1
 				continue
 			}
@@ -348,28 +350,28 @@ func fsMv(ctx context.Context, c *Call, args []string) error {
 				continue
 			}
 			if dfi.IsDir() && !fi.IsDir() {
-				fsWarn(c, "mv", "cannot overwrite directory %s with non-directory", fsQuote(target))
+				posixfs.Warn(c, "mv", "cannot overwrite directory %s with non-directory", posixfs.Quote(target))
 				status = 1
 				continue
 			}
 			if !dfi.IsDir() && fi.IsDir() {
-				fsWarn(c, "mv", "cannot overwrite non-directory %s with directory %s", fsQuote(target), fsQuote(src))
+				posixfs.Warn(c, "mv", "cannot overwrite non-directory %s with directory %s", posixfs.Quote(target), posixfs.Quote(src))
 				status = 1
 				continue
 			}
 		}
 		if fi.IsDir() && (dstAbs == srcAbs || strings.HasPrefix(dstAbs, srcAbs+"/")) {
-			fsWarn(c, "mv", "cannot move %s to a subdirectory of itself, %s", fsQuote(src), fsQuote(target))
+			posixfs.Warn(c, "mv", "cannot move %s to a subdirectory of itself, %s", posixfs.Quote(src), posixfs.Quote(target))
 			status = 1
 			continue
 		}
 		if err := c.FS.Rename(srcAbs, dstAbs); err != nil {
-			fsWarn(c, "mv", "cannot move %s to %s: %s", fsQuote(src), fsQuote(target), fsErrText(err))
+			posixfs.Warn(c, "mv", "cannot move %s to %s: %s", posixfs.Quote(src), posixfs.Quote(target), posixfs.ErrText(err))
 			status = 1
 			continue
 		}
 		if verbose {
-			fmt.Fprintf(c.Stdout, "renamed %s -> %s\n", fsQuote(src), fsQuote(target))
+			fmt.Fprintf(c.Stdout, "renamed %s -> %s\n", posixfs.Quote(src), posixfs.Quote(target))
 		}
 	}
 	return Exit(status)

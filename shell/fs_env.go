@@ -7,13 +7,16 @@ import (
 	"path"
 	"sort"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsEnv), "env")
-	register(fsPOSIXBuiltin(fsPrintenv), "printenv")
-	register(fsPOSIXBuiltin(fsWhich), "which")
-	register(fsPOSIXBuiltin(fsPwd), "pwd")
+	register(posixfs.Strictly(fsEnv), "env")
+	register(posixfs.Strictly(fsPrintenv), "printenv")
+	register(posixfs.Strictly(fsWhich), "which")
+	register(posixfs.Strictly(fsPwd), "pwd")
 }
 
 // fsEnv is env: print the environment, or run COMMAND with NAME=VALUE
@@ -37,7 +40,7 @@ func fsEnv(ctx context.Context, c *Call, args []string) error {
 			nul = true
 		case a == "-u" || a == "--unset":
 			if len(rest) < 2 {
-				return textUsage(c, "env", 125, textUsagef("option requires an argument -- 'u'"))
+				return cmdutil.Usage(c, "env", 125, cmdutil.Usagef("option requires an argument -- 'u'"))
 			}
 			delete(env, rest[1])
 			rest = rest[1:]
@@ -47,13 +50,13 @@ func fsEnv(ctx context.Context, c *Call, args []string) error {
 			delete(env, strings.TrimPrefix(a, "--unset="))
 		case a == "-C" || a == "--chdir":
 			if len(rest) < 2 {
-				return textUsage(c, "env", 125, textUsagef("option requires an argument -- 'C'"))
+				return cmdutil.Usage(c, "env", 125, cmdutil.Usagef("option requires an argument -- 'C'"))
 			}
 			dir = rest[1]
 			rest = rest[1:]
 		case a == "-S" || a == "--split-string":
 			if len(rest) < 2 {
-				return textUsage(c, "env", 125, textUsagef("option requires an argument -- 'S'"))
+				return cmdutil.Usage(c, "env", 125, cmdutil.Usagef("option requires an argument -- 'S'"))
 			}
 			rest = append(strings.Fields(rest[1]), rest[2:]...)
 			continue
@@ -64,7 +67,7 @@ func fsEnv(ctx context.Context, c *Call, args []string) error {
 			rest = rest[1:]
 			goto assignments
 		case strings.HasPrefix(a, "-") && len(a) > 1:
-			return textUsage(c, "env", 125, textUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")[:1]))
+			return cmdutil.Usage(c, "env", 125, cmdutil.Usagef("invalid option -- '%s'", strings.TrimLeft(a, "-")[:1]))
 		default:
 			goto assignments
 		}
@@ -97,7 +100,7 @@ assignments:
 	if dir != "" {
 		abs := c.Abs(dir)
 		if fi, err := c.FS.Stat(abs); err != nil || !fi.IsDir() {
-			fsWarn(c, "env", "cannot change directory to %s: %s", fsQuote(dir), fsErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, "env", "cannot change directory to %s: %s", posixfs.Quote(dir), fsErrTextOr(err, "Not a directory"))
 			return Exit(125)
 		}
 		c.Dir = abs
@@ -109,7 +112,7 @@ assignments:
 		if xe.status == 127 {
 			msg = "No such file or directory"
 		}
-		fsWarn(c, "env", "%s: %s", fsQuote(rest[0]), msg)
+		posixfs.Warn(c, "env", "%s: %s", posixfs.Quote(rest[0]), msg)
 		return Exit(xe.status)
 	}
 	return err
@@ -118,9 +121,9 @@ assignments:
 // fsPrintenv is printenv: the whole environment, or the values of the
 // named variables (status 1 if one is missing); -0.
 func fsPrintenv(ctx context.Context, c *Call, args []string) error {
-	opts, names, err := textParse(textFlags{short: "0", long: map[string]string{"null": "0"}}, args[1:])
+	opts, names, err := cmdutil.Parse(cmdutil.Flags{Short: "0", Long: map[string]string{"null": "0"}}, args[1:])
 	if err != nil {
-		return textUsage(c, "printenv", 2, err)
+		return cmdutil.Usage(c, "printenv", 2, err)
 	}
 	end := "\n"
 	if len(opts) > 0 {
@@ -192,14 +195,14 @@ func fsPwd(ctx context.Context, c *Call, args []string) error {
 		case "-L", "--logical":
 			physical = false
 		default:
-			return textUsage(c, "pwd", 1, textUsagef("invalid option -- '%s'", strings.TrimLeft(a, "-")))
+			return cmdutil.Usage(c, "pwd", 1, cmdutil.Usagef("invalid option -- '%s'", strings.TrimLeft(a, "-")))
 		}
 	}
 	dir := c.Dir
 	if physical {
 		real, err := fsRealpath(c.FS, c.Dir, true)
 		if err != nil {
-			fsWarn(c, "pwd", "error retrieving current directory: %s", fsErrText(err))
+			posixfs.Warn(c, "pwd", "error retrieving current directory: %s", posixfs.ErrText(err))
 			return Exit(1)
 		}
 		dir = real

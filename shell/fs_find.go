@@ -13,10 +13,11 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"mvdan.cc/sh/v3/pattern"
 )
 
-func init() { register(fsPOSIXBuiltin(fsFind), "find") }
+func init() { register(posixfs.Strictly(fsFind), "find") }
 
 // fsFindEnt is one file find visits.
 type fsFindEnt struct {
@@ -93,11 +94,11 @@ func fsFind(ctx context.Context, c *Call, args []string) error {
 		if f.args[f.pos] == ")" {
 			f.err = errors.New("invalid expression; you have too many ')'")
 		} else {
-			f.err = fmt.Errorf("paths must precede expression: %s", fsQuote(f.args[f.pos]))
+			f.err = fmt.Errorf("paths must precede expression: %s", posixfs.Quote(f.args[f.pos]))
 		}
 	}
 	if f.err != nil {
-		fsWarn(c, "find", "%s", f.err)
+		posixfs.Warn(c, "find", "%s", f.err)
 		return Exit(1)
 	}
 	if expr == nil {
@@ -123,7 +124,7 @@ func fsFind(ctx context.Context, c *Call, args []string) error {
 		fi, err := f.stat(abs, true)
 		if err != nil {
 			f.w.Flush()
-			fsWarn(c, "find", "%s: %s", fsQuote(s), fsErrText(err))
+			posixfs.Warn(c, "find", "%s: %s", posixfs.Quote(s), posixfs.ErrText(err))
 			f.status = 1
 			continue
 		}
@@ -138,8 +139,8 @@ func fsFind(ctx context.Context, c *Call, args []string) error {
 
 // stat describes abs, following a link as -H/-L say.
 func (f *fsFinder) stat(abs string, top bool) (fs.FileInfo, error) {
-	fi, err := fsLstat(f.c.FS, abs)
-	if err == nil && fsIsSymlink(fi) && (f.follow == 'L' || (f.follow == 'H' && top)) {
+	fi, err := posixfs.Lstat(f.c.FS, abs)
+	if err == nil && posixfs.IsSymlink(fi) && (f.follow == 'L' || (f.follow == 'H' && top)) {
 		if st, serr := f.c.FS.Stat(abs); serr == nil {
 			return st, nil
 		}
@@ -166,7 +167,7 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 				for _, s := range seen {
 					if s == real {
 						f.w.Flush()
-						fsWarn(f.c, "find", "File system loop detected; %s is part of the same file system loop as %s.", fsQuote(e.path), fsQuote(e.start))
+						posixfs.Warn(f.c, "find", "File system loop detected; %s is part of the same file system loop as %s.", posixfs.Quote(e.path), posixfs.Quote(e.start))
 						f.status = 1
 						return
 					}
@@ -174,10 +175,10 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 				seen = append(seen, real)
 			}
 		}
-		list, err := fsReadDir(f.c.FS, e.abs)
+		list, err := posixfs.ReadDir(f.c.FS, e.abs)
 		if err != nil {
 			f.w.Flush()
-			fsWarn(f.c, "find", "%s: %s", fsQuote(e.path), fsErrText(err))
+			posixfs.Warn(f.c, "find", "%s: %s", posixfs.Quote(e.path), posixfs.ErrText(err))
 			f.status = 1
 		}
 		for _, fi := range list {
@@ -185,12 +186,12 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 				return
 			}
 			abs := path.Join(e.abs, fi.Name())
-			if f.follow == 'L' && fsIsSymlink(fi) {
+			if f.follow == 'L' && posixfs.IsSymlink(fi) {
 				if st, err := f.c.FS.Stat(abs); err == nil {
 					fi = fsNamedInfo{st, fi.Name()}
 				}
 			}
-			f.visit(&fsFindEnt{path: fsJoin(e.path, fi.Name()), abs: abs, start: e.start, fi: fi, depth: e.depth + 1}, seen)
+			f.visit(&fsFindEnt{path: posixfs.Join(e.path, fi.Name()), abs: abs, start: e.start, fi: fi, depth: e.depth + 1}, seen)
 		}
 	}
 	if eval && f.depthFst && !f.quit {
@@ -292,7 +293,7 @@ func (f *fsFinder) parseUnary() fsFindNode {
 // arg takes the argument of the primary name.
 func (f *fsFinder) arg(name string) (string, bool) {
 	if f.pos >= len(f.args) {
-		f.err = fmt.Errorf("missing argument to %s", fsQuote(name))
+		f.err = fmt.Errorf("missing argument to %s", posixfs.Quote(name))
 		return "", false
 	}
 	a := f.args[f.pos]
@@ -336,7 +337,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 	globalOpt := func() {
 		isOption = true
 		if f.sawTest != "" {
-			fsWarn(f.c, "find", "warning: you have specified the global option %s after the argument %s, but global options are not positional, i.e., %s affects tests specified before it as well as those specified after it.  Please specify global options before other arguments.", name, f.sawTest, name)
+			posixfs.Warn(f.c, "find", "warning: you have specified the global option %s after the argument %s, but global options are not positional, i.e., %s affects tests specified before it as well as those specified after it.  Please specify global options before other arguments.", name, f.sawTest, name)
 		}
 	}
 	yes := func(*fsFinder, *fsFindEnt) bool { return true }
@@ -349,7 +350,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		n, err := strconv.Atoi(a)
 		if err != nil || n < 0 {
-			f.err = fmt.Errorf("Expected a positive decimal integer argument to %s, but got %s", name, fsQuote(a))
+			f.err = fmt.Errorf("Expected a positive decimal integer argument to %s, but got %s", name, posixfs.Quote(a))
 			return nil
 		}
 		if name == "-maxdepth" {
@@ -413,7 +414,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		rx, err := regexp.Compile(expr)
 		if err != nil {
-			f.err = fmt.Errorf("invalid regular expression %s", fsQuote(pat))
+			f.err = fmt.Errorf("invalid regular expression %s", posixfs.Quote(pat))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool { return rx.MatchString(e.path) }
@@ -433,7 +434,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		xtype := name == "-xtype"
 		return func(f *fsFinder, e *fsFindEnt) bool {
 			fi := e.fi
-			if xtype && fsIsSymlink(fi) {
+			if xtype && posixfs.IsSymlink(fi) {
 				if st, err := f.c.FS.Stat(e.abs); err == nil {
 					fi = st
 				}
@@ -467,7 +468,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid -size type %s", fsQuote(a))
+			f.err = fmt.Errorf("invalid -size type %s", posixfs.Quote(a))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
@@ -478,7 +479,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 	case "-empty":
 		return func(f *fsFinder, e *fsFindEnt) bool {
 			if e.fi.IsDir() {
-				list, err := fsReadDir(f.c.FS, e.abs)
+				list, err := posixfs.ReadDir(f.c.FS, e.abs)
 				return err == nil && len(list) == 0
 			}
 			return e.fi.Mode().IsRegular() && e.fi.Size() == 0
@@ -490,7 +491,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		ref, err := f.c.FS.Stat(f.c.Abs(a))
 		if err != nil {
-			f.err = fmt.Errorf("%s: %s", fsQuote(a), fsErrText(err))
+			f.err = fmt.Errorf("%s: %s", posixfs.Quote(a), posixfs.ErrText(err))
 			return nil
 		}
 		t := ref.ModTime()
@@ -502,7 +503,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid argument %s to %s", fsQuote(a), fsQuote(name))
+			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
 			return nil
 		}
 		unit := 24 * time.Hour
@@ -528,7 +529,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		want, ok := fsApplyMode(a, 0, false)
 		if !ok {
-			f.err = fmt.Errorf("invalid mode %s", fsQuote(a))
+			f.err = fmt.Errorf("invalid mode %s", posixfs.Quote(a))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
@@ -555,7 +556,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid argument %s to %s", fsQuote(a), fsQuote(name))
+			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
 			return nil
 		}
 		return func(*fsFinder, *fsFindEnt) bool { return fsCmp(op, fsUID, n) }
@@ -568,7 +569,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid argument %s to %s", fsQuote(a), fsQuote(name))
+			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool { return fsCmp(op, float64(fsLinks(f.c.FS, e.abs, e.fi)), n) }
@@ -593,7 +594,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		f.hasAction = true
 		return func(f *fsFinder, e *fsFindEnt) bool {
 			name := e.path
-			if fsIsSymlink(e.fi) {
+			if posixfs.IsSymlink(e.fi) {
 				name += " -> " + fsLinkTarget(f.c.FS, e.abs)
 			}
 			fmt.Fprintf(f.w, "%9d %6d %s %3d %-8s %-8s %8d %s %s\n", 0, fsBlocks(e.fi), fsModeString(e.fi.Mode()),
@@ -610,7 +611,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			}
 			if err := f.c.FS.Remove(e.abs); err != nil {
 				f.w.Flush()
-				fsWarn(f.c, "find", "cannot delete %s: %s", fsQuote(e.path), fsErrText(err))
+				posixfs.Warn(f.c, "find", "cannot delete %s: %s", posixfs.Quote(e.path), posixfs.ErrText(err))
 				f.status = 1
 				return false
 			}
@@ -625,9 +626,9 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		return f.parseExec(name)
 	}
 	if strings.HasPrefix(name, "-") {
-		f.err = fmt.Errorf("unknown predicate %s", fsQuote(name))
+		f.err = fmt.Errorf("unknown predicate %s", posixfs.Quote(name))
 	} else {
-		f.err = fmt.Errorf("paths must precede expression: %s", fsQuote(name))
+		f.err = fmt.Errorf("paths must precede expression: %s", posixfs.Quote(name))
 	}
 	return nil
 }
@@ -691,7 +692,7 @@ func (f *fsFinder) parseExec(name string) fsFindNode {
 	plus := false
 	for {
 		if f.pos >= len(f.args) {
-			f.err = fmt.Errorf("missing argument to %s", fsQuote(name))
+			f.err = fmt.Errorf("missing argument to %s", posixfs.Quote(name))
 			return nil
 		}
 		a := f.args[f.pos]
@@ -707,7 +708,7 @@ func (f *fsFinder) parseExec(name string) fsFindNode {
 		cmd = append(cmd, a)
 	}
 	if len(cmd) == 0 {
-		f.err = fmt.Errorf("missing argument to %s", fsQuote(name))
+		f.err = fmt.Errorf("missing argument to %s", posixfs.Quote(name))
 		return nil
 	}
 	inDir := strings.HasSuffix(name, "dir")
@@ -762,7 +763,7 @@ func (f *fsFinder) run(argv []string, dir string) error {
 	}
 	err := c.Exec(f.ctx, argv)
 	if errors.Is(err, ErrNotFound) {
-		fsWarn(c, "find", "%s: No such file or directory", fsQuote(argv[0]))
+		posixfs.Warn(c, "find", "%s: No such file or directory", posixfs.Quote(argv[0]))
 	}
 	return err
 }
@@ -881,7 +882,7 @@ func (f *fsFinder) printfValue(verb byte, e *fsFindEnt) string {
 	case 'y':
 		return string(fsTypeChar(fi))
 	case 'Y':
-		if fsIsSymlink(fi) {
+		if posixfs.IsSymlink(fi) {
 			if st, err := f.c.FS.Stat(e.abs); err == nil {
 				return string(fsTypeChar(st))
 			}
@@ -897,7 +898,7 @@ func (f *fsFinder) printfValue(verb byte, e *fsFindEnt) string {
 	case 'i', 'D':
 		return "0"
 	case 'l':
-		if fsIsSymlink(fi) {
+		if posixfs.IsSymlink(fi) {
 			return fsLinkTarget(f.c.FS, e.abs)
 		}
 		return ""

@@ -10,12 +10,15 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsGzip), "gzip")
-	register(fsPOSIXBuiltin(fsGzip), "gunzip")
-	register(fsPOSIXBuiltin(fsGzip), "zcat")
+	register(posixfs.Strictly(fsGzip), "gzip")
+	register(posixfs.Strictly(fsGzip), "gunzip")
+	register(posixfs.Strictly(fsGzip), "zcat")
 }
 
 type fsGzipOpts struct {
@@ -30,14 +33,14 @@ type fsGzipOpts struct {
 // accepted.
 func fsGzip(ctx context.Context, c *Call, args []string) error {
 	me := args[0]
-	opts, ops, err := textParse(textFlags{short: "cdkfvqtlnNr123456789S:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "cdkfvqtlnNr123456789S:", Long: map[string]string{
 		"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "keep": "k",
 		"force": "f", "verbose": "v", "quiet": "q", "test": "t", "list": "l", "no-name": "n",
 		"name": "N", "recursive": "r", "suffix": "S:", "fast": "1", "best": "9",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, me, 1, err)
+		return cmdutil.Usage(c, me, 1, err)
 	}
 	o := fsGzipOpts{level: gzip.DefaultCompression, suffix: ".gz"}
 	switch me {
@@ -47,7 +50,7 @@ func fsGzip(ctx context.Context, c *Call, args []string) error {
 		o.decompress, o.stdout = true, true
 	}
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "c":
 			o.stdout = true
 		case "d":
@@ -65,10 +68,10 @@ func fsGzip(ctx context.Context, c *Call, args []string) error {
 		case "l":
 			o.list = true
 		case "S":
-			o.suffix = op.val
+			o.suffix = op.Val
 		default:
-			if op.key[0] >= '1' && op.key[0] <= '9' {
-				o.level = int(op.key[0] - '0')
+			if op.Key[0] >= '1' && op.Key[0] <= '9' {
+				o.level = int(op.Key[0] - '0')
 			}
 		}
 	}
@@ -122,7 +125,7 @@ func fsGzipOne(ctx context.Context, c *Call, o *fsGzipOpts, me, name string, war
 		fi, err = c.FS.Stat(abs)
 	}
 	if err != nil {
-		warn("%s: %s", src, fsErrText(err))
+		warn("%s: %s", src, posixfs.ErrText(err))
 		return 1
 	}
 	if fi.IsDir() {
@@ -150,7 +153,7 @@ func fsGzipOne(ctx context.Context, c *Call, o *fsGzipOpts, me, name string, war
 	}
 	in, err := c.FS.Open(abs)
 	if err != nil {
-		warn("%s: %s", src, fsErrText(err))
+		warn("%s: %s", src, posixfs.ErrText(err))
 		return 1
 	}
 	defer in.Close()
@@ -168,13 +171,13 @@ func fsGzipOne(ctx context.Context, c *Call, o *fsGzipOpts, me, name string, war
 		return 0
 	}
 	dstAbs := c.Abs(dst)
-	if fsExists(c.FS, dstAbs) && !o.force {
+	if posixfs.Exists(c.FS, dstAbs) && !o.force {
 		warn("%s already exists;\tnot overwritten", dst)
 		return 2
 	}
 	out, err := c.FS.OpenFile(dstAbs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, fi.Mode().Perm())
 	if err != nil {
-		warn("%s: %s", dst, fsErrText(err))
+		warn("%s: %s", dst, posixfs.ErrText(err))
 		return 1
 	}
 	var gerr error
@@ -211,7 +214,7 @@ func fsGzipOne(ctx context.Context, c *Call, o *fsGzipOpts, me, name string, war
 	if !o.keep {
 		in.Close()
 		if err := c.FS.Remove(abs); err != nil {
-			warn("%s: %s", src, fsErrText(err))
+			warn("%s: %s", src, posixfs.ErrText(err))
 			return 1
 		}
 	}
@@ -224,7 +227,7 @@ func fsGzipStream(ctx context.Context, o *fsGzipOpts, w io.Writer, r io.Reader) 
 	if !o.decompress {
 		return fsGzipCompress(ctx, o, w, r, "", time.Time{})
 	}
-	br := bufio.NewReader(fsCtxReader{ctx, r})
+	br := bufio.NewReader(posixfs.ContextReader(ctx, r))
 	zr, err := gzip.NewReader(br)
 	if err != nil {
 		if err == io.EOF {
@@ -233,7 +236,7 @@ func fsGzipStream(ctx context.Context, o *fsGzipOpts, w io.Writer, r io.Reader) 
 		return fmt.Errorf("not in gzip format")
 	}
 	defer zr.Close()
-	if _, err := fsCopyCtx(ctx, w, zr); err != nil {
+	if _, err := posixfs.CopyCtx(ctx, w, zr); err != nil {
 		if ctx.Err() != nil {
 			return ctx.Err()
 		}
@@ -257,7 +260,7 @@ func fsGzipCompress(ctx context.Context, o *fsGzipOpts, w io.Writer, r io.Reader
 		zw.Name = name
 		zw.ModTime = mtime
 	}
-	if _, err := fsCopyCtx(ctx, zw, r); err != nil {
+	if _, err := posixfs.CopyCtx(ctx, zw, r); err != nil {
 		return err
 	}
 	return zw.Close()

@@ -4,6 +4,9 @@ import (
 	"context"
 	"fmt"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
@@ -26,7 +29,7 @@ const (
 // fsWhoami is whoami (and logname): the sandbox's user.
 func fsWhoami(ctx context.Context, c *Call, args []string) error {
 	if len(args) > 1 {
-		return textUsage(c, args[0], 1, textUsagef("extra operand %s", fsQuote(args[1])))
+		return cmdutil.Usage(c, args[0], 1, cmdutil.Usagef("extra operand %s", posixfs.Quote(args[1])))
 	}
 	fmt.Fprintln(c.Stdout, fsOwner)
 	return nil
@@ -35,24 +38,24 @@ func fsWhoami(ctx context.Context, c *Call, args []string) error {
 // fsID is id: uid=1000(user) gid=1000(user) groups=1000(user); -u, -g,
 // -G with -n (names) and -r (accepted). Other users do not exist.
 func fsID(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "ugGnrz", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "ugGnrz", Long: map[string]string{
 		"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "id", 1, err)
+		return cmdutil.Usage(c, "id", 1, err)
 	}
 	for _, u := range ops {
 		if u != fsOwner && u != fmt.Sprint(fsUID) {
-			fsWarn(c, "id", "%s: no such user", fsQuote(u))
+			posixfs.Warn(c, "id", "%s: no such user", posixfs.Quote(u))
 			return Exit(1)
 		}
 	}
 	what, names := "", false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "u", "g", "G":
-			what = o.key
+			what = o.Key
 		case "n":
 			names = true
 		}
@@ -82,27 +85,27 @@ func fsGroups(ctx context.Context, c *Call, args []string) error {
 // fsUname is uname with the sandbox's fixed answers: -s (default), -n,
 // -r, -v, -m, -p, -i, -o, -a.
 func fsUname(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "asnrvmpio", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "asnrvmpio", Long: map[string]string{
 		"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
 		"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
 		"operating-system": "o",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "uname", 1, err)
+		return cmdutil.Usage(c, "uname", 1, err)
 	}
 	if len(ops) > 0 {
-		return textUsage(c, "uname", 1, textUsagef("extra operand %s", fsQuote(ops[0])))
+		return cmdutil.Usage(c, "uname", 1, cmdutil.Usagef("extra operand %s", posixfs.Quote(ops[0])))
 	}
 	want := map[string]bool{}
 	for _, o := range opts {
-		if o.key == "a" {
+		if o.Key == "a" {
 			for _, k := range []string{"s", "n", "r", "v", "m", "o"} {
 				want[k] = true
 			}
 			continue
 		}
-		want[o.key] = true
+		want[o.Key] = true
 	}
 	if len(want) == 0 {
 		want["s"] = true
@@ -125,7 +128,7 @@ func fsUname(ctx context.Context, c *Call, args []string) error {
 func fsHostname(ctx context.Context, c *Call, args []string) error {
 	for _, a := range args[1:] {
 		if !strings.HasPrefix(a, "-") {
-			fsWarn(c, "hostname", "you must be root to change the host name")
+			posixfs.Warn(c, "hostname", "you must be root to change the host name")
 			return Exit(1)
 		}
 		if a == "-I" || a == "-i" || a == "--ip-address" || a == "--all-ip-addresses" {

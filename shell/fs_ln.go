@@ -9,13 +9,15 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsLn), "ln")
-	register(fsPOSIXBuiltin(fsReadlinkCmd), "readlink")
-	register(fsPOSIXBuiltin(fsRealpathCmd), "realpath")
+	register(posixfs.Strictly(fsLn), "ln")
+	register(posixfs.Strictly(fsReadlinkCmd), "readlink")
+	register(posixfs.Strictly(fsRealpathCmd), "realpath")
 }
 
 // fsResolveMode says which components of a path must exist when
@@ -28,7 +30,7 @@ type fsResolveMode byte
 // ELOOP.
 func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, error) {
 	if name == "" {
-		return "", fsPathErr("stat", name, syscall.ENOENT)
+		return "", posixfs.PathErr("stat", name, syscall.ENOENT)
 	}
 	// Component by component, as written: "x/../a" needs x (a cleaned
 	// path would not).
@@ -51,7 +53,7 @@ func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, err
 		}
 		next := path.Join(cur, comp)
 		last := len(rest) == 0 || fsOnlyEmpty(rest)
-		fi, err := fsLstat(fsys, next)
+		fi, err := posixfs.Lstat(fsys, next)
 		if err != nil {
 			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
 				return "", err
@@ -62,12 +64,12 @@ func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, err
 			}
 			return "", err
 		}
-		if fsIsSymlink(fi) {
+		if posixfs.IsSymlink(fi) {
 			links++
 			if links > 40 {
-				return "", fsPathErr("stat", name, syscall.ELOOP)
+				return "", posixfs.PathErr("stat", name, syscall.ELOOP)
 			}
-			target, err := fsReadlink(fsys, next)
+			target, err := posixfs.Readlink(fsys, next)
 			if err != nil {
 				return "", err
 			}
@@ -78,7 +80,7 @@ func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, err
 			continue
 		}
 		if !fi.IsDir() && !last && mode != 'm' {
-			return "", fsPathErr("stat", name, syscall.ENOTDIR)
+			return "", posixfs.PathErr("stat", name, syscall.ENOTDIR)
 		}
 		cur = next
 	}
@@ -109,18 +111,18 @@ func fsRealpath(fsys afero.Fs, abs string, all bool) (string, error) {
 // (relative link). Without -s, where the filesystem has no hard links, the
 // file is copied.
 func fsLn(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "sfnhTvrbit:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "sfnhTvrbit:", Long: map[string]string{
 		"symbolic": "s", "force": "f", "no-dereference": "n", "no-target-directory": "T",
 		"verbose": "v", "relative": "r", "target-directory": "t:", "interactive": "i", "backup": "b",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "ln", 1, err)
+		return cmdutil.Usage(c, "ln", 1, err)
 	}
 	var symbolic, force, noDeref, noTargetDir, verbose, relative bool
 	targetDir := ""
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "s":
 			symbolic = true
 		case "f":
@@ -134,11 +136,11 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 		case "r":
 			relative = true
 		case "t":
-			targetDir = o.val
+			targetDir = o.Val
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "ln", 1, textUsagef("missing file operand"))
+		return cmdutil.Usage(c, "ln", 1, cmdutil.Usagef("missing file operand"))
 	}
 	type pair struct{ target, link string }
 	var pairs []pair
@@ -147,7 +149,7 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 		var fi fs.FileInfo
 		var err error
 		if noDeref {
-			fi, err = fsLstat(c.FS, abs)
+			fi, err = posixfs.Lstat(c.FS, abs)
 		} else {
 			fi, err = c.FS.Stat(abs)
 		}
@@ -156,7 +158,7 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 	switch {
 	case targetDir != "":
 		for _, t := range ops {
-			pairs = append(pairs, pair{t, fsJoin(targetDir, path.Base(t))})
+			pairs = append(pairs, pair{t, posixfs.Join(targetDir, path.Base(t))})
 		}
 	case len(ops) == 1:
 		pairs = append(pairs, pair{ops[0], path.Base(ops[0])})
@@ -165,11 +167,11 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 	default:
 		dir := ops[len(ops)-1]
 		if !isDir(dir) {
-			fsWarn(c, "ln", "target %s is not a directory", fsQuote(dir))
+			posixfs.Warn(c, "ln", "target %s is not a directory", posixfs.Quote(dir))
 			return Exit(1)
 		}
 		for _, t := range ops[:len(ops)-1] {
-			pairs = append(pairs, pair{t, fsJoin(dir, path.Base(t))})
+			pairs = append(pairs, pair{t, posixfs.Join(dir, path.Base(t))})
 		}
 	}
 	status := 0
@@ -183,22 +185,22 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 			target = fsRelPath(path.Dir(linkAbs), c.Abs(target))
 		}
 		if force {
-			if fi, err := fsLstat(c.FS, linkAbs); err == nil && !fi.IsDir() {
+			if fi, err := posixfs.Lstat(c.FS, linkAbs); err == nil && !fi.IsDir() {
 				_ = c.FS.Remove(linkAbs)
 			}
 		}
 		if symbolic {
-			err = fsSymlink(c.FS, target, linkAbs)
+			err = posixfs.Symlink(c.FS, target, linkAbs)
 			if err != nil {
-				fsWarn(c, "ln", "failed to create symbolic link %s: %s", fsQuote(p.link), fsErrText(err))
+				posixfs.Warn(c, "ln", "failed to create symbolic link %s: %s", posixfs.Quote(p.link), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
 		} else if err := fsHardLink(ctx, c, c.Abs(p.target), linkAbs); err != nil {
-			if errors.Is(err, fs.ErrNotExist) && !fsExists(c.FS, c.Abs(p.target)) {
-				fsWarn(c, "ln", "failed to access %s: %s", fsQuote(p.target), fsErrText(err))
+			if errors.Is(err, fs.ErrNotExist) && !posixfs.Exists(c.FS, c.Abs(p.target)) {
+				posixfs.Warn(c, "ln", "failed to access %s: %s", posixfs.Quote(p.target), posixfs.ErrText(err))
 			} else {
-				fsWarn(c, "ln", "failed to create hard link %s => %s: %s", fsQuote(p.link), fsQuote(p.target), fsErrText(err))
+				posixfs.Warn(c, "ln", "failed to create hard link %s => %s: %s", posixfs.Quote(p.link), posixfs.Quote(p.target), posixfs.ErrText(err))
 			}
 			status = 1
 			continue
@@ -208,7 +210,7 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 			if !symbolic {
 				arrow = "=>"
 			}
-			fmt.Fprintf(c.Stdout, "%s %s %s\n", fsQuote(p.link), arrow, fsQuote(target))
+			fmt.Fprintf(c.Stdout, "%s %s %s\n", posixfs.Quote(p.link), arrow, posixfs.Quote(target))
 		}
 	}
 	return Exit(status)
@@ -222,10 +224,10 @@ func fsHardLink(ctx context.Context, c *Call, src, dst string) error {
 		return err
 	}
 	if fi.IsDir() {
-		return fsPathErr("link", src, syscall.EPERM)
+		return posixfs.PathErr("link", src, syscall.EPERM)
 	}
-	if fsExists(c.FS, dst) {
-		return fsPathErr("link", dst, syscall.EEXIST)
+	if posixfs.Exists(c.FS, dst) {
+		return posixfs.PathErr("link", dst, syscall.EEXIST)
 	}
 	return fsCopyFile(ctx, c.FS, src, dst, fi, true)
 }
@@ -258,20 +260,20 @@ func fsRelPath(dir, target string) string {
 // fsReadlinkCmd is readlink: a link's target; -f, -e, -m canonicalize
 // (see fsResolve); -n no newline; -z NUL; -q, -s, -v quiet or not.
 func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "femnqsvz", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "femnqsvz", Long: map[string]string{
 		"canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
 		"no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "readlink", 1, err)
+		return cmdutil.Usage(c, "readlink", 1, err)
 	}
 	var mode fsResolveMode
 	noNL, verbose, zero := false, false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "f", "e", "m":
-			mode = fsResolveMode(o.key[0])
+			mode = fsResolveMode(o.Key[0])
 		case "n":
 			noNL = true
 		case "v":
@@ -283,7 +285,7 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "readlink", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "readlink", 1, cmdutil.Usagef("missing operand"))
 	}
 	end := "\n"
 	switch {
@@ -301,11 +303,11 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 		if mode != 0 {
 			out, err = fsResolve(c.FS, c.Dir, name, mode)
 		} else {
-			out, err = fsReadlink(c.FS, c.Abs(name))
+			out, err = posixfs.Readlink(c.FS, c.Abs(name))
 		}
 		if err != nil {
 			if verbose {
-				fsWarn(c, "readlink", "%s: %s", name, fsErrText(err))
+				posixfs.Warn(c, "readlink", "%s: %s", name, posixfs.ErrText(err))
 			}
 			status = 1
 			continue
@@ -318,22 +320,22 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 // fsRealpathCmd is realpath: -e (all must exist), -m (none must), -s (no
 // link resolution), -q, -z, --relative-to=DIR, --relative-base=DIR.
 func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "emsqzLP", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "emsqzLP", Long: map[string]string{
 		"canonicalize-existing": "e", "canonicalize-missing": "m", "strip": "s", "no-symlinks": "s",
 		"quiet": "q", "zero": "z", "relative-to": "relative-to:", "relative-base": "relative-base:",
 		"logical": "L", "physical": "P",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "realpath", 1, err)
+		return cmdutil.Usage(c, "realpath", 1, err)
 	}
 	mode := fsResolveMode('f')
 	strip, quiet, zero := false, false, false
 	relTo, relBase := "", ""
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "e", "m":
-			mode = fsResolveMode(o.key[0])
+			mode = fsResolveMode(o.Key[0])
 		case "s":
 			strip = true
 		case "q":
@@ -341,13 +343,13 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 		case "z":
 			zero = true
 		case "relative-to":
-			relTo = o.val
+			relTo = o.Val
 		case "relative-base":
-			relBase = o.val
+			relBase = o.Val
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "realpath", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "realpath", 1, cmdutil.Usagef("missing operand"))
 	}
 	resolve := func(p string) (string, error) {
 		if strip {
@@ -363,13 +365,13 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 	}
 	if relTo != "" {
 		if relTo, err = resolve(relTo); err != nil {
-			fsWarn(c, "realpath", "%s: %s", relTo, fsErrText(err))
+			posixfs.Warn(c, "realpath", "%s: %s", relTo, posixfs.ErrText(err))
 			return Exit(1)
 		}
 	}
 	if relBase != "" {
 		if relBase, err = resolve(relBase); err != nil {
-			fsWarn(c, "realpath", "%s: %s", relBase, fsErrText(err))
+			posixfs.Warn(c, "realpath", "%s: %s", relBase, posixfs.ErrText(err))
 			return Exit(1)
 		}
 	}
@@ -385,7 +387,7 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 		out, err := resolve(p)
 		if err != nil {
 			if !quiet {
-				fsWarn(c, "realpath", "%s: %s", p, fsErrText(err))
+				posixfs.Warn(c, "realpath", "%s: %s", p, posixfs.ErrText(err))
 			}
 			status = 1
 			continue
@@ -408,7 +410,7 @@ func fsUnder(p, dir string) bool {
 
 // fsLinkTarget is a link's target for listings, or "" for none.
 func fsLinkTarget(fsys afero.Fs, abs string) string {
-	t, err := fsReadlink(fsys, abs)
+	t, err := posixfs.Readlink(fsys, abs)
 	if err != nil {
 		return ""
 	}

@@ -11,10 +11,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
-func init() { register(fsPOSIXBuiltin(fsLs), "ls") }
+func init() { register(posixfs.Strictly(fsLs), "ls") }
 
 // fsOwner and fsUID are the sandbox's one user (and group).
 const (
@@ -42,7 +44,7 @@ type fsLsEntry struct {
 // -m, --full-time, --time-style, --group-directories-first; -C, -x and
 // --color are accepted.
 func fsLs(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "laA1RhtSrUdFpngoGLCxfiBmsvc", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "laA1RhtSrUdFpngoGLCxfiBmsvc", Long: map[string]string{
 		"all": "a", "almost-all": "A", "recursive": "R", "human-readable": "h", "reverse": "r",
 		"directory": "d", "classify": "F", "numeric-uid-gid": "n", "dereference": "L",
 		"color": "color::", "full-time": "full-time", "time-style": "time-style:",
@@ -51,11 +53,11 @@ func fsLs(ctx context.Context, c *Call, args []string) error {
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "ls", 2, err)
+		return cmdutil.Usage(c, "ls", 2, err)
 	}
 	var o fsLsOpts
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "l":
 			o.long = true
 		case "a":
@@ -101,18 +103,18 @@ func fsLs(ctx context.Context, c *Call, args []string) error {
 		case "full-time":
 			o.long, o.timeStyle = true, "full-iso"
 		case "time-style":
-			o.timeStyle = strings.TrimPrefix(op.val, "posix-")
+			o.timeStyle = strings.TrimPrefix(op.Val, "posix-")
 		case "dirs-first":
 			o.dirsFirst = true
 		case "indicator-style":
-			switch op.val {
+			switch op.Val {
 			case "classify":
 				o.classify = true
 			case "slash":
 				o.slash = true
 			}
 		case "sort":
-			switch op.val {
+			switch op.Val {
 			case "time":
 				o.byTime = true
 			case "size":
@@ -121,8 +123,8 @@ func fsLs(ctx context.Context, c *Call, args []string) error {
 				o.unsorted = true
 			}
 		case "format":
-			o.long = op.val == "long" || op.val == "verbose"
-			o.comma = op.val == "commas"
+			o.long = op.Val == "long" || op.Val == "verbose"
+			o.comma = op.Val == "commas"
 		}
 	}
 	if len(ops) == 0 {
@@ -135,15 +137,15 @@ func fsLs(ctx context.Context, c *Call, args []string) error {
 	var dirs []fsLsEntry
 	for _, name := range ops {
 		abs := c.Abs(name)
-		fi, err := fsLstat(c.FS, abs)
-		if err == nil && fsIsSymlink(fi) && (o.deref || (!o.long && !o.dirOnly && !o.classify)) {
+		fi, err := posixfs.Lstat(c.FS, abs)
+		if err == nil && posixfs.IsSymlink(fi) && (o.deref || (!o.long && !o.dirOnly && !o.classify)) {
 			if st, serr := c.FS.Stat(abs); serr == nil {
 				fi = st
 			}
 		}
 		if err != nil {
 			w.Flush()
-			fsWarn(c, "ls", "cannot access %s: %s", fsQuote(name), fsErrText(err))
+			posixfs.Warn(c, "ls", "cannot access %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 			l.status = 2
 			continue
 		}
@@ -192,10 +194,10 @@ func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printe
 	if header {
 		fmt.Fprintf(l.w, "%s:\n", d.name)
 	}
-	list, err := fsReadDir(l.c.FS, d.abs)
+	list, err := posixfs.ReadDir(l.c.FS, d.abs)
 	if err != nil {
 		l.w.Flush()
-		fsWarn(l.c, "ls", "cannot open directory %s: %s", fsQuote(d.name), fsErrText(err))
+		posixfs.Warn(l.c, "ls", "cannot open directory %s: %s", posixfs.Quote(d.name), posixfs.ErrText(err))
 		l.status = max(l.status, 1)
 		return
 	}
@@ -213,7 +215,7 @@ func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printe
 			continue
 		}
 		abs := path.Join(d.abs, fi.Name())
-		if l.o.deref && fsIsSymlink(fi) {
+		if l.o.deref && posixfs.IsSymlink(fi) {
 			if st, err := l.c.FS.Stat(abs); err == nil {
 				fi = fsNamedInfo{st, fi.Name()}
 			}
@@ -229,10 +231,10 @@ func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printe
 		if ctx.Err() != nil {
 			return
 		}
-		if e.name == "." || e.name == ".." || !e.fi.IsDir() || fsIsSymlink(e.fi) {
+		if e.name == "." || e.name == ".." || !e.fi.IsDir() || posixfs.IsSymlink(e.fi) {
 			continue
 		}
-		l.listDir(ctx, fsLsEntry{name: fsJoin(d.name, e.name), abs: e.abs, fi: e.fi}, true, printed)
+		l.listDir(ctx, fsLsEntry{name: posixfs.Join(d.name, e.name), abs: e.abs, fi: e.fi}, true, printed)
 	}
 }
 
@@ -304,7 +306,7 @@ func (l *fsLister) print(entries []fsLsEntry, inDir bool) {
 		}
 		r.date = l.date(fi.ModTime())
 		r.name = l.decorate(e)
-		if fsIsSymlink(fi) {
+		if posixfs.IsSymlink(fi) {
 			if t := fsLinkTarget(l.c.FS, e.abs); t != "" {
 				r.name += " -> " + t
 			}
@@ -423,7 +425,7 @@ func fsBlocks(fi fs.FileInfo) int64 {
 	switch {
 	case fi.IsDir():
 		return 4
-	case fsIsSymlink(fi), !fi.Mode().IsRegular():
+	case posixfs.IsSymlink(fi), !fi.Mode().IsRegular():
 		return 0
 	}
 	return (fi.Size() + 4095) / 4096 * 4
@@ -436,7 +438,7 @@ func fsLinks(fsys afero.Fs, abs string, fi fs.FileInfo) int {
 		return 1
 	}
 	n := 2
-	if list, err := fsReadDir(fsys, abs); err == nil {
+	if list, err := posixfs.ReadDir(fsys, abs); err == nil {
 		for _, e := range list {
 			if e.IsDir() {
 				n++

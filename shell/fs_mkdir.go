@@ -1,7 +1,9 @@
 package shell
 
 import (
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 
 	"context"
 	"errors"
@@ -15,49 +17,49 @@ import (
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsMkdir), "mkdir")
-	register(fsPOSIXBuiltin(fsTouch), "touch")
-	register(fsPOSIXBuiltin(fsChmod), "chmod")
+	register(posixfs.Strictly(fsMkdir), "mkdir")
+	register(posixfs.Strictly(fsTouch), "touch")
+	register(posixfs.Strictly(fsChmod), "chmod")
 }
 
 // fsMkdir is mkdir: -p (parents, no error if existing), -v, -m MODE.
 func fsMkdir(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "pvm:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "pvm:", Long: map[string]string{
 		"parents": "p", "verbose": "v", "mode": "m:",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "mkdir", 1, err)
+		return cmdutil.Usage(c, "mkdir", 1, err)
 	}
 	var parents, verbose bool
 	mode := ""
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "p":
 			parents = true
 		case "v":
 			verbose = true
 		case "m":
-			mode = o.val
+			mode = o.Val
 		}
 	}
 	if mode != "" {
 		if _, ok := fsApplyMode(mode, 0o777, true); !ok {
-			fsWarn(c, "mkdir", "invalid mode %s", fsQuote(mode))
+			posixfs.Warn(c, "mkdir", "invalid mode %s", posixfs.Quote(mode))
 			return Exit(1)
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "mkdir", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "mkdir", 1, cmdutil.Usagef("missing operand"))
 	}
 	status := 0
 	made := func(name, abs string) {
 		if mode != "" {
-			bits, _ := fsApplyMode(mode, 0o777&^uint32(fsUmaskOf(c.FS)), true)
+			bits, _ := fsApplyMode(mode, 0o777&^uint32(posixfs.UmaskOf(c.FS)), true)
 			_ = c.FS.Chmod(abs, fsUnixToMode(bits)|fs.ModeDir)
 		}
 		if verbose {
-			fmt.Fprintf(c.Stdout, "mkdir: created directory %s\n", fsQuote(name))
+			fmt.Fprintf(c.Stdout, "mkdir: created directory %s\n", posixfs.Quote(name))
 		}
 	}
 	for _, name := range ops {
@@ -67,7 +69,7 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 		abs := c.Abs(name)
 		if !parents {
 			if err := c.FS.Mkdir(abs, 0o777); err != nil {
-				fsWarn(c, "mkdir", "cannot create directory %s: %s", fsQuote(name), fsErrText(err))
+				posixfs.Warn(c, "mkdir", "cannot create directory %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
@@ -87,14 +89,14 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 			fi, err := c.FS.Stat(pabs)
 			if err == nil {
 				if !fi.IsDir() {
-					fsWarn(c, "mkdir", "cannot create directory %s: File exists", fsQuote(name))
+					posixfs.Warn(c, "mkdir", "cannot create directory %s: File exists", posixfs.Quote(name))
 					status = 1
 					break
 				}
 				continue
 			}
 			if err := c.FS.Mkdir(pabs, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
-				fsWarn(c, "mkdir", "cannot create directory %s: %s", fsQuote(p), fsErrText(err))
+				posixfs.Warn(c, "mkdir", "cannot create directory %s: %s", posixfs.Quote(p), posixfs.ErrText(err))
 				status = 1
 				break
 			}
@@ -107,45 +109,45 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 // fsTouch is touch: make missing files empty, set times to now or to -d
 // DATE, -t STAMP, -r FILE; -c (make none), -a, -m, -h accepted.
 func fsTouch(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "acmhfd:t:r:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "acmhfd:t:r:", Long: map[string]string{
 		"no-create": "c", "date": "d:", "reference": "r:", "no-dereference": "h", "time": "time:",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "touch", 1, err)
+		return cmdutil.Usage(c, "touch", 1, err)
 	}
 	noCreate := false
 	when := time.Now()
 	loc := fsLocation(c)
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "c":
 			noCreate = true
 		case "d":
-			t, ok := fsParseDate(o.val, time.Now(), loc)
+			t, ok := fsParseDate(o.Val, time.Now(), loc)
 			if !ok {
-				fsWarn(c, "touch", "invalid date format %s", fsQuote(o.val))
+				posixfs.Warn(c, "touch", "invalid date format %s", posixfs.Quote(o.Val))
 				return Exit(1)
 			}
 			when = t
 		case "t":
-			t, ok := fsParseStamp(o.val, time.Now(), loc)
+			t, ok := fsParseStamp(o.Val, time.Now(), loc)
 			if !ok {
-				fsWarn(c, "touch", "invalid date format %s", fsQuote(o.val))
+				posixfs.Warn(c, "touch", "invalid date format %s", posixfs.Quote(o.Val))
 				return Exit(1)
 			}
 			when = t
 		case "r":
-			fi, err := c.FS.Stat(c.Abs(o.val))
+			fi, err := c.FS.Stat(c.Abs(o.Val))
 			if err != nil {
-				fsWarn(c, "touch", "failed to get attributes of %s: %s", fsQuote(o.val), fsErrText(err))
+				posixfs.Warn(c, "touch", "failed to get attributes of %s: %s", posixfs.Quote(o.Val), posixfs.ErrText(err))
 				return Exit(1)
 			}
 			when = fi.ModTime()
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "touch", 1, textUsagef("missing file operand"))
+		return cmdutil.Usage(c, "touch", 1, cmdutil.Usagef("missing file operand"))
 	}
 	status := 0
 	for _, name := range ops {
@@ -159,14 +161,14 @@ func fsTouch(ctx context.Context, c *Call, args []string) error {
 			}
 			f, err := c.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE, 0o666)
 			if err != nil {
-				fsWarn(c, "touch", "cannot touch %s: %s", fsQuote(name), fsErrText(err))
+				posixfs.Warn(c, "touch", "cannot touch %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
 			f.Close()
 		}
 		if err := c.FS.Chtimes(abs, when, when); err != nil {
-			fsWarn(c, "touch", "setting times of %s: %s", fsQuote(name), fsErrText(err))
+			posixfs.Warn(c, "touch", "setting times of %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 			status = 1
 		}
 	}
@@ -176,7 +178,7 @@ func fsTouch(ctx context.Context, c *Call, args []string) error {
 // fsParseStamp parses touch -t's [[CC]YY]MMDDhhmm[.ss].
 func fsParseStamp(s string, now time.Time, loc *time.Location) (time.Time, bool) {
 	main, secs, _ := strings.Cut(s, ".")
-	if !fsAllDigits(main) || (secs != "" && (len(secs) != 2 || !fsAllDigits(secs))) {
+	if !posixfs.AllDigits(main) || (secs != "" && (len(secs) != 2 || !posixfs.AllDigits(secs))) {
 		return time.Time{}, false
 	}
 	year := now.In(loc).Year()
@@ -219,17 +221,17 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		}
 		rest = append(rest, a)
 	}
-	opts, ops, err := textParse(textFlags{short: "Rvcf", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "Rvcf", Long: map[string]string{
 		"recursive": "R", "verbose": "v", "changes": "c", "silent": "f", "quiet": "f", "reference": "reference:",
 	}}, rest)
 
 	if err != nil {
-		return textUsage(c, "chmod", 1, err)
+		return cmdutil.Usage(c, "chmod", 1, err)
 	}
 	var recursive, verbose, changes, quiet bool
 	ref := ""
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "R":
 			recursive = true
 		case "v":
@@ -239,28 +241,28 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		case "f":
 			quiet = true
 		case "reference":
-			ref = o.val
+			ref = o.Val
 		}
 	}
 	if ref != "" {
 		fi, err := c.FS.Stat(c.Abs(ref))
 		if err != nil {
-			fsWarn(c, "chmod", "failed to get attributes of %s: %s", fsQuote(ref), fsErrText(err))
+			posixfs.Warn(c, "chmod", "failed to get attributes of %s: %s", posixfs.Quote(ref), posixfs.ErrText(err))
 			return Exit(1)
 		}
 		mode = strconv.FormatUint(uint64(fsModeToUnix(fi.Mode())), 8)
 	}
 	if mode == "" {
 		if len(ops) == 0 {
-			return textUsage(c, "chmod", 1, textUsagef("missing operand"))
+			return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("missing operand"))
 		}
 		mode, ops = ops[0], ops[1:]
 	}
 	if _, ok := fsApplyMode(mode, 0, false); !ok {
-		return textUsage(c, "chmod", 1, textUsagef("invalid mode: %s", fsQuote(mode)))
+		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("invalid mode: %s", posixfs.Quote(mode)))
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "chmod", 1, textUsagef("missing operand after %s", fsQuote(mode)))
+		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("missing operand after %s", posixfs.Quote(mode)))
 	}
 	status := 0
 	var apply func(name, abs string, top bool)
@@ -268,8 +270,8 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		if ctx.Err() != nil {
 			return
 		}
-		fi, err := fsLstat(c.FS, abs)
-		if err == nil && fsIsSymlink(fi) {
+		fi, err := posixfs.Lstat(c.FS, abs)
+		if err == nil && posixfs.IsSymlink(fi) {
 			if !top {
 				return // links met while recursing are left alone
 			}
@@ -277,17 +279,17 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		}
 		if err != nil {
 			if !quiet {
-				fsWarn(c, "chmod", "cannot access %s: %s", fsQuote(name), fsErrText(err))
+				posixfs.Warn(c, "chmod", "cannot access %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 			}
 			status = 1
 			return
 		}
 		old := fsModeToUnix(fi.Mode())
-		bits, _ := fsApplyModeMask(mode, old, fi.IsDir(), uint32(fsUmaskOf(c.FS)))
+		bits, _ := fsApplyModeMask(mode, old, fi.IsDir(), uint32(posixfs.UmaskOf(c.FS)))
 		if bits != old {
 			if err := c.FS.Chmod(abs, fsUnixToMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
 				if !quiet {
-					fsWarn(c, "chmod", "changing permissions of %s: %s", fsQuote(name), fsErrText(err))
+					posixfs.Warn(c, "chmod", "changing permissions of %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				}
 				status = 1
 				return
@@ -295,23 +297,23 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		}
 		if verbose || (changes && bits != old) {
 			if bits != old {
-				fmt.Fprintf(c.Stdout, "mode of %s changed from %04o (%s) to %04o (%s)\n", fsQuote(name),
+				fmt.Fprintf(c.Stdout, "mode of %s changed from %04o (%s) to %04o (%s)\n", posixfs.Quote(name),
 					old, fsModeString(fsUnixToMode(old) | (fi.Mode() & fs.ModeType))[1:],
 					bits, fsModeString(fsUnixToMode(bits) | (fi.Mode() & fs.ModeType))[1:])
 			} else {
-				fmt.Fprintf(c.Stdout, "mode of %s retained as %04o (%s)\n", fsQuote(name), old,
+				fmt.Fprintf(c.Stdout, "mode of %s retained as %04o (%s)\n", posixfs.Quote(name), old,
 					fsModeString(fi.Mode())[1:])
 			}
 		}
 		if recursive && fi.IsDir() {
-			list, err := fsReadDir(c.FS, abs)
+			list, err := posixfs.ReadDir(c.FS, abs)
 			if err != nil {
-				fsWarn(c, "chmod", "cannot read directory %s: %s", fsQuote(name), fsErrText(err))
+				posixfs.Warn(c, "chmod", "cannot read directory %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				status = 1
 				return
 			}
 			for _, e := range list {
-				apply(fsJoin(name, e.Name()), abs+"/"+e.Name(), false)
+				apply(posixfs.Join(name, e.Name()), abs+"/"+e.Name(), false)
 			}
 		}
 	}
@@ -335,7 +337,7 @@ func fsUnixToMode(u uint32) fs.FileMode { return command.FileMode(u) }
 // (a folder when isDir) and reports whether spec is valid. Symbolic
 // clauses without [ugoa] leave the umask's bits alone, as chmod does.
 func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
-	return fsApplyModeMask(spec, old, isDir, fsUmask)
+	return fsApplyModeMask(spec, old, isDir, posixfs.DefaultUmask)
 }
 
 // fsApplyModeMask is fsApplyMode under the umask umask, which a clause

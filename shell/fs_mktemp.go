@@ -9,9 +9,12 @@ import (
 	"os"
 	"path"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(fsPOSIXBuiltin(fsMktemp), "mktemp") }
+func init() { register(posixfs.Strictly(fsMktemp), "mktemp") }
 
 // fsMktemp is mktemp: make a new file (0600) or, with -d, folder (0700)
 // from TEMPLATE (default tmp.XXXXXXXXXX; at least 3 trailing X's, before
@@ -19,17 +22,17 @@ func init() { register(fsPOSIXBuiltin(fsMktemp), "mktemp") }
 // given, and print its name. -u only prints a name, -q is quiet. /tmp is
 // made when missing.
 func fsMktemp(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "dqtup:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "dqtup:", Long: map[string]string{
 		"directory": "d", "quiet": "q", "dry-run": "u", "tmpdir": "p:", "suffix": "suffix:",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "mktemp", 1, err)
+		return cmdutil.Usage(c, "mktemp", 1, err)
 	}
 	var dir, quiet, dry, useTmp bool
 	tmpdir, suffix := "", ""
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "d":
 			dir = true
 		case "q":
@@ -39,13 +42,13 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 		case "t":
 			useTmp = true
 		case "p":
-			tmpdir, useTmp = o.val, true
+			tmpdir, useTmp = o.Val, true
 		case "suffix":
-			suffix = o.val
+			suffix = o.Val
 		}
 	}
 	if len(ops) > 1 {
-		return textUsage(c, "mktemp", 1, textUsagef("too many templates"))
+		return cmdutil.Usage(c, "mktemp", 1, cmdutil.Usagef("too many templates"))
 	}
 	template := "tmp.XXXXXXXXXX"
 	if len(ops) == 1 {
@@ -55,7 +58,7 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 	}
 	fail := func(format string, a ...any) error {
 		if !quiet {
-			fsWarn(c, "mktemp", format, a...)
+			posixfs.Warn(c, "mktemp", format, a...)
 		}
 		return Exit(1)
 	}
@@ -66,11 +69,11 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 	}
 	n := len(template) - len(strings.TrimRight(template, "X"))
 	if n < 3 {
-		return fail("too few X's in template %s", fsQuote(template+suffix))
+		return fail("too few X's in template %s", posixfs.Quote(template+suffix))
 	}
 	if useTmp {
 		if strings.Contains(template, "/") && len(ops) == 1 && tmpdir == "" {
-			return fail("invalid template, %s, contains directory separator", fsQuote(template))
+			return fail("invalid template, %s, contains directory separator", posixfs.Quote(template))
 		}
 		if tmpdir == "" {
 			tmpdir, _ = c.Env("TMPDIR")
@@ -100,7 +103,7 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 		name := prefix + string(b) + suffix
 		abs := c.Abs(name)
 		if dry {
-			if fsExists(c.FS, abs) {
+			if posixfs.Exists(c.FS, abs) {
 				continue
 			}
 			fmt.Fprintln(c.Stdout, name)
@@ -131,5 +134,5 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 	if dir {
 		kind = "directory"
 	}
-	return fail("failed to create %s via template %s: %s", kind, fsQuote(path.Clean(template)+suffix), fsErrText(lastErr))
+	return fail("failed to create %s via template %s: %s", kind, posixfs.Quote(path.Clean(template)+suffix), posixfs.ErrText(lastErr))
 }

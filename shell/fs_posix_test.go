@@ -9,13 +9,14 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
 // TestFsPOSIX checks the rules fsPOSIX adds over afero.MemMapFs.
 func TestFsPOSIX(t *testing.T) {
 	newFS := func(t *testing.T) afero.Fs {
-		return fsStrict(newShTestFS(t, shTestFiles))
+		return posixfs.Strict(newShTestFS(t, shTestFiles))
 	}
 	const d = shTestDir
 	for _, tc := range []struct {
@@ -53,8 +54,8 @@ func TestFsPOSIX(t *testing.T) {
 		{"rename folder over file", func(f afero.Fs) error { return f.Rename(d+"/empty", d+"/a.txt") }, syscall.ENOTDIR},
 		{"rename over full folder", func(f afero.Fs) error { return f.Rename(d+"/empty", d+"/src") }, syscall.ENOTEMPTY},
 		{"rename missing parent", func(f afero.Fs) error { return f.Rename(d+"/a.txt", d+"/x/a.txt") }, syscall.ENOENT},
-		{"symlink unsupported", func(f afero.Fs) error { return fsSymlink(f, "a.txt", d+"/l") }, afero.ErrNoSymlink},
-		{"readlink of file", func(f afero.Fs) error { _, err := fsReadlink(f, d+"/a.txt"); return err }, syscall.EINVAL},
+		{"symlink unsupported", func(f afero.Fs) error { return posixfs.Symlink(f, "a.txt", d+"/l") }, afero.ErrNoSymlink},
+		{"readlink of file", func(f afero.Fs) error { _, err := posixfs.Readlink(f, d+"/a.txt"); return err }, syscall.EINVAL},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			err := tc.op(newFS(t))
@@ -109,14 +110,14 @@ func TestFsPOSIX(t *testing.T) {
 		if err := f.RemoveAll("/"); err != nil {
 			t.Fatal(err)
 		}
-		list, err := fsReadDir(f, "/")
+		list, err := posixfs.ReadDir(f, "/")
 		if err != nil || len(list) != 0 {
 			t.Errorf("root holds %d entries (%v)", len(list), err)
 		}
 	})
 	t.Run("idempotent", func(t *testing.T) {
-		f := fsStrict(afero.NewMemMapFs())
-		if fsStrict(f) != f || fsStrict(fsWithDev(f, nil, nil, nil)) == f {
+		f := posixfs.Strict(afero.NewMemMapFs())
+		if posixfs.Strict(f) != f || posixfs.Strict(posixfs.WithDev(f, nil, nil, nil)) == f {
 			t.Error("fsStrict wraps twice or unwraps the devices")
 		}
 	})
@@ -125,7 +126,7 @@ func TestFsPOSIX(t *testing.T) {
 // TestFsDev checks the device files over a filesystem without /dev.
 func TestFsDev(t *testing.T) {
 	var out, errOut strings.Builder
-	f := fsWithDev(afero.NewMemMapFs(), strings.NewReader("input"), &out, &errOut)
+	f := posixfs.WithDev(afero.NewMemMapFs(), strings.NewReader("input"), &out, &errOut)
 	read := func(name string, n int) string {
 		h, err := f.Open(name)
 		if err != nil {
@@ -168,8 +169,8 @@ func TestFsDev(t *testing.T) {
 	if err != nil || fi.Mode()&fs.ModeCharDevice == 0 {
 		t.Errorf("stat /dev/null: %v %v", fi, err)
 	}
-	list, err := fsReadDir(f, "/dev")
-	if err != nil || len(list) != len(fsDevNames) {
+	list, err := posixfs.ReadDir(f, "/dev")
+	if err != nil || len(list) != len(posixfs.DevNames) {
 		t.Errorf("/dev lists %d (%v)", len(list), err)
 	}
 }

@@ -7,28 +7,31 @@ import (
 	"path"
 	"strings"
 	"syscall"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsRm), "rm")
-	register(fsPOSIXBuiltin(fsRmdir), "rmdir")
+	register(posixfs.Strictly(fsRm), "rm")
+	register(posixfs.Strictly(fsRmdir), "rmdir")
 }
 
 // fsRm is rm: -r/-R (folders with their content), -f (no error for a
 // missing file, no prompt), -d (empty folders), -v; -i and -I are ignored
 // (no terminal). It refuses "/", "." and "..".
 func fsRm(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "rRfdviI", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "rRfdviI", Long: map[string]string{
 		"recursive": "r", "force": "f", "dir": "d", "verbose": "v", "interactive": "i",
 		"preserve-root": "preserve-root", "no-preserve-root": "no-preserve-root", "one-file-system": "x",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "rm", 1, err)
+		return cmdutil.Usage(c, "rm", 1, err)
 	}
 	var recursive, force, dirs, verbose bool
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "r", "R":
 			recursive = true
 		case "f":
@@ -43,7 +46,7 @@ func fsRm(ctx context.Context, c *Call, args []string) error {
 		if force {
 			return nil
 		}
-		return textUsage(c, "rm", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "rm", 1, cmdutil.Usagef("missing operand"))
 	}
 	status := 0
 	for _, name := range ops {
@@ -52,28 +55,28 @@ func fsRm(ctx context.Context, c *Call, args []string) error {
 		}
 		base := path.Base(strings.TrimRight(name, "/"))
 		if base == "." || base == ".." {
-			fsWarn(c, "rm", "refusing to remove '.' or '..' directory: skipping %s", fsQuote(name))
+			posixfs.Warn(c, "rm", "refusing to remove '.' or '..' directory: skipping %s", posixfs.Quote(name))
 			status = 1
 			continue
 		}
 		abs := c.Abs(name)
 		if abs == "/" && recursive {
-			fsWarn(c, "rm", "it is dangerous to operate recursively on '/'")
-			fsWarn(c, "rm", "use --no-preserve-root to override this failsafe")
+			posixfs.Warn(c, "rm", "it is dangerous to operate recursively on '/'")
+			posixfs.Warn(c, "rm", "use --no-preserve-root to override this failsafe")
 			status = 1
 			continue
 		}
-		fi, err := fsLstat(c.FS, abs)
+		fi, err := posixfs.Lstat(c.FS, abs)
 		if err != nil {
 			if !force || !errIsNotFound(err) {
-				fsWarn(c, "rm", "cannot remove %s: %s", fsQuote(name), fsErrText(err))
+				posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				status = 1
 			}
 			continue
 		}
 		if fi.IsDir() && !recursive {
 			if !dirs {
-				fsWarn(c, "rm", "cannot remove %s: Is a directory", fsQuote(name))
+				posixfs.Warn(c, "rm", "cannot remove %s: Is a directory", posixfs.Quote(name))
 				status = 1
 				continue
 			}
@@ -97,33 +100,33 @@ func fsRmTree(ctx context.Context, c *Call, name, abs string, recurse, verbose b
 	isDir := false
 	if recurse {
 		isDir = true
-		list, err := fsReadDir(c.FS, abs)
+		list, err := posixfs.ReadDir(c.FS, abs)
 		if err != nil {
-			fsWarn(c, "rm", "cannot remove %s: %s", fsQuote(name), fsErrText(err))
+			posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 			return false
 		}
 		ok := true
 		for _, e := range list {
-			child := fsJoin(name, e.Name())
-			if !fsRmTree(ctx, c, child, abs+"/"+e.Name(), e.IsDir() && !fsIsSymlink(e), verbose) {
+			child := posixfs.Join(name, e.Name())
+			if !fsRmTree(ctx, c, child, abs+"/"+e.Name(), e.IsDir() && !posixfs.IsSymlink(e), verbose) {
 				ok = false
 			}
 		}
 		if !ok {
 			return false
 		}
-	} else if fi, err := fsLstat(c.FS, abs); err == nil && fi.IsDir() {
+	} else if fi, err := posixfs.Lstat(c.FS, abs); err == nil && fi.IsDir() {
 		isDir = true
 	}
 	if err := c.FS.Remove(abs); err != nil {
-		fsWarn(c, "rm", "cannot remove %s: %s", fsQuote(name), fsErrText(err))
+		posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 		return false
 	}
 	if verbose {
 		if isDir {
-			fmt.Fprintf(c.Stdout, "removed directory %s\n", fsQuote(name))
+			fmt.Fprintf(c.Stdout, "removed directory %s\n", posixfs.Quote(name))
 		} else {
-			fmt.Fprintf(c.Stdout, "removed %s\n", fsQuote(name))
+			fmt.Fprintf(c.Stdout, "removed %s\n", posixfs.Quote(name))
 		}
 	}
 	return true
@@ -131,16 +134,16 @@ func fsRmTree(ctx context.Context, c *Call, name, abs string, recurse, verbose b
 
 // fsRmdir is rmdir: -p (the parents too), -v, --ignore-fail-on-non-empty.
 func fsRmdir(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "pv", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "pv", Long: map[string]string{
 		"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ignore",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "rmdir", 1, err)
+		return cmdutil.Usage(c, "rmdir", 1, err)
 	}
 	var parents, verbose, ignore bool
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "p":
 			parents = true
 		case "v":
@@ -150,14 +153,14 @@ func fsRmdir(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "rmdir", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "rmdir", 1, cmdutil.Usagef("missing operand"))
 	}
 	status := 0
 	remove := func(name string) bool {
 		abs := c.Abs(name)
-		fi, err := fsLstat(c.FS, abs)
+		fi, err := posixfs.Lstat(c.FS, abs)
 		if err == nil && !fi.IsDir() {
-			fsWarn(c, "rmdir", "failed to remove %s: Not a directory", fsQuote(name))
+			posixfs.Warn(c, "rmdir", "failed to remove %s: Not a directory", posixfs.Quote(name))
 			status = 1
 			return false
 		}
@@ -168,12 +171,12 @@ func fsRmdir(ctx context.Context, c *Call, args []string) error {
 			if ignore && errors.Is(err, syscall.ENOTEMPTY) {
 				return false
 			}
-			fsWarn(c, "rmdir", "failed to remove %s: %s", fsQuote(name), fsErrText(err))
+			posixfs.Warn(c, "rmdir", "failed to remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 			status = 1
 			return false
 		}
 		if verbose {
-			fmt.Fprintf(c.Stdout, "rmdir: removing directory, %s\n", fsQuote(name))
+			fmt.Fprintf(c.Stdout, "rmdir: removing directory, %s\n", posixfs.Quote(name))
 		}
 		return true
 	}

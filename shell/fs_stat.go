@@ -8,11 +8,14 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsStat), "stat")
-	register(fsPOSIXBuiltin(fsDu), "du")
+	register(posixfs.Strictly(fsStat), "stat")
+	register(posixfs.Strictly(fsDu), "du")
 }
 
 // fsStatDefault is GNU stat's default format (for %N see fsStatName).
@@ -23,29 +26,29 @@ const fsStatDefault = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %
 // (terse). Directives: %n %N %s %b %B %o %F %f %a %A %h %i %d %D %u %U %g
 // %G %x %X %y %Y %z %Z %w %W %m %t %T %%.
 func fsStat(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "Lc:tf", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "Lc:tf", Long: map[string]string{
 		"dereference": "L", "format": "c:", "printf": "printf:", "terse": "t", "file-system": "f",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "stat", 1, err)
+		return cmdutil.Usage(c, "stat", 1, err)
 	}
 	deref := false
 	format, terse := "", false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "L":
 			deref = true
 		case "c":
-			format = o.val + "\n"
+			format = o.Val + "\n"
 		case "printf":
-			format = fsEscapes(o.val)
+			format = fsEscapes(o.Val)
 		case "t":
 			terse = true
 		}
 	}
 	if len(ops) == 0 {
-		return textUsage(c, "stat", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "stat", 1, cmdutil.Usagef("missing operand"))
 	}
 	w := bufio.NewWriter(c.Stdout)
 	defer w.Flush()
@@ -60,11 +63,11 @@ func fsStat(ctx context.Context, c *Call, args []string) error {
 		if deref {
 			fi, err = c.FS.Stat(abs)
 		} else {
-			fi, err = fsLstat(c.FS, abs)
+			fi, err = posixfs.Lstat(c.FS, abs)
 		}
 		if err != nil {
 			w.Flush()
-			fsWarn(c, "stat", "cannot statx %s: %s", fsQuote(name), fsErrText(err))
+			posixfs.Warn(c, "stat", "cannot statx %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 			status = 1
 			continue
 		}
@@ -149,7 +152,7 @@ func fsStatValue(c *Call, verb byte, spec, name, abs string, fi fs.FileInfo, loc
 	case 'n':
 		return name, false
 	case 'N':
-		if fsIsSymlink(fi) {
+		if posixfs.IsSymlink(fi) {
 			return fsStatQuote(name) + " -> " + fsStatQuote(fsLinkTarget(c.FS, abs)), false
 		}
 		return fsStatQuote(name), false
@@ -209,7 +212,7 @@ func fsStatQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/:@,%=") == "" {
 		return s
 	}
-	return fsQuote(s)
+	return posixfs.Quote(s)
 }
 
 // fsFileType is stat's %F: the name of find's -type letter.
@@ -307,17 +310,17 @@ type fsDuOpts struct {
 // their content; -s, -a, -h, -b (bytes, apparent), -k, -m, -c, -d N /
 // --max-depth=N, --apparent-size, -x (accepted).
 func fsDu(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "sahbkmcd:xLlS", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "sahbkmcd:xLlS", Long: map[string]string{
 		"summarize": "s", "all": "a", "human-readable": "h", "bytes": "b", "total": "c",
 		"max-depth": "d:", "apparent-size": "apparent", "one-file-system": "x", "dereference": "L",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "du", 1, err)
+		return cmdutil.Usage(c, "du", 1, err)
 	}
 	o := fsDuOpts{unit: 1024, maxDepth: -1}
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "s":
 			o.summarize = true
 		case "a":
@@ -335,9 +338,9 @@ func fsDu(ctx context.Context, c *Call, args []string) error {
 		case "apparent":
 			o.apparent = true
 		case "d":
-			n, err := strconv.Atoi(op.val)
+			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
-				fsWarn(c, "du", "invalid maximum depth %s", fsQuote(op.val))
+				posixfs.Warn(c, "du", "invalid maximum depth %s", posixfs.Quote(op.Val))
 				return Exit(1)
 			}
 			o.maxDepth = n
@@ -388,10 +391,10 @@ func (o *fsDuOpts) format(n int64) string {
 
 // fsDuWalk sums name (at abs), printing per o, and returns its bytes.
 func fsDuWalk(ctx context.Context, c *Call, w *bufio.Writer, o *fsDuOpts, name, abs string, depth int) (int64, bool) {
-	fi, err := fsLstat(c.FS, abs)
+	fi, err := posixfs.Lstat(c.FS, abs)
 	if err != nil {
 		w.Flush()
-		fsWarn(c, "du", "cannot access %s: %s", fsQuote(name), fsErrText(err))
+		posixfs.Warn(c, "du", "cannot access %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 		return 0, false
 	}
 	show := o.maxDepth < 0 || depth <= o.maxDepth
@@ -403,17 +406,17 @@ func fsDuWalk(ctx context.Context, c *Call, w *bufio.Writer, o *fsDuOpts, name, 
 		return n, true
 	}
 	ok := true
-	list, err := fsReadDir(c.FS, abs)
+	list, err := posixfs.ReadDir(c.FS, abs)
 	if err != nil {
 		w.Flush()
-		fsWarn(c, "du", "cannot read directory %s: %s", fsQuote(name), fsErrText(err))
+		posixfs.Warn(c, "du", "cannot read directory %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 		ok = false
 	}
 	for _, e := range list {
 		if ctx.Err() != nil {
 			return n, false
 		}
-		k, kok := fsDuWalk(ctx, c, w, o, fsJoin(name, e.Name()), abs+"/"+e.Name(), depth+1)
+		k, kok := fsDuWalk(ctx, c, w, o, posixfs.Join(name, e.Name()), abs+"/"+e.Name(), depth+1)
 		n += k
 		ok = ok && kok
 	}

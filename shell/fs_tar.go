@@ -15,10 +15,12 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"mvdan.cc/sh/v3/pattern"
 )
 
-func init() { register(fsPOSIXBuiltin(fsTar), "tar") }
+func init() { register(posixfs.Strictly(fsTar), "tar") }
 
 type fsTarOpts struct {
 	mode      byte // c, x, t
@@ -42,7 +44,7 @@ type fsTarOpts struct {
 // old bundled form ("czf out.tgz").
 func fsTar(ctx context.Context, c *Call, args []string) error {
 	args = fsTarBundle(args[1:])
-	opts, ops, err := textParse(textFlags{short: "cxtzvf:C:OkpPmohjJaU", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "cxtzvf:C:OkpPmohjJaU", Long: map[string]string{
 		"create": "c", "extract": "x", "get": "x", "list": "t", "gzip": "z", "gunzip": "z",
 		"ungzip": "z", "verbose": "v", "file": "f:", "directory": "C:", "to-stdout": "O",
 		"keep-old-files": "k", "preserve-permissions": "p", "same-permissions": "p",
@@ -53,25 +55,25 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 	}}, args)
 
 	if err != nil {
-		return textUsage(c, "tar", 2, err)
+		return cmdutil.Usage(c, "tar", 2, err)
 	}
 	o := fsTarOpts{}
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "c", "x", "t":
-			if o.mode != 0 && o.mode != op.key[0] {
-				fsWarn(c, "tar", "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option")
-				return textUsage(c, "tar", 2, textUsagef("conflicting options"))
+			if o.mode != 0 && o.mode != op.Key[0] {
+				posixfs.Warn(c, "tar", "You may not specify more than one '-Acdtrux', '--delete' or  '--test-label' option")
+				return cmdutil.Usage(c, "tar", 2, cmdutil.Usagef("conflicting options"))
 			}
-			o.mode = op.key[0]
+			o.mode = op.Key[0]
 		case "z":
 			o.gzip = true
 		case "v":
 			o.verbose = true
 		case "f":
-			o.file = op.val
+			o.file = op.Val
 		case "C":
-			o.dir = op.val
+			o.dir = op.Val
 		case "O":
 			o.toStdout = true
 		case "k":
@@ -79,21 +81,21 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 		case "p":
 			o.preserve = true
 		case "strip":
-			n, err := strconv.Atoi(op.val)
+			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
-				fsWarn(c, "tar", "Invalid number of elements: %s", fsQuote(op.val))
+				posixfs.Warn(c, "tar", "Invalid number of elements: %s", posixfs.Quote(op.Val))
 				return Exit(2)
 			}
 			o.strip = n
 		case "exclude":
-			expr, err := pattern.Regexp(op.val, pattern.EntireString|pattern.NoGlobStar)
+			expr, err := pattern.Regexp(op.Val, pattern.EntireString|pattern.NoGlobStar)
 			if err == nil {
 				if rx, err := regexp.Compile(expr); err == nil {
 					o.excludes = append(o.excludes, rx)
 				}
 			}
 		case "j", "J":
-			fsWarn(c, "tar", "only gzip compression (-z) is available in this sandbox")
+			posixfs.Warn(c, "tar", "only gzip compression (-z) is available in this sandbox")
 			return Exit(2)
 		}
 	}
@@ -102,8 +104,8 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 	if o.dir != "" {
 		base = c.Abs(o.dir)
 		if fi, err := c.FS.Stat(base); err != nil || !fi.IsDir() {
-			fsWarn(c, "tar", "%s: Cannot open: %s", o.dir, fsErrTextOr(err, "Not a directory"))
-			fsWarn(c, "tar", "Error is not recoverable: exiting now")
+			posixfs.Warn(c, "tar", "%s: Cannot open: %s", o.dir, fsErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, "tar", "Error is not recoverable: exiting now")
 			return Exit(2)
 		}
 	}
@@ -114,7 +116,7 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 	case 'x', 't':
 		return t.read()
 	}
-	fsWarn(c, "tar", "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
+	posixfs.Warn(c, "tar", "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
 	fmt.Fprintln(c.Stderr, "Try 'tar --help' or 'tar --usage' for more information.")
 	return Exit(2)
 }
@@ -151,7 +153,7 @@ type fsTarRun struct {
 }
 
 func (t *fsTarRun) fail(format string, a ...any) {
-	fsWarn(t.c, "tar", format, a...)
+	posixfs.Warn(t.c, "tar", format, a...)
 	t.status = 2
 }
 
@@ -160,7 +162,7 @@ func (t *fsTarRun) finish() error {
 		return err
 	}
 	if t.status != 0 {
-		fsWarn(t.c, "tar", "Exiting with failure status due to previous errors")
+		posixfs.Warn(t.c, "tar", "Exiting with failure status due to previous errors")
 	}
 	return Exit(t.status)
 }
@@ -186,7 +188,7 @@ func (t *fsTarRun) excluded(name string) bool {
 func (t *fsTarRun) create() error {
 	c := t.c
 	if len(t.o.members) == 0 {
-		fsWarn(c, "tar", "Cowardly refusing to create an empty archive")
+		posixfs.Warn(c, "tar", "Cowardly refusing to create an empty archive")
 		fmt.Fprintln(c.Stderr, "Try 'tar --help' or 'tar --usage' for more information.")
 		return Exit(2)
 	}
@@ -196,8 +198,8 @@ func (t *fsTarRun) create() error {
 		t.self = c.Abs(t.o.file)
 		f, err := c.FS.OpenFile(t.self, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o666)
 		if err != nil {
-			fsWarn(c, "tar", "%s: Cannot open: %s", t.o.file, fsErrText(err))
-			fsWarn(c, "tar", "Error is not recoverable: exiting now")
+			posixfs.Warn(c, "tar", "%s: Cannot open: %s", t.o.file, posixfs.ErrText(err))
+			posixfs.Warn(c, "tar", "Error is not recoverable: exiting now")
 			return Exit(2)
 		}
 		file, out = f, f
@@ -217,7 +219,7 @@ func (t *fsTarRun) create() error {
 		name := m
 		if strings.HasPrefix(name, "/") {
 			if !t.o.stripNote {
-				fsWarn(c, "tar", "Removing leading `/' from member names")
+				posixfs.Warn(c, "tar", "Removing leading `/' from member names")
 				t.o.stripNote = true
 			}
 			name = strings.TrimLeft(name, "/")
@@ -240,7 +242,7 @@ func (t *fsTarRun) create() error {
 		}
 	}
 	if err != nil && t.ctx.Err() == nil {
-		t.fail("%s", fsErrText(err))
+		t.fail("%s", posixfs.ErrText(err))
 	}
 	return t.finish()
 }
@@ -252,12 +254,12 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 	}
 	c := t.c
 	if abs == t.self {
-		fsWarn(c, "tar", "%s: file is the archive; not dumped", name)
+		posixfs.Warn(c, "tar", "%s: file is the archive; not dumped", name)
 		return
 	}
-	fi, err := fsLstat(c.FS, abs)
+	fi, err := posixfs.Lstat(c.FS, abs)
 	if err != nil {
-		t.fail("%s: Cannot stat: %s", name, fsErrText(err))
+		t.fail("%s: Cannot stat: %s", name, posixfs.ErrText(err))
 		return
 	}
 	hdr := &tar.Header{
@@ -276,14 +278,14 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 		if !strings.HasSuffix(hdr.Name, "/") {
 			hdr.Name += "/"
 		}
-	case fsIsSymlink(fi):
+	case posixfs.IsSymlink(fi):
 		hdr.Typeflag = tar.TypeSymlink
 		hdr.Linkname = fsLinkTarget(c.FS, abs)
 	case fi.Mode().IsRegular():
 		hdr.Typeflag = tar.TypeReg
 		hdr.Size = fi.Size()
 	default:
-		fsWarn(c, "tar", "%s: socket ignored", name)
+		posixfs.Warn(c, "tar", "%s: socket ignored", name)
 		return
 	}
 	if t.o.verbose {
@@ -296,10 +298,10 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 	if hdr.Typeflag == tar.TypeReg {
 		f, err := c.FS.Open(abs)
 		if err != nil {
-			t.fail("%s: Cannot open: %s", name, fsErrText(err))
+			t.fail("%s: Cannot open: %s", name, posixfs.ErrText(err))
 			return
 		}
-		n, err := fsCopyCtx(t.ctx, tw, io.LimitReader(f, hdr.Size))
+		n, err := posixfs.CopyCtx(t.ctx, tw, io.LimitReader(f, hdr.Size))
 		f.Close()
 		if err == nil && n < hdr.Size {
 			// The file shrank: pad, as GNU tar does.
@@ -307,14 +309,14 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 			t.fail("%s: File shrank by %d bytes; padding with zeros", name, hdr.Size-n)
 		}
 		if err != nil && t.ctx.Err() == nil {
-			t.fail("%s: Read error: %s", name, fsErrText(err))
+			t.fail("%s: Read error: %s", name, posixfs.ErrText(err))
 		}
 		return
 	}
 	if hdr.Typeflag == tar.TypeDir {
-		list, err := fsReadDir(c.FS, abs)
+		list, err := posixfs.ReadDir(c.FS, abs)
 		if err != nil {
-			t.fail("%s: Cannot open: %s", name, fsErrText(err))
+			t.fail("%s: Cannot open: %s", name, posixfs.ErrText(err))
 			return
 		}
 		for _, e := range list {
@@ -330,14 +332,14 @@ func (t *fsTarRun) read() error {
 	if t.o.file != "" && t.o.file != "-" {
 		f, err := c.FS.Open(c.Abs(t.o.file))
 		if err != nil {
-			fsWarn(c, "tar", "%s: Cannot open: %s", t.o.file, fsErrText(err))
-			fsWarn(c, "tar", "Error is not recoverable: exiting now")
+			posixfs.Warn(c, "tar", "%s: Cannot open: %s", t.o.file, posixfs.ErrText(err))
+			posixfs.Warn(c, "tar", "Error is not recoverable: exiting now")
 			return Exit(2)
 		}
 		defer f.Close()
 		in = f
 	}
-	br := bufio.NewReaderSize(fsCtxReader{t.ctx, in}, 64<<10)
+	br := bufio.NewReaderSize(posixfs.ContextReader(t.ctx, in), 64<<10)
 	var r io.Reader = br
 	if magic, err := br.Peek(2); err == nil && magic[0] == 0x1f && magic[1] == 0x8b {
 		zr, err := gzip.NewReader(br)
@@ -348,7 +350,7 @@ func (t *fsTarRun) read() error {
 		defer zr.Close()
 		r = zr
 	} else if t.o.gzip {
-		fsWarn(c, "tar", "gzip: stdin: not in gzip format")
+		posixfs.Warn(c, "tar", "gzip: stdin: not in gzip format")
 		t.fail("Child returned status 1")
 		return t.finish()
 	}
@@ -475,7 +477,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 	}
 	if t.o.toStdout {
 		if hdr.Typeflag == tar.TypeReg { // the reader reports old archives' '\x00' as TypeReg
-			if _, err := fsCopyCtx(t.ctx, c.Stdout, tr); err != nil && t.ctx.Err() == nil {
+			if _, err := posixfs.CopyCtx(t.ctx, c.Stdout, tr); err != nil && t.ctx.Err() == nil {
 				t.fail("%s: %s", hdr.Name, err)
 			}
 		}
@@ -483,16 +485,16 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 	}
 	abs := path.Join(t.base, rel)
 	if err := c.FS.MkdirAll(path.Dir(abs), 0o777); err != nil {
-		t.fail("%s: Cannot mkdir: %s", rel, fsErrText(err))
+		t.fail("%s: Cannot mkdir: %s", rel, posixfs.ErrText(err))
 		return
 	}
 	perm := fsUnixToMode(uint32(hdr.Mode))
 	if !t.o.preserve {
-		perm &^= fsUmaskOf(c.FS)
+		perm &^= posixfs.UmaskOf(c.FS)
 	}
-	exists := fsExists(c.FS, abs)
+	exists := posixfs.Exists(c.FS, abs)
 	if exists && t.o.keepOld && hdr.Typeflag != tar.TypeDir {
-		fsWarn(c, "tar", "%s: Cannot open: File exists", rel)
+		posixfs.Warn(c, "tar", "%s: Cannot open: File exists", rel)
 		t.status = 2
 		return
 	}
@@ -503,7 +505,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 			break
 		}
 		if err := c.FS.Mkdir(abs, 0o777); err != nil {
-			t.fail("%s: Cannot mkdir: %s", rel, fsErrText(err))
+			t.fail("%s: Cannot mkdir: %s", rel, posixfs.ErrText(err))
 			return
 		}
 		_ = c.FS.Chmod(abs, perm|fs.ModeDir)
@@ -511,8 +513,8 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 		if exists {
 			_ = c.FS.Remove(abs)
 		}
-		if err := fsSymlink(c.FS, hdr.Linkname, abs); err != nil {
-			t.fail("%s: Cannot create symlink to %s: %s", rel, fsQuote(hdr.Linkname), fsErrText(err))
+		if err := posixfs.Symlink(c.FS, hdr.Linkname, abs); err != nil {
+			t.fail("%s: Cannot create symlink to %s: %s", rel, posixfs.Quote(hdr.Linkname), posixfs.ErrText(err))
 		}
 		return
 	case tar.TypeLink:
@@ -529,34 +531,34 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 			err = fsCopyFile(t.ctx, c.FS, srcAbs, abs, fi, true)
 		}
 		if err != nil {
-			t.fail("%s: Cannot hard link to %s: %s", rel, fsQuote(hdr.Linkname), fsErrText(err))
+			t.fail("%s: Cannot hard link to %s: %s", rel, posixfs.Quote(hdr.Linkname), posixfs.ErrText(err))
 		}
 		return
 	case tar.TypeReg, tar.TypeGNUSparse:
-		if fi, err := fsLstat(c.FS, abs); err == nil && (fi.IsDir() || fsIsSymlink(fi)) {
+		if fi, err := posixfs.Lstat(c.FS, abs); err == nil && (fi.IsDir() || posixfs.IsSymlink(fi)) {
 			if err := c.FS.Remove(abs); err != nil {
-				t.fail("%s: Cannot open: %s", rel, fsErrText(err))
+				t.fail("%s: Cannot open: %s", rel, posixfs.ErrText(err))
 				return
 			}
 		}
 		f, err := c.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 		if err != nil {
-			t.fail("%s: Cannot open: %s", rel, fsErrText(err))
+			t.fail("%s: Cannot open: %s", rel, posixfs.ErrText(err))
 			return
 		}
-		_, err = fsCopyCtx(t.ctx, f, tr)
+		_, err = posixfs.CopyCtx(t.ctx, f, tr)
 		if cerr := f.Close(); err == nil {
 			err = cerr
 		}
 		if err != nil {
 			if t.ctx.Err() == nil {
-				t.fail("%s: %s", rel, fsErrText(err))
+				t.fail("%s: %s", rel, posixfs.ErrText(err))
 			}
 			return
 		}
 		_ = c.FS.Chmod(abs, perm)
 	default:
-		fsWarn(c, "tar", "%s: Unknown file type; file ignored", rel)
+		posixfs.Warn(c, "tar", "%s: Unknown file type; file ignored", rel)
 		return
 	}
 	_ = c.FS.Chtimes(abs, hdr.ModTime, hdr.ModTime)

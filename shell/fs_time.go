@@ -8,12 +8,15 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(fsPOSIXBuiltin(fsDate), "date")
-	register(fsPOSIXBuiltin(fsSleep), "sleep")
-	register(fsPOSIXBuiltin(fsTimeout), "timeout")
+	register(posixfs.Strictly(fsDate), "date")
+	register(posixfs.Strictly(fsSleep), "sleep")
+	register(posixfs.Strictly(fsTimeout), "timeout")
 }
 
 // fsLocation is the time zone of $TZ: UTC when unset, empty or UTC/GMT,
@@ -76,40 +79,40 @@ func fsLocation(c *Call) *time.Location {
 // (strftime's conversions with GNU's flags), -u, -I[FMT], -R,
 // --rfc-3339=FMT. Setting the clock (-s) is not permitted.
 func fsDate(ctx context.Context, c *Call, args []string) error {
-	opts, ops, err := textParse(textFlags{short: "ud:r:RIs:", long: map[string]string{
+	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "ud:r:RIs:", Long: map[string]string{
 		"utc": "u", "universal": "u", "date": "d:", "reference": "r:", "rfc-email": "R",
 		"rfc-2822": "R", "iso-8601": "iso:", "rfc-3339": "rfc3339:", "set": "s:",
 	}}, fsDateIsoArgs(args[1:]))
 
 	if err != nil {
-		return textUsage(c, "date", 1, err)
+		return cmdutil.Usage(c, "date", 1, err)
 	}
 	loc := fsLocation(c)
 	now := time.Now()
 	t := now
 	format := "%a %b %e %H:%M:%S %Z %Y"
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "u":
 			loc = time.UTC
 		case "d":
-			d, ok := fsParseDate(o.val, now, loc)
+			d, ok := fsParseDate(o.Val, now, loc)
 			if !ok {
-				fsWarn(c, "date", "invalid date %s", fsQuote(o.val))
+				posixfs.Warn(c, "date", "invalid date %s", posixfs.Quote(o.Val))
 				return Exit(1)
 			}
 			t = d
 		case "r":
-			fi, err := c.FS.Stat(c.Abs(o.val))
+			fi, err := c.FS.Stat(c.Abs(o.Val))
 			if err != nil {
-				fsWarn(c, "date", "%s: %s", o.val, fsErrText(err))
+				posixfs.Warn(c, "date", "%s: %s", o.Val, posixfs.ErrText(err))
 				return Exit(1)
 			}
 			t = fi.ModTime()
 		case "R":
 			format = "%a, %d %b %Y %H:%M:%S %z"
 		case "I", "iso":
-			switch o.val {
+			switch o.Val {
 			case "", "date":
 				format = "%Y-%m-%d"
 			case "hours":
@@ -121,11 +124,11 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 			case "ns":
 				format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 			default:
-				fsWarn(c, "date", "invalid argument %s for '--iso-8601'", fsQuote(o.val))
+				posixfs.Warn(c, "date", "invalid argument %s for '--iso-8601'", posixfs.Quote(o.Val))
 				return Exit(1)
 			}
 		case "rfc3339":
-			switch o.val {
+			switch o.Val {
 			case "date":
 				format = "%Y-%m-%d"
 			case "seconds":
@@ -133,11 +136,11 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 			case "ns":
 				format = "%Y-%m-%d %H:%M:%S.%N%:z"
 			default:
-				fsWarn(c, "date", "invalid argument %s for '--rfc-3339'", fsQuote(o.val))
+				posixfs.Warn(c, "date", "invalid argument %s for '--rfc-3339'", posixfs.Quote(o.Val))
 				return Exit(1)
 			}
 		case "s":
-			fsWarn(c, "date", "cannot set date: Operation not permitted")
+			posixfs.Warn(c, "date", "cannot set date: Operation not permitted")
 			return Exit(1)
 		}
 	}
@@ -146,7 +149,7 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 			format = op[1:]
 			continue
 		}
-		fsWarn(c, "date", "invalid date %s", fsQuote(op))
+		posixfs.Warn(c, "date", "invalid date %s", posixfs.Quote(op))
 		return Exit(1)
 	}
 	fmt.Fprintln(c.Stdout, fsStrftime(format, t.In(loc)))
@@ -613,7 +616,7 @@ func fsDuration(s string) (time.Duration, bool) {
 // early by ctx.
 func fsSleep(ctx context.Context, c *Call, args []string) error {
 	if len(args) < 2 {
-		return textUsage(c, "sleep", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "sleep", 1, cmdutil.Usagef("missing operand"))
 	}
 	var total time.Duration
 	forever := false
@@ -623,7 +626,7 @@ func fsSleep(ctx context.Context, c *Call, args []string) error {
 		}
 		d, ok := fsDuration(a)
 		if !ok {
-			return textUsage(c, "sleep", 1, textUsagef("invalid time interval %s", fsQuote(a)))
+			return cmdutil.Usage(c, "sleep", 1, cmdutil.Usagef("invalid time interval %s", posixfs.Quote(a)))
 		}
 		if d < 0 {
 			forever = true
@@ -653,37 +656,37 @@ func fsSleep(ctx context.Context, c *Call, args []string) error {
 // -k, --foreground and -v are accepted. Status 125 for timeout's own
 // errors, 126 and 127 when the command cannot run.
 func fsTimeout(ctx context.Context, c *Call, args []string) error {
-	opts, rest, err := textParse(textFlags{short: "s:k:v", stopAtOperand: true, long: map[string]string{
+	opts, rest, err := cmdutil.Parse(cmdutil.Flags{Short: "s:k:v", StopAtOperand: true, Long: map[string]string{
 		"signal": "s:", "kill-after": "k:", "preserve-status": "preserve", "foreground": "fg", "verbose": "v",
 	}}, args[1:])
 
 	if err != nil {
-		return textUsage(c, "timeout", 125, err)
+		return cmdutil.Usage(c, "timeout", 125, err)
 	}
 	sig, preserve, verbose := "TERM", false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "s":
-			sig = strings.TrimPrefix(strings.ToUpper(o.val), "SIG")
+			sig = strings.TrimPrefix(strings.ToUpper(o.Val), "SIG")
 		case "preserve":
 			preserve = true
 		case "v":
 			verbose = true
 		case "k":
-			if _, ok := fsDuration(o.val); !ok {
-				return textUsage(c, "timeout", 125, textUsagef("invalid time interval %s", fsQuote(o.val)))
+			if _, ok := fsDuration(o.Val); !ok {
+				return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("invalid time interval %s", posixfs.Quote(o.Val)))
 			}
 		}
 	}
 	if len(rest) < 2 {
 		if len(rest) == 0 {
-			return textUsage(c, "timeout", 125, textUsagef("missing operand"))
+			return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("missing operand"))
 		}
-		return textUsage(c, "timeout", 125, textUsagef("missing operand after %s", fsQuote(rest[0])))
+		return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("missing operand after %s", posixfs.Quote(rest[0])))
 	}
 	d, ok := fsDuration(rest[0])
 	if !ok {
-		return textUsage(c, "timeout", 125, textUsagef("invalid time interval %s", fsQuote(rest[0])))
+		return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("invalid time interval %s", posixfs.Quote(rest[0])))
 	}
 	cctx := ctx
 	if d > 0 {
@@ -697,7 +700,7 @@ func fsTimeout(ctx context.Context, c *Call, args []string) error {
 	}
 	if cctx.Err() != nil {
 		if verbose {
-			fsWarn(c, "timeout", "sending signal %s to command %s", sig, fsQuote(rest[1]))
+			posixfs.Warn(c, "timeout", "sending signal %s to command %s", sig, posixfs.Quote(rest[1]))
 		}
 		num := map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "TERM": 15}[sig]
 		if n, err := strconv.Atoi(sig); err == nil {
@@ -717,7 +720,7 @@ func fsTimeout(ctx context.Context, c *Call, args []string) error {
 		if xe.status == 127 {
 			msg = "No such file or directory"
 		}
-		fsWarn(c, "timeout", "failed to run command %s: %s", fsQuote(rest[1]), msg)
+		posixfs.Warn(c, "timeout", "failed to run command %s: %s", posixfs.Quote(rest[1]), msg)
 		return Exit(xe.status)
 	}
 	return err

@@ -7,6 +7,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"mvdan.cc/sh/v3/interp"
 )
 
@@ -41,7 +42,7 @@ func (s *session) umask(stdout, stderr io.Writer, args []string) error {
 		symbolic = symbolic || strings.Contains(a, "S")
 		print = print || strings.Contains(a, "p")
 	}
-	mask := uint32(fsUmaskOf(s.base))
+	mask := uint32(posixfs.UmaskOf(s.base))
 	if i < len(args) {
 		spec := args[i]
 		if spec != "" && spec[0] >= '0' && spec[0] <= '9' {
@@ -59,7 +60,7 @@ func (s *session) umask(stdout, stderr io.Writer, args []string) error {
 			}
 			mask = ^allowed & 0o777
 		}
-		fsSetUmask(s.base, fs.FileMode(mask))
+		posixfs.SetUmask(s.base, fs.FileMode(mask))
 		if !symbolic {
 			return nil
 		}

@@ -8,9 +8,12 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(fsPOSIXBuiltin(fsXargs), "xargs") }
+func init() { register(posixfs.Strictly(fsXargs), "xargs") }
 
 type fsXargsOpts struct {
 	delim     int // -1: blanks and quotes
@@ -33,34 +36,34 @@ type fsXargsOpts struct {
 // or 127 if one could not run.
 func fsXargs(ctx context.Context, c *Call, args []string) error {
 	pre := fsXargsPrescan(args[1:])
-	opts, cmd, err := textParse(textFlags{short: "0d:n:L:l:I:rtP:s:xa:E:op", stopAtOperand: true, long: map[string]string{
+	opts, cmd, err := cmdutil.Parse(cmdutil.Flags{Short: "0d:n:L:l:I:rtP:s:xa:E:op", StopAtOperand: true, Long: map[string]string{
 		"null": "0", "delimiter": "d:", "max-args": "n:", "max-lines": "L:", "replace": "I:",
 		"no-run-if-empty": "r", "verbose": "t", "max-procs": "P:", "max-chars": "s:", "exit": "x",
 		"arg-file": "a:", "eof": "E:", "open-tty": "o", "interactive": "p",
 	}}, pre)
 
 	if err != nil {
-		return textUsage(c, "xargs", 1, err)
+		return cmdutil.Usage(c, "xargs", 1, err)
 	}
 	o := fsXargsOpts{delim: -1, maxChars: 128 << 10}
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "0":
 			o.delim = 0
 		case "d":
-			d := fsEscapes(op.val)
+			d := fsEscapes(op.Val)
 			if len(d) != 1 {
-				fsWarn(c, "xargs", "invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", op.val)
+				posixfs.Warn(c, "xargs", "invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", op.Val)
 				return Exit(1)
 			}
 			o.delim = int(d[0])
 		case "n", "L", "l", "s", "P":
-			n, err := strconv.Atoi(op.val)
-			if err != nil || n < 0 || (n == 0 && op.key != "P") {
-				fsWarn(c, "xargs", "invalid number %s for -%s option", fsQuote(op.val), op.key)
+			n, err := strconv.Atoi(op.Val)
+			if err != nil || n < 0 || (n == 0 && op.Key != "P") {
+				posixfs.Warn(c, "xargs", "invalid number %s for -%s option", posixfs.Quote(op.Val), op.Key)
 				return Exit(1)
 			}
-			switch op.key {
+			switch op.Key {
 			case "n":
 				o.maxArgs = n
 			case "L", "l":
@@ -69,15 +72,15 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 				o.maxChars = n
 			}
 		case "I":
-			o.replace = op.val
+			o.replace = op.Val
 		case "r":
 			o.noEmpty = true
 		case "t":
 			o.trace = true
 		case "E":
-			o.eofStr = op.val
+			o.eofStr = op.Val
 		case "a":
-			o.inputFile = op.val
+			o.inputFile = op.Val
 		}
 	}
 	if len(cmd) == 0 {
@@ -87,13 +90,13 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 	if o.inputFile != "" {
 		f, err := c.FS.Open(c.Abs(o.inputFile))
 		if err != nil {
-			fsWarn(c, "xargs", "Cannot open input file %s: %s", fsQuote(o.inputFile), fsErrText(err))
+			posixfs.Warn(c, "xargs", "Cannot open input file %s: %s", posixfs.Quote(o.inputFile), posixfs.ErrText(err))
 			return Exit(1)
 		}
 		defer f.Close()
 		in = f
 	}
-	rd := &fsXargsReader{br: bufio.NewReader(fsCtxReader{ctx, in}), o: &o}
+	rd := &fsXargsReader{br: bufio.NewReader(posixfs.ContextReader(ctx, in)), o: &o}
 	x := &fsXargsRun{ctx: ctx, c: c, o: &o, cmd: cmd}
 	var batch []string
 	size, lines := 0, 0
@@ -104,7 +107,7 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			fsWarn(c, "xargs", "%s", err)
+			posixfs.Warn(c, "xargs", "%s", err)
 			return Exit(1)
 		}
 		if err == nil {
@@ -230,16 +233,16 @@ func (x *fsXargsRun) run(argv []string) error {
 	switch code := ExitCode(err); {
 	case code == 0:
 	case errors.Is(err, ErrNotFound):
-		fsWarn(c, "xargs", "%s: No such file or directory", argv[0])
+		posixfs.Warn(c, "xargs", "%s: No such file or directory", argv[0])
 		return Exit(127)
 	case code == 126:
-		fsWarn(c, "xargs", "%s: Permission denied", argv[0])
+		posixfs.Warn(c, "xargs", "%s: Permission denied", argv[0])
 		return Exit(126)
 	case code == 255:
-		fsWarn(c, "xargs", "%s: exited with status 255; aborting", argv[0])
+		posixfs.Warn(c, "xargs", "%s: exited with status 255; aborting", argv[0])
 		return Exit(124)
 	case code > 128:
-		fsWarn(c, "xargs", "%s: terminated by signal %d", argv[0], code-128)
+		posixfs.Warn(c, "xargs", "%s: terminated by signal %d", argv[0], code-128)
 		return Exit(125)
 	default:
 		x.status = 123

@@ -23,6 +23,7 @@ import (
 	"sync"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
@@ -76,7 +77,7 @@ func newSession(opts Options) *session {
 	var id [6]byte
 	_, _ = rand.Read(id[:])
 	s := &session{
-		base:     fsStrict(opts.FS),
+		base:     posixfs.Strict(opts.FS),
 		handlers: opts.Handlers,
 		fallback: opts.Fallback,
 		fbNames:  map[string]bool{},
@@ -225,7 +226,7 @@ func (e *shEnviron) Each(fn func(name string, vr expand.Variable) bool) {
 // hcFS is the session's filesystem with the devices bound to the
 // handler context's streams.
 func (s *session) hcFS(hc interp.HandlerContext) afero.Fs {
-	return fsWithDev(s.base, hc.Stdin, hc.Stdout, hc.Stderr)
+	return posixfs.WithDev(s.base, hc.Stdin, hc.Stdout, hc.Stderr)
 }
 
 func shAbs(dir, p string) string {
@@ -246,7 +247,7 @@ func (s *session) shPathError(p string, err error) error {
 // errors.Is.
 type shErrText struct{ err error }
 
-func (e shErrText) Error() string { return fsErrText(e.err) }
+func (e shErrText) Error() string { return posixfs.ErrText(e.err) }
 func (e shErrText) Unwrap() error { return e.err }
 
 // openHandler opens redirections' files (and source's) in the FS.
@@ -291,7 +292,7 @@ func (s *session) statHandler(ctx context.Context, name string, followSymlinks b
 	if followSymlinks {
 		fi, err = fsys.Stat(abs)
 	} else {
-		fi, err = fsLstat(fsys, abs)
+		fi, err = posixfs.Lstat(fsys, abs)
 	}
 	if err != nil {
 		return nil, err
@@ -303,7 +304,7 @@ func (s *session) statHandler(ctx context.Context, name string, followSymlinks b
 // platform (see fsSys).
 type shStatInfo struct{ fs.FileInfo }
 
-func (i shStatInfo) Sys() any { return fsSys(i.FileInfo) }
+func (i shStatInfo) Sys() any { return posixfs.Sys(i.FileInfo) }
 
 // readDirHandler lists a folder for globbing.
 func (s *session) readDirHandler(ctx context.Context, name string) ([]fs.DirEntry, error) {
@@ -315,9 +316,9 @@ func (s *session) readDirHandler(ctx context.Context, name string) ([]fs.DirEntr
 		return nil, err
 	}
 	if !fi.IsDir() {
-		return nil, fsPathErr("readdirent", abs, syscall.ENOTDIR)
+		return nil, posixfs.PathErr("readdirent", abs, syscall.ENOTDIR)
 	}
-	list, err := fsReadDir(fsys, abs)
+	list, err := posixfs.ReadDir(fsys, abs)
 	if err != nil {
 		return nil, err
 	}
@@ -340,7 +341,7 @@ func (s *session) accessHandler(ctx context.Context, name string, mode interp.Ac
 	if (mode&interp.AccessRead != 0 && perm&0o400 == 0) ||
 		(mode&interp.AccessWrite != 0 && perm&0o200 == 0) ||
 		(mode&interp.AccessExec != 0 && perm&0o100 == 0) {
-		return fsPathErr("access", name, syscall.EACCES)
+		return posixfs.PathErr("access", name, syscall.EACCES)
 	}
 	return nil
 }
@@ -472,13 +473,13 @@ func (s *session) callSource(hc interp.HandlerContext, args []string, i int) ([]
 		return []string{shInternal + "status", fmt.Sprint(code)}, nil
 	}
 	if fi, err := fsys.Stat(abs); err != nil {
-		return fail(1, "%s: %s: %s\n", s.name, name, fsErrText(err))
+		return fail(1, "%s: %s: %s\n", s.name, name, posixfs.ErrText(err))
 	} else if fi.IsDir() {
 		return fail(1, "%s: %s: %s\n", s.name, name, "is a directory")
 	}
 	data, err := afero.ReadFile(fsys, abs)
 	if err != nil {
-		return fail(1, "%s: %s: %s\n", s.name, name, fsErrText(err))
+		return fail(1, "%s: %s: %s\n", s.name, name, posixfs.ErrText(err))
 	}
 	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(string(data)), name)
 	if err != nil {
@@ -767,7 +768,7 @@ func (s *session) pwdP(hc interp.HandlerContext, args []string) error {
 	if physical {
 		real, err := fsRealpath(s.hcFS(hc), hc.Dir, true)
 		if err != nil {
-			fmt.Fprintf(hc.Stderr, "pwd: error retrieving current directory: %s\n", fsErrText(err))
+			fmt.Fprintf(hc.Stderr, "pwd: error retrieving current directory: %s\n", posixfs.ErrText(err))
 			return Exit(1)
 		}
 		dir = real

@@ -8,6 +8,8 @@ import (
 	"sort"
 	"strings"
 	"testing"
+
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // TestRunNoHost checks that scripts naming host files neither see nor
@@ -113,7 +115,7 @@ func TestRunProcSubstCleanup(t *testing.T) {
 	if out != "same\n2\n" || code != 0 {
 		t.Fatalf("got %q %d", out, code)
 	}
-	entries, _ := fsReadDir(fsys, "/tmp")
+	entries, _ := posixfs.ReadDir(fsys, "/tmp")
 	if len(entries) != 0 {
 		t.Errorf("/tmp holds %d files after the run", len(entries))
 	}

@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // Options.Interpreter values: the project's own interpreter (package
@@ -59,8 +60,8 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 			if shTooDeep() {
 				return fmt.Errorf("maximum function nesting level exceeded")
 			}
-			c.FS = fsWithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
-			return s.dispatch(ctx, c, args)
+			c.FS = posixfs.WithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
+			return commandStatus(s.dispatch(ctx, c, args))
 		},
 		Lookup: func(name, pathList, dir string) (string, string) {
 			if p := s.lookPath(lookEnv{fsys: s.base, dir: dir, path: pathList}, name); p != "" {

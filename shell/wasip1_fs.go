@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
@@ -37,11 +38,11 @@ const (
 )
 
 func init() {
-	fsInitialUmask = func(afero.Fs) fs.FileMode {
+	posixfs.InitialUmask = func(afero.Fs) fs.FileMode {
 		if m := hostFSUmask(); m >= 0 {
 			return fs.FileMode(m) & 0o777
 		}
-		return fsUmask
+		return posixfs.DefaultUmask
 	}
 }
 
@@ -69,7 +70,7 @@ func (w *wasiFS) LstatIfPossible(name string) (fs.FileInfo, bool, error) {
 }
 
 func (w *wasiFS) Create(name string) (afero.File, error) {
-	return w.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666&^fsUmask)
+	return w.OpenFile(name, os.O_RDWR|os.O_CREATE|os.O_TRUNC, 0o666&^posixfs.DefaultUmask)
 }
 
 func (w *wasiFS) Open(name string) (afero.File, error) {

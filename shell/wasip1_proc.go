@@ -29,6 +29,8 @@ import (
 	"io"
 	"runtime"
 	"unsafe"
+
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 //go:wasmimport agentenkit proc_start
@@ -86,7 +88,7 @@ type procSpec struct {
 
 // umaskOf is the umask a child of c starts with.
 func umaskOf(c *Call) *uint32 {
-	m := uint32(fsUmaskOf(c.FS))
+	m := uint32(posixfs.UmaskOf(c.FS))
 	return &m
 }
 

@@ -45,6 +45,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"mvdan.cc/sh/v3/expand"
 	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
@@ -406,7 +407,7 @@ func wasiHdoc(ctx context.Context, c *Call, args []string) error {
 	}
 	f, err := c.FS.OpenFile(name, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
 	if err != nil {
-		return c.Errorf(1, "bash", "cannot create temp file for here-document: %s", fsErrText(err))
+		return c.Errorf(1, "bash", "cannot create temp file for here-document: %s", posixfs.ErrText(err))
 	}
 	_, err = io.WriteString(f, body)
 	if cerr := f.Close(); err == nil {
@@ -414,7 +415,7 @@ func wasiHdoc(ctx context.Context, c *Call, args []string) error {
 	}
 	if err != nil {
 		_ = c.FS.Remove(name)
-		return c.Errorf(1, "bash", "cannot write temp file for here-document: %s", fsErrText(err))
+		return c.Errorf(1, "bash", "cannot write temp file for here-document: %s", posixfs.ErrText(err))
 	}
 	return nil
 }

@@ -18,6 +18,7 @@ import (
 	"os"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/interp"
 )
@@ -35,12 +36,12 @@ func wasiStdin(s *session, r io.Reader) io.Reader {
 	switch v := r.(type) {
 	case nil, *os.File:
 		return r
-	case *fsDevFile:
-		switch v.kind {
+	case *posixfs.DevFile:
+		switch v.Kind() {
 		case "null":
 			r = nil
 		case "stdin":
-			return wasiStdin(s, v.r)
+			return wasiStdin(s, v.Input())
 		default:
 			return nil // no stdin rather than a run that cannot start
 		}
@@ -69,8 +70,8 @@ func wasiOpen(s *session, hc interp.HandlerContext, name string, flag int, f afe
 		if of, ok := v.File.(*os.File); ok {
 			return of, nil
 		}
-	case *fsDevFile:
-		switch v.kind {
+	case *posixfs.DevFile:
+		switch v.Kind() {
 		case "null":
 			return wasiSpool(s, nil)
 		case "stdin":
@@ -80,7 +81,7 @@ func wasiOpen(s *session, hc interp.HandlerContext, name string, flag int, f afe
 		default:
 			return nil, s.shPathError(name, errEndlessDevice)
 		}
-	case *fsDirFile:
+	case *posixfs.DirFile:
 		f.Close()
 		return nil, s.shPathError(name, syscall.EISDIR)
 	}

@@ -1,4 +1,4 @@
-package shell
+package awk
 
 import (
 	"context"
@@ -12,18 +12,18 @@ import (
 
 	"github.com/spf13/afero"
 
-	"github.com/agentenkit/agentenkit/shell/awk"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
 func init() {
-	register(awkBuiltin, "awk", "gawk", "mawk", "nawk")
+	command.Register(awkBuiltin, "awk", "gawk", "mawk", "nawk")
 }
 
 const awkUsage = "usage: awk [-F fs] [-v var=value] [-f progfile | 'program'] [file ...]"
 
 // awkBuiltin is awk over the call's filesystem: -F fs, -v var=value,
 // -f progfile (repeatable), -e/--source program text, and "--".
-func awkBuiltin(ctx context.Context, c *Call, args []string) error {
+func awkBuiltin(ctx context.Context, c *command.Call, args []string) error {
 	name := path.Base(args[0])
 	var (
 		fsArg     string
@@ -138,7 +138,7 @@ func awkBuiltin(ctx context.Context, c *Call, args []string) error {
 			}
 		}
 	}
-	code, err := awk.Run(ctx, awk.Config{
+	code, err := Run(ctx, Config{
 		Program: program,
 		Args:    args[i:],
 		Vars:    vars,
@@ -173,7 +173,7 @@ func awkBuiltin(ctx context.Context, c *Call, args []string) error {
 	if err != nil && ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return Exit(code)
+	return command.Exit(code)
 }
 
 // awkRunCommand runs cmd as "sh -c cmd" for system(), cmd | getline and
@@ -184,13 +184,13 @@ func awkBuiltin(ctx context.Context, c *Call, args []string) error {
 // Call.Exec runs with c's fields as they are when it is called, so for a
 // pipe c.Stdin or c.Stdout is swapped for the duration of the call. Without
 // Exec, the sh builtin is called with a copy of c.
-func awkRunCommand(ctx context.Context, c *Call, cmd string, stdin io.Reader, stdout io.Writer) (int, error) {
+func awkRunCommand(ctx context.Context, c *command.Call, cmd string, stdin io.Reader, stdout io.Writer) (int, error) {
 	argv := []string{"sh", "-c", cmd}
 	if stdin == nil {
 		stdin = strings.NewReader("")
 	}
 	var err error
-	switch sh, haveSh := lookupBuiltin("sh"); {
+	switch sh, haveSh := command.Lookup("sh"); {
 	case c.Exec != nil:
 		if stdin != nil || stdout != nil {
 			savedIn, savedOut := c.Stdin, c.Stdout
@@ -218,12 +218,12 @@ func awkRunCommand(ctx context.Context, c *Call, cmd string, stdin io.Reader, st
 	if err == nil {
 		return 0, nil
 	}
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, command.ErrNotFound) {
 		// sh itself is missing (a command missing inside sh -c is sh's
 		// status 127, reported by sh).
 		return 0, fmt.Errorf("no shell (sh) to run commands with: %v", err)
 	}
-	if st, ok := asInterpStatus(err); ok {
+	if st, ok := command.StatusOf(err); ok {
 		return int(st), nil
 	}
 	if ctx.Err() != nil {

@@ -1,22 +1,24 @@
-package shell
+package awk
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"sort"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
 // awkCall builds a Call over a fresh in-memory filesystem with the given
 // files, in folder /work. Its Exec knows echo, sort and exit, reading the
 // call's Stdin and Stdout when it runs.
-func awkCall(t *testing.T, files map[string]string, stdin string) (*Call, *bytes.Buffer, *bytes.Buffer, afero.Fs) {
+func awkCall(t *testing.T, files map[string]string, stdin string) (*command.Call, *bytes.Buffer, *bytes.Buffer, afero.Fs) {
 	t.Helper()
 	fsys := afero.NewMemMapFs()
 	if err := fsys.MkdirAll("/work", 0o755); err != nil {
@@ -28,7 +30,7 @@ func awkCall(t *testing.T, files map[string]string, stdin string) (*Call, *bytes
 		}
 	}
 	var out, errb bytes.Buffer
-	c := &Call{
+	c := &command.Call{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &out,
 		Stderr: &errb,
@@ -45,7 +47,7 @@ func awkCall(t *testing.T, files map[string]string, stdin string) (*Call, *bytes
 	c.Exec = func(ctx context.Context, args []string) error {
 		if len(args) != 3 || args[0] != "sh" || args[1] != "-c" {
 			t.Errorf("Exec args %q, want sh -c CMD", args)
-			return Exit(2)
+			return command.Exit(2)
 		}
 		f := strings.Fields(args[2])
 		switch f[0] {
@@ -57,12 +59,12 @@ func awkCall(t *testing.T, files map[string]string, stdin string) (*Call, *bytes
 			sort.Strings(lines)
 			io.WriteString(c.Stdout, strings.Join(lines, "\n")+"\n")
 		case "exit":
-			return Exit(7)
+			return command.Exit(7)
 		case "nosh":
-			return shNotFound("sh")
+			return fmt.Errorf("sh: %w", command.ErrNotFound)
 		default:
 			io.WriteString(c.Stderr, "sh: "+f[0]+": command not found\n")
-			return Exit(127)
+			return command.Exit(127)
 		}
 		return nil
 	}
@@ -70,12 +72,12 @@ func awkCall(t *testing.T, files map[string]string, stdin string) (*Call, *bytes
 }
 
 func TestAwkBuiltin(t *testing.T) {
-	b, ok := lookupBuiltin("awk")
+	b, ok := command.Lookup("awk")
 	if !ok {
 		t.Fatal("awk is not registered")
 	}
 	for _, name := range []string{"gawk", "mawk", "nawk"} {
-		if _, ok := lookupBuiltin(name); !ok {
+		if _, ok := command.Lookup(name); !ok {
 			t.Errorf("%s is not registered", name)
 		}
 	}
@@ -144,7 +146,7 @@ func TestAwkBuiltin(t *testing.T) {
 		t.Run(tc.name, func(t *testing.T) {
 			c, out, errb, fsys := awkCall(t, tc.files, tc.stdin)
 			err := b(context.Background(), c, tc.args)
-			if code := ExitCode(err); code != tc.code {
+			if code := command.ExitCode(err); code != tc.code {
 				t.Errorf("%q: exit %d (%v), want %d; stderr %q", tc.args, code, err, tc.code, errb.String())
 			}
 			if out.String() != tc.want {
@@ -167,7 +169,7 @@ func TestAwkBuiltin(t *testing.T) {
 }
 
 func TestAwkBuiltinTimeout(t *testing.T) {
-	b, _ := lookupBuiltin("awk")
+	b, _ := command.Lookup("awk")
 	c, _, _, _ := awkCall(t, nil, "")
 	ctx, cancel := context.WithTimeout(context.Background(), 100*time.Millisecond)
 	defer cancel()
@@ -178,59 +180,5 @@ func TestAwkBuiltinTimeout(t *testing.T) {
 	}
 	if d := time.Since(start); d > 2*time.Second {
 		t.Errorf("took %v to stop", d)
-	}
-}
-
-// TestAwkInShell runs awk through the whole shell: pipes into and out of
-// it, commands it runs through sh -c, files on the shell's filesystem.
-func TestAwkInShell(t *testing.T) {
-	cases := []struct {
-		script string
-		want   string
-		code   int
-	}{
-		{`printf 'a 1\nb 2\na 3\n' | awk '{s[$1]+=$2} END {for (k in s) print k, s[k]}' | sort`, "a 4\nb 2\n", 0},
-		{`printf 'b\na\nc\n' | awk '{print | "sort"} END {close("sort"); print "done"}'`, "a\nb\nc\ndone\n", 0},
-		{`awk 'BEGIN {"echo one two" | getline; print $2; "echo x" | getline v; print v}'`, "two\nx\n", 0},
-		{`awk 'BEGIN {printf "a "; r = system("echo b; exit 3"); print "r=" r}'`, "a b\nr=3\n", 0},
-		{`awk 'BEGIN {while (("printf \"1\\n2\\n\"" | getline l) > 0) s += l; print s}'`, "3\n", 0},
-		{"awk '{print $2 > ($1 \".out\")}' <<EOF\nx 1\ny 2\nx 3\nEOF\ncat x.out y.out", "1\n3\n2\n", 0},
-		{`echo 'BEGIN { print "from file" }' > /work/p.awk && awk -f /work/p.awk`, "from file\n", 0},
-		{`awk 'BEGIN { for (i = 0; i < 100000; i++) print i }' | head -2`, "0\n1\n", 0},
-		{`awk 'BEGIN { print "to err" > "/dev/stderr"; print "to out" }' 2>/dev/null`, "to out\n", 0},
-		{`awk 'BEGIN { exit 4 }'; echo $?`, "4\n", 0},
-		{`awk 'BEGIN { print ENVIRON["FOO"] }'`, "bar\n", 0},
-		{`awk 'BEGIN { system("nosuchcmd") }' 2>&1`, "sh: line 1: nosuchcmd: command not found\n", 0},
-		{`awk '{print}' /work/missing.txt`, "", 2},
-		{`echo hi | awk '{print > "/dev/null"; print "ok"}'`, "ok\n", 0},
-	}
-	for _, tc := range cases {
-		fsys := afero.NewMemMapFs()
-		if err := fsys.MkdirAll("/work", 0o755); err != nil {
-			t.Fatal(err)
-		}
-		var out, errb bytes.Buffer
-		ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
-		code, err := Run(ctx, tc.script, Options{FS: fsys, Dir: "/work", Env: map[string]string{"FOO": "bar"}, Stdout: &out, Stderr: &errb})
-		cancel()
-		if err != nil {
-			t.Errorf("%s: %v", tc.script, err)
-			continue
-		}
-		if out.String() != tc.want || code != tc.code {
-			t.Errorf("%s:\nstdout %q, exit %d; want %q, exit %d\nstderr %q", tc.script, out.String(), code, tc.want, tc.code, errb.String())
-		}
-	}
-}
-
-// TestAwkCommandsDontEatInput: a command run by awk gets no input, so awk
-// keeps reading its own.
-func TestAwkCommandsDontEatInput(t *testing.T) {
-	fsys := afero.NewMemMapFs()
-	var out, errb bytes.Buffer
-	script := `printf '1\n2\n3\n' | awk '{ n++; "echo x" n | getline v; close("echo x" n); system("true"); print $0, v }'`
-	code, err := Run(context.Background(), script, Options{FS: fsys, Stdout: &out, Stderr: &errb})
-	if err != nil || code != 0 || out.String() != "1 x1\n2 x2\n3 x3\n" {
-		t.Errorf("got %q, exit %d, %v; stderr %q", out.String(), code, err, errb.String())
 	}
 }

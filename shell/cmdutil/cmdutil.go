@@ -1,8 +1,8 @@
-package shell
-
-// Helpers shared by the text coreutils (text_*.go): GNU-style option
-// parsing, opening operands, reading lines with cancellation, and the
-// error texts coreutils print.
+// Package cmdutil holds the helpers the command packages share: GNU-style
+// option parsing, opening operands, reading lines with cancellation,
+// buffered output that reports write errors as coreutils do, and the error
+// texts coreutils print.
+package cmdutil
 
 import (
 	"bufio"
@@ -18,46 +18,47 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
-// textOpt is one parsed option: its key (the short letter, or the long
+// Opt is one parsed option: its key (the short letter, or the long
 // option's canonical key) and its argument, if it takes one.
-type textOpt struct {
-	key string
-	val string
+type Opt struct {
+	Key string
+	Val string
 }
 
-// textFlags describes a command's options for textParse.
+// Flags describes a command's options for textParse.
 //
-// short is getopt's string: letters, each followed by ':' when it takes an
+// Short is getopt's string: letters, each followed by ':' when it takes an
 // argument, '::' when it takes an optional one (attached only). long maps a long name to its key; a key ending in ':' takes an
 // argument, '::' an optional one (only as --name=value); the colons are
-// stripped from the parsed key. When stopAtOperand is set, the first
+// stripped from the parsed key. When StopAtOperand is set, the first
 // operand ends the options (POSIX order, for commands that take a command
 // line: xargs, env, timeout).
-type textFlags struct {
-	short         string
-	long          map[string]string
-	stopAtOperand bool
+type Flags struct {
+	Short         string
+	Long          map[string]string
+	StopAtOperand bool
 }
 
-// textUsageError is a bad command line; the message is printed as
+// UsageError is a bad command line; the message is printed as
 // "NAME: msg" followed by "Try 'NAME --help' for more information.".
-type textUsageError struct{ msg string }
+type UsageError struct{ msg string }
 
-func (e *textUsageError) Error() string { return e.msg }
+func (e *UsageError) Error() string { return e.msg }
 
-func textUsagef(format string, a ...any) error {
-	return &textUsageError{fmt.Sprintf(format, a...)}
+func Usagef(format string, a ...any) error {
+	return &UsageError{fmt.Sprintf(format, a...)}
 }
 
-// textParse parses args (without the command's name) GNU-style: options
+// Parse parses args (without the command's name) GNU-style: options
 // and operands may be mixed (unless stopAtOperand), "--" ends the options,
 // "-" is an operand, short options may be clustered ("-la"), an option's
 // argument may be attached ("-n5") or the next word, long options may be
 // abbreviated and take "=value" or the next word.
-func textParse(f textFlags, args []string) (opts []textOpt, operands []string, err error) {
+func Parse(f Flags, args []string) (opts []Opt, operands []string, err error) {
 	for i := 0; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -66,55 +67,55 @@ func textParse(f textFlags, args []string) (opts []textOpt, operands []string, e
 			return opts, operands, nil
 		case strings.HasPrefix(a, "--"):
 			name, val, hasVal := strings.Cut(a[2:], "=")
-			full, key, err := textLongLookup(f.long, name)
+			full, key, err := LongLookup(f.Long, name)
 			if err != nil {
 				return nil, nil, err
 			}
 			switch {
 			case strings.HasSuffix(key, "::"):
-				opts = append(opts, textOpt{strings.TrimSuffix(key, "::"), val})
+				opts = append(opts, Opt{strings.TrimSuffix(key, "::"), val})
 			case strings.HasSuffix(key, ":"):
 				if !hasVal {
 					if i+1 >= len(args) {
-						return nil, nil, textUsagef("option '--%s' requires an argument", full)
+						return nil, nil, Usagef("option '--%s' requires an argument", full)
 					}
 					i++
 					val = args[i]
 				}
-				opts = append(opts, textOpt{strings.TrimSuffix(key, ":"), val})
+				opts = append(opts, Opt{strings.TrimSuffix(key, ":"), val})
 			default:
 				if hasVal {
-					return nil, nil, textUsagef("option '--%s' doesn't allow an argument", full)
+					return nil, nil, Usagef("option '--%s' doesn't allow an argument", full)
 				}
-				opts = append(opts, textOpt{key, ""})
+				opts = append(opts, Opt{key, ""})
 			}
 		case len(a) > 1 && a[0] == '-':
 			for j := 1; j < len(a); j++ {
 				ch := a[j]
-				k := strings.IndexByte(f.short, ch)
+				k := strings.IndexByte(f.Short, ch)
 				if k < 0 || ch == ':' {
-					return nil, nil, textUsagef("invalid option -- '%c'", ch)
+					return nil, nil, Usagef("invalid option -- '%c'", ch)
 				}
-				if k+2 < len(f.short) && f.short[k+1] == ':' && f.short[k+2] == ':' {
-					opts = append(opts, textOpt{string(ch), a[j+1:]})
+				if k+2 < len(f.Short) && f.Short[k+1] == ':' && f.Short[k+2] == ':' {
+					opts = append(opts, Opt{string(ch), a[j+1:]})
 					break
 				}
-				if k+1 < len(f.short) && f.short[k+1] == ':' {
+				if k+1 < len(f.Short) && f.Short[k+1] == ':' {
 					val := a[j+1:]
 					if val == "" {
 						if i+1 >= len(args) {
-							return nil, nil, textUsagef("option requires an argument -- '%c'", ch)
+							return nil, nil, Usagef("option requires an argument -- '%c'", ch)
 						}
 						i++
 						val = args[i]
 					}
-					opts = append(opts, textOpt{string(ch), val})
+					opts = append(opts, Opt{string(ch), val})
 					break
 				}
-				opts = append(opts, textOpt{string(ch), ""})
+				opts = append(opts, Opt{string(ch), ""})
 			}
 		default:
-			if f.stopAtOperand {
+			if f.StopAtOperand {
 				return opts, append(operands, args[i:]...), nil
 			}
 			operands = append(operands, a)
@@ -123,8 +124,8 @@ func textParse(f textFlags, args []string) (opts []textOpt, operands []string, e
 	return opts, operands, nil
 }
 
-// textLongLookup finds a long option by its name or an unambiguous prefix.
-func textLongLookup(long map[string]string, name string) (full, key string, err error) {
+// longLookup finds a long option by its name or an unambiguous prefix.
+func LongLookup(long map[string]string, name string) (full, key string, err error) {
 	if k, ok := long[name]; ok {
 		return name, k, nil
 	}
@@ -144,39 +145,39 @@ func textLongLookup(long map[string]string, name string) (full, key string, err 
 			}
 		}
 		if !same {
-			return "", "", textUsagef("option '--%s' is ambiguous; possibilities: '--%s'", name, strings.Join(matches, "' '--"))
+			return "", "", Usagef("option '--%s' is ambiguous; possibilities: '--%s'", name, strings.Join(matches, "' '--"))
 		}
 	}
 	if len(matches) == 0 {
-		return "", "", textUsagef("unrecognized option '--%s'", name)
+		return "", "", Usagef("unrecognized option '--%s'", name)
 	}
 	return matches[0], long[matches[0]], nil
 }
 
-// textUsage reports a bad command line like coreutils do and returns
+// Usage reports a bad command line like coreutils do and returns
 // Exit(status).
-func textUsage(c *Call, name string, status int, err error) error {
+func Usage(c *command.Call, name string, status int, err error) error {
 	fmt.Fprintf(c.Stderr, "%s: %s\nTry '%s --help' for more information.\n", name, err.Error(), name)
-	return Exit(status)
+	return command.Exit(status)
 }
 
-// textStdin is the call's standard input (empty when it has none).
-func textStdin(c *Call) io.Reader {
+// Stdin is the call's standard input (empty when it has none).
+func Stdin(c *command.Call) io.Reader {
 	if c.Stdin == nil {
 		return strings.NewReader("")
 	}
 	return c.Stdin
 }
 
-// errTextIsDir is what textOpen returns for a folder.
-var errTextIsDir = errors.New("Is a directory")
+// ErrIsDir is what textOpen returns for a folder.
+var ErrIsDir = errors.New("Is a directory")
 
-// textOpen opens a file operand for reading; "-" is standard input (whose
+// Open opens a file operand for reading; "-" is standard input (whose
 // Close does nothing). A folder is an error (errTextIsDir), as reading one
 // is for coreutils.
-func textOpen(c *Call, name string) (io.ReadCloser, error) {
+func Open(c *command.Call, name string) (io.ReadCloser, error) {
 	if name == "-" {
-		return io.NopCloser(textStdin(c)), nil
+		return io.NopCloser(Stdin(c)), nil
 	}
 	f, err := c.FS.Open(c.Abs(name))
 	if err != nil {
@@ -184,15 +185,15 @@ func textOpen(c *Call, name string) (io.ReadCloser, error) {
 	}
 	if st, err := f.Stat(); err == nil && st.IsDir() {
 		f.Close()
-		return nil, errTextIsDir
+		return nil, ErrIsDir
 	}
 	return f, nil
 }
 
-// textCreate opens a file operand for writing with flag (os.O_* bits,
+// Create opens a file operand for writing with flag (os.O_* bits,
 // O_WRONLY and O_CREATE among them), failing like a real filesystem when
 // its folder does not exist or it is a folder.
-func textCreate(c *Call, name string, flag int) (afero.File, error) {
+func Create(c *command.Call, name string, flag int) (afero.File, error) {
 	p := c.Abs(name)
 	if st, err := c.FS.Stat(path.Dir(p)); err != nil {
 		return nil, err
@@ -200,13 +201,13 @@ func textCreate(c *Call, name string, flag int) (afero.File, error) {
 		return nil, syscall.ENOTDIR
 	}
 	if st, err := c.FS.Stat(p); err == nil && st.IsDir() {
-		return nil, errTextIsDir
+		return nil, ErrIsDir
 	}
 	return c.FS.OpenFile(p, flag, 0o666)
 }
 
-// textErrText is the strerror-like text coreutils print for err.
-func textErrText(err error) string {
+// ErrText is the strerror-like text coreutils print for err.
+func ErrText(err error) string {
 	var pe *fs.PathError
 	if errors.As(err, &pe) {
 		err = pe.Err
@@ -216,7 +217,7 @@ func textErrText(err error) string {
 		err = le.Err
 	}
 	switch {
-	case err == errTextIsDir, errors.Is(err, syscall.EISDIR):
+	case err == ErrIsDir, errors.Is(err, syscall.EISDIR):
 		return "Is a directory"
 	case errors.Is(err, fs.ErrNotExist):
 		return "No such file or directory"
@@ -234,33 +235,33 @@ func textErrText(err error) string {
 	return s
 }
 
-// textStatter is a reader that can tell whether it is a regular file (an
+// Statter is a reader that can tell whether it is a regular file (an
 // afero file or *os.File given as stdin).
-type textStatter interface {
+type Statter interface {
 	Stat() (fs.FileInfo, error)
 }
 
-// textLineReader reads delimiter-terminated records, checking the context
+// LineReader reads delimiter-terminated records, checking the context
 // before each one.
-type textLineReader struct {
-	ctx   context.Context
-	br    *bufio.Reader
-	delim byte
-	buf   []byte
+type LineReader struct {
+	ctx    context.Context
+	Reader *bufio.Reader // the buffered input, for a caller that reads past the lines
+	delim  byte
+	buf    []byte
 }
 
-func newTextLineReader(ctx context.Context, r io.Reader, delim byte) *textLineReader {
-	return &textLineReader{ctx: ctx, br: bufio.NewReaderSize(r, 64*1024), delim: delim}
+func NewLineReader(ctx context.Context, r io.Reader, delim byte) *LineReader {
+	return &LineReader{ctx: ctx, Reader: bufio.NewReaderSize(r, 64*1024), delim: delim}
 }
 
-// next returns the next record including its delimiter (absent on a last,
+// Next returns the next record including its delimiter (absent on a last,
 // unterminated record). The slice is valid until the next call. At the end
 // it returns nil, io.EOF.
-func (lr *textLineReader) next() ([]byte, error) {
+func (lr *LineReader) Next() ([]byte, error) {
 	if err := lr.ctx.Err(); err != nil {
 		return nil, err
 	}
-	line, err := lr.br.ReadSlice(lr.delim)
+	line, err := lr.Reader.ReadSlice(lr.delim)
 	if err == nil {
 		return line, nil
 	}
@@ -270,7 +271,7 @@ func (lr *textLineReader) next() ([]byte, error) {
 			if cerr := lr.ctx.Err(); cerr != nil {
 				return nil, cerr
 			}
-			line, err = lr.br.ReadSlice(lr.delim)
+			line, err = lr.Reader.ReadSlice(lr.delim)
 			lr.buf = append(lr.buf, line...)
 		}
 		line = lr.buf
@@ -287,12 +288,12 @@ func (lr *textLineReader) next() ([]byte, error) {
 	return line, nil
 }
 
-// textReadLines calls fn with each record of r (delimiter stripped) and
+// ReadLines calls fn with each record of r (delimiter stripped) and
 // whether it was terminated.
-func textReadLines(ctx context.Context, r io.Reader, delim byte, fn func(line []byte, terminated bool) error) error {
-	lr := newTextLineReader(ctx, r, delim)
+func ReadLines(ctx context.Context, r io.Reader, delim byte, fn func(line []byte, terminated bool) error) error {
+	lr := NewLineReader(ctx, r, delim)
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -309,8 +310,8 @@ func textReadLines(ctx context.Context, r io.Reader, delim byte, fn func(line []
 	}
 }
 
-// textCopy copies r to w in chunks, checking ctx before each.
-func textCopy(ctx context.Context, w io.Writer, r io.Reader) error {
+// Copy copies r to w in chunks, checking ctx before each.
+func Copy(ctx context.Context, w io.Writer, r io.Reader) error {
 	buf := make([]byte, 64*1024)
 	for {
 		if err := ctx.Err(); err != nil {
@@ -319,7 +320,7 @@ func textCopy(ctx context.Context, w io.Writer, r io.Reader) error {
 		n, err := r.Read(buf)
 		if n > 0 {
 			if _, werr := w.Write(buf[:n]); werr != nil {
-				return &textWriteError{werr}
+				return &WriteError{werr}
 			}
 		}
 		if err == io.EOF {
@@ -331,62 +332,62 @@ func textCopy(ctx context.Context, w io.Writer, r io.Reader) error {
 	}
 }
 
-// textWriteError marks an error writing the output (as opposed to reading
+// WriteError marks an error writing the output (as opposed to reading
 // an input).
-type textWriteError struct{ err error }
+type WriteError struct{ Err error }
 
-func (e *textWriteError) Error() string { return e.err.Error() }
-func (e *textWriteError) Unwrap() error { return e.err }
+func (e *WriteError) Error() string { return e.Err.Error() }
+func (e *WriteError) Unwrap() error { return e.Err }
 
-// textOut is a buffered standard output that remembers its first error.
-type textOut struct {
+// Out is a buffered standard output that remembers its first error.
+type Out struct {
 	*bufio.Writer
 }
 
-func newTextOut(c *Call) textOut {
-	return textOut{bufio.NewWriterSize(c.Stdout, 32*1024)}
+func NewOut(c *command.Call) Out {
+	return Out{bufio.NewWriterSize(c.Stdout, 32*1024)}
 }
 
-// textFinish turns the error a command ended with into its exit status:
+// Finish turns the error a command ended with into its exit status:
 // the context's error as is, a broken pipe as a quiet 141 (what bash
 // reports for SIGPIPE), another write error as "NAME: write error: ...",
 // and a read error as "NAME: MSG".
-func textFinish(c *Call, name string, err error) error {
+func Finish(c *command.Call, name string, err error) error {
 	if err == nil {
 		return nil
 	}
 	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
 		return err
 	}
-	if textBrokenPipe(err) {
-		return Exit(141)
+	if BrokenPipe(err) {
+		return command.Exit(141)
 	}
-	var we *textWriteError
+	var we *WriteError
 	if errors.As(err, &we) {
-		return c.Errorf(1, name, "write error: %s", textErrText(we.err))
+		return c.Errorf(1, name, "write error: %s", ErrText(we.Err))
 	}
-	if _, ok := asInterpStatus(err); ok {
+	if _, ok := command.StatusOf(err); ok {
 		return err
 	}
-	return c.Errorf(1, name, "%s", textErrText(err))
+	return c.Errorf(1, name, "%s", ErrText(err))
 }
 
-// textBrokenPipe tells whether err is a write to a reader that went away.
-func textBrokenPipe(err error) bool {
+// BrokenPipe tells whether err is a write to a reader that went away.
+func BrokenPipe(err error) bool {
 	return errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed)
 }
 
-// textFlush flushes out, returning a textWriteError on failure.
-func textFlush(out textOut) error {
+// Flush flushes out, returning a textWriteError on failure.
+func Flush(out Out) error {
 	if err := out.Flush(); err != nil {
-		return &textWriteError{err}
+		return &WriteError{err}
 	}
 	return nil
 }
 
-// textParseCount parses a non-negative count with an optional GNU size
+// ParseCount parses a non-negative count with an optional GNU size
 // suffix (b 512, K/KiB 1024, KB 1000, M, MB, ... ). Too big values clamp.
-func textParseCount(s string) (int64, bool) {
+func ParseCount(s string) (int64, bool) {
 	if s == "" {
 		return 0, false
 	}
@@ -439,9 +440,9 @@ func textParseCount(s string) (int64, bool) {
 	return n * mult, true
 }
 
-// textQuote quotes a file name for a diagnostic, as GNU's quote() does in
+// Quote quotes a file name for a diagnostic, as GNU's quote() does in
 // the C locale for ordinary names.
-func textQuote(s string) string {
+func Quote(s string) string {
 	if !strings.ContainsAny(s, "'\\\n\t ") {
 		return "'" + s + "'"
 	}

@@ -172,3 +172,23 @@ func ReadAll(ctx context.Context, r io.Reader) ([]byte, error) {
 		}
 	}
 }
+
+// ErrNotFound matches the error Call.Exec returns for a command found
+// nowhere (and for a script path that does not exist). That error stands
+// for exit status 127 (ExitCode) and is not printed: the caller reports
+// it in its own words ("xargs: nosuch: No such file or directory").
+var ErrNotFound = errors.New("command not found")
+
+// StatusTimeout is the exit status of a command stopped because its time
+// ran out, as timeout(1) has it.
+const StatusTimeout = 124
+
+// StatusOf returns the exit status err carries (an ExitStatus that
+// errors.As finds in it); ok is false when err carries none.
+func StatusOf(err error) (status int, ok bool) {
+	var st ExitStatus
+	if errors.As(err, &st) {
+		return int(st), true
+	}
+	return 0, false
+}

@@ -1,4 +1,4 @@
-package shell
+package diff
 
 import (
 	"bufio"
@@ -7,17 +7,20 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textCmp, "cmp") }
+func init() { command.Register(textCmp, "cmp") }
 
 // cmpDifferWord is the word of cmp's "A B differ: byte N, line M". GNU
 // diffutils 3.9 and later say "byte"; 3.8 (Debian 12) said "char".
 const cmpDifferWord = "byte"
 
-var cmpFlags = textFlags{
-	short: "bi:ln:s",
-	long: map[string]string{
+var cmpFlags = cmdutil.Flags{
+	Short: "bi:ln:s",
+	Long: map[string]string{
 		"print-bytes": "b", "ignore-initial": "i:", "verbose": "l", "bytes": "n:",
 		"quiet": "s", "silent": "s",
 	},
@@ -29,17 +32,17 @@ var cmpFlags = textFlags{
 // -i/--ignore-initial=SKIP[:SKIP2] and the SKIP1 SKIP2 operands. It prints
 // "A B differ: byte N, line M" (newer GNU wording) or GNU's EOF notes;
 // exit status 0 same, 1 different, 2 trouble.
-func textCmp(ctx context.Context, c *Call, args []string) error {
-	opts, operands, err := textParse(cmpFlags, args[1:])
+func textCmp(ctx context.Context, c *command.Call, args []string) error {
+	opts, operands, err := cmdutil.Parse(cmpFlags, args[1:])
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "cmp: %s\ncmp: Try 'cmp --help' for more information.\n", err.Error())
-		return Exit(2)
+		return command.Exit(2)
 	}
 	quiet, verbose, printBytes := false, false, false
 	limit := int64(-1)
 	var skip [2]int64
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "s":
 			quiet = true
 		case "l":
@@ -47,45 +50,45 @@ func textCmp(ctx context.Context, c *Call, args []string) error {
 		case "b":
 			printBytes = true
 		case "n":
-			n, ok := textParseCount(o.val)
+			n, ok := cmdutil.ParseCount(o.Val)
 			if !ok {
-				return c.Errorf(2, "cmp", "invalid --bytes value %s", textQuote(o.val))
+				return c.Errorf(2, "cmp", "invalid --bytes value %s", cmdutil.Quote(o.Val))
 			}
 			limit = n
 		case "i":
-			a, b, two := strings.Cut(o.val, ":")
-			n, ok := textParseCount(a)
+			a, b, two := strings.Cut(o.Val, ":")
+			n, ok := cmdutil.ParseCount(a)
 			m := n
 			if two {
 				var ok2 bool
-				m, ok2 = textParseCount(b)
+				m, ok2 = cmdutil.ParseCount(b)
 				ok = ok && ok2
 			}
 			if !ok {
-				return c.Errorf(2, "cmp", "invalid --ignore-initial value %s", textQuote(o.val))
+				return c.Errorf(2, "cmp", "invalid --ignore-initial value %s", cmdutil.Quote(o.Val))
 			}
 			skip = [2]int64{n, m}
 		}
 	}
 	if quiet && verbose {
 		fmt.Fprintf(c.Stderr, "cmp: options -l and -s are incompatible\ncmp: Try 'cmp --help' for more information.\n")
-		return Exit(2)
+		return command.Exit(2)
 	}
 	switch {
 	case len(operands) == 0:
 		fmt.Fprintf(c.Stderr, "cmp: missing operand after 'cmp'\ncmp: Try 'cmp --help' for more information.\n")
-		return Exit(2)
+		return command.Exit(2)
 	case len(operands) > 4:
-		fmt.Fprintf(c.Stderr, "cmp: extra operand %s\ncmp: Try 'cmp --help' for more information.\n", textQuote(operands[4]))
-		return Exit(2)
+		fmt.Fprintf(c.Stderr, "cmp: extra operand %s\ncmp: Try 'cmp --help' for more information.\n", cmdutil.Quote(operands[4]))
+		return command.Exit(2)
 	}
 	if len(operands) == 1 {
 		operands = append(operands, "-")
 	}
 	for i := 2; i < len(operands); i++ {
-		n, ok := textParseCount(operands[i])
+		n, ok := cmdutil.ParseCount(operands[i])
 		if !ok {
-			return c.Errorf(2, "cmp", "invalid --ignore-initial value %s", textQuote(operands[i]))
+			return c.Errorf(2, "cmp", "invalid --ignore-initial value %s", cmdutil.Quote(operands[i]))
 		}
 		skip[i-2] = n
 	}
@@ -93,23 +96,23 @@ func textCmp(ctx context.Context, c *Call, args []string) error {
 	var readers [2]*bufio.Reader
 	var sizes [2]int64
 	for i, name := range names {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			return c.Errorf(2, "cmp", "%s: %s", name, textErrText(err))
+			return c.Errorf(2, "cmp", "%s: %s", name, cmdutil.ErrText(err))
 		}
 		defer r.Close()
 		sizes[i] = -1
-		if s, ok := r.(textStatter); ok {
+		if s, ok := r.(cmdutil.Statter); ok {
 			if st, err := s.Stat(); err == nil && st.Mode().IsRegular() {
 				sizes[i] = max(0, st.Size()-skip[i])
 			}
 		}
 		if _, err := io.CopyN(io.Discard, r, skip[i]); err != nil && err != io.EOF {
-			return c.Errorf(2, "cmp", "%s: %s", name, textErrText(err))
+			return c.Errorf(2, "cmp", "%s: %s", name, cmdutil.ErrText(err))
 		}
 		readers[i] = bufio.NewReaderSize(r, 64*1024)
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	width := 1
 	if verbose {
 		m := limit
@@ -133,10 +136,10 @@ func textCmp(ctx context.Context, c *Call, args []string) error {
 		b1, err1 := readers[1].ReadByte()
 		if err0 != nil || err1 != nil {
 			if err0 != nil && err0 != io.EOF {
-				return c.Errorf(2, "cmp", "%s: %s", names[0], textErrText(err0))
+				return c.Errorf(2, "cmp", "%s: %s", names[0], cmdutil.ErrText(err0))
 			}
 			if err1 != nil && err1 != io.EOF {
-				return c.Errorf(2, "cmp", "%s: %s", names[1], textErrText(err1))
+				return c.Errorf(2, "cmp", "%s: %s", names[1], cmdutil.ErrText(err1))
 			}
 			if err0 == io.EOF && err1 == io.EOF {
 				break
@@ -145,8 +148,8 @@ func textCmp(ctx context.Context, c *Call, args []string) error {
 			if err0 == nil {
 				short = names[1]
 			}
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "cmp", ferr)
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, "cmp", ferr)
 			}
 			if !quiet {
 				switch {
@@ -158,14 +161,14 @@ func textCmp(ctx context.Context, c *Call, args []string) error {
 					fmt.Fprintf(c.Stderr, "cmp: EOF on %s after byte %d, in line %d\n", short, pos, line)
 				}
 			}
-			return Exit(1)
+			return command.Exit(1)
 		}
 		pos++
 		if b0 != b1 {
 			differ = true
 			switch {
 			case quiet:
-				return Exit(1)
+				return command.Exit(1)
 			case verbose:
 				if printBytes {
 					fmt.Fprintf(out, "%*d %3o %-4s %3o %s\n", width, pos, b0, cmpShow(b0), b1, cmpShow(b1))
@@ -178,21 +181,21 @@ func textCmp(ctx context.Context, c *Call, args []string) error {
 				} else {
 					fmt.Fprintf(out, "%s %s differ: %s %d, line %d\n", names[0], names[1], cmpDifferWord, pos, line)
 				}
-				if err := textFlush(out); err != nil {
-					return textFinish(c, "cmp", err)
+				if err := cmdutil.Flush(out); err != nil {
+					return cmdutil.Finish(c, "cmp", err)
 				}
-				return Exit(1)
+				return command.Exit(1)
 			}
 		}
 		if b0 == '\n' {
 			line++
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "cmp", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "cmp", err)
 	}
 	if differ {
-		return Exit(1)
+		return command.Exit(1)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package shell
+package diff
 
 import (
 	"bytes"
@@ -11,13 +11,17 @@ import (
 	"strconv"
 	"strings"
 	"time"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(textDiff, "diff") }
+func init() { command.Register(textDiff, "diff") }
 
-var diffFlags = textFlags{
-	short: "abcdiNqrsuU:wC:",
-	long: map[string]string{
+var diffFlags = cmdutil.Flags{
+	Short: "abcdiNqrsuU:wC:",
+	Long: map[string]string{
 		"text": "a", "ignore-space-change": "b", "minimal": "d", "ignore-case": "i",
 		"new-file": "N", "brief": "q", "recursive": "r", "report-identical-files": "s",
 		"unified": "u::", "ignore-all-space": "w", "label": "label:", "normal": "normal",
@@ -47,11 +51,11 @@ type diffOptions struct {
 // matching algorithm is ported (text_diff_algo.go). Exit status 0 when the
 // inputs are the same, 1 when they differ, 2 on trouble. Unified headers
 // carry the files' modification times.
-func textDiff(ctx context.Context, c *Call, args []string) error {
-	opts, operands, err := textParse(diffFlags, args[1:])
+func textDiff(ctx context.Context, c *command.Call, args []string) error {
+	opts, operands, err := cmdutil.Parse(diffFlags, args[1:])
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "diff: %s\ndiff: Try 'diff --help' for more information.\n", err.Error())
-		return Exit(2)
+		return command.Exit(2)
 	}
 	o := &diffOptions{context: 3, loc: time.Local}
 	if tz, ok := c.Env("TZ"); ok {
@@ -70,14 +74,14 @@ func textDiff(ctx context.Context, c *Call, args []string) error {
 	}
 	o.switches = strings.Join(switches, " ")
 	for _, op := range opts {
-		switch op.key {
+		switch op.Key {
 		case "a":
 			o.text = true
 		case "b":
 			o.ignoreSpaceChange = true
 		case "c", "C":
 			fmt.Fprintf(c.Stderr, "diff: the context format (-c) is not supported; use -u\n")
-			return Exit(2)
+			return command.Exit(2)
 		case "d":
 			o.minimal = true
 		case "i":
@@ -92,29 +96,29 @@ func textDiff(ctx context.Context, c *Call, args []string) error {
 			o.identical = true
 		case "u":
 			o.unified = true
-			if op.val != "" {
-				n, err := strconv.Atoi(op.val)
+			if op.Val != "" {
+				n, err := strconv.Atoi(op.Val)
 				if err != nil || n < 0 {
-					return c.Errorf(2, "diff", "invalid context length '%s'", op.val)
+					return c.Errorf(2, "diff", "invalid context length '%s'", op.Val)
 				}
 				o.context = n
 			}
 		case "U":
-			n, err := strconv.Atoi(op.val)
+			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
-				return c.Errorf(2, "diff", "invalid context length '%s'", op.val)
+				return c.Errorf(2, "diff", "invalid context length '%s'", op.Val)
 			}
 			o.unified, o.context = true, n
 		case "w":
 			o.ignoreAllSpace = true
 		case "label":
-			o.labels = append(o.labels, op.val)
+			o.labels = append(o.labels, op.Val)
 		case "normal":
 			o.unified = false
 		case "strip-cr":
 			o.stripCR = true
 		case "color":
-			if op.val != "" && op.val != "never" && op.val != "auto" {
+			if op.Val != "" && op.Val != "never" && op.Val != "auto" {
 				return c.Errorf(2, "diff", "colors are not supported")
 			}
 		}
@@ -122,27 +126,27 @@ func textDiff(ctx context.Context, c *Call, args []string) error {
 	switch {
 	case len(operands) == 0:
 		fmt.Fprintf(c.Stderr, "diff: missing operand after 'diff'\ndiff: Try 'diff --help' for more information.\n")
-		return Exit(2)
+		return command.Exit(2)
 	case len(operands) == 1:
-		fmt.Fprintf(c.Stderr, "diff: missing operand after %s\ndiff: Try 'diff --help' for more information.\n", textQuote(operands[0]))
-		return Exit(2)
+		fmt.Fprintf(c.Stderr, "diff: missing operand after %s\ndiff: Try 'diff --help' for more information.\n", cmdutil.Quote(operands[0]))
+		return command.Exit(2)
 	case len(operands) > 2:
-		fmt.Fprintf(c.Stderr, "diff: extra operand %s\ndiff: Try 'diff --help' for more information.\n", textQuote(operands[2]))
-		return Exit(2)
+		fmt.Fprintf(c.Stderr, "diff: extra operand %s\ndiff: Try 'diff --help' for more information.\n", cmdutil.Quote(operands[2]))
+		return command.Exit(2)
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	status := diffPaths(ctx, c, out, o, operands[0], operands[1], true)
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "diff", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "diff", err)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // diffStat looks a path up; "-" is standard input (never a folder).
-func diffStat(c *Call, name string) (fs.FileInfo, error) {
+func diffStat(c *command.Call, name string) (fs.FileInfo, error) {
 	if name == "-" {
 		return nil, nil
 	}
@@ -151,7 +155,7 @@ func diffStat(c *Call, name string) (fs.FileInfo, error) {
 
 // diffPaths compares two operands (files or folders) and returns the
 // status: 0 same, 1 different, 2 trouble.
-func diffPaths(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b string, top bool) int {
+func diffPaths(ctx context.Context, c *command.Call, out cmdutil.Out, o *diffOptions, a, b string, top bool) int {
 	if ctx.Err() != nil {
 		return 2
 	}
@@ -172,10 +176,10 @@ func diffPaths(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b s
 	missingA, missingB := erra != nil, errb != nil
 	if missingA && (!o.newFile || missingB) || missingB && !o.newFile {
 		if missingA {
-			fmt.Fprintf(c.Stderr, "diff: %s: %s\n", a, textErrText(erra))
+			fmt.Fprintf(c.Stderr, "diff: %s: %s\n", a, cmdutil.ErrText(erra))
 		}
 		if missingB {
-			fmt.Fprintf(c.Stderr, "diff: %s: %s\n", b, textErrText(errb))
+			fmt.Fprintf(c.Stderr, "diff: %s: %s\n", b, cmdutil.ErrText(errb))
 		}
 		return 2
 	}
@@ -201,7 +205,7 @@ func diffPaths(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b s
 }
 
 // diffDirs compares two folders' entries, in name order.
-func diffDirs(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b string, missingA, missingB bool) int {
+func diffDirs(ctx context.Context, c *command.Call, out cmdutil.Out, o *diffOptions, a, b string, missingA, missingB bool) int {
 	names := map[string]int{} // bit 1: in a, bit 2: in b
 	list := func(dir string, bit int, missing bool) error {
 		if missing {
@@ -217,11 +221,11 @@ func diffDirs(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b st
 		return nil
 	}
 	if err := list(a, 1, missingA); err != nil {
-		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", a, textErrText(err))
+		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", a, cmdutil.ErrText(err))
 		return 2
 	}
 	if err := list(b, 2, missingB); err != nil {
-		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", b, textErrText(err))
+		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", b, cmdutil.ErrText(err))
 		return 2
 	}
 	sorted := make([]string, 0, len(names))
@@ -263,7 +267,7 @@ func diffDirs(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b st
 }
 
 // diffReadDirNames lists a folder's entry names.
-func diffReadDirNames(c *Call, dir string) ([]string, error) {
+func diffReadDirNames(c *command.Call, dir string) ([]string, error) {
 	f, err := c.FS.Open(c.Abs(dir))
 	if err != nil {
 		return nil, err
@@ -273,27 +277,27 @@ func diffReadDirNames(c *Call, dir string) ([]string, error) {
 }
 
 // diffRead reads a whole operand; a missing one (with -N) is empty.
-func diffRead(ctx context.Context, c *Call, name string, missing bool) ([]byte, error) {
+func diffRead(ctx context.Context, c *command.Call, name string, missing bool) ([]byte, error) {
 	if missing {
 		return nil, nil
 	}
-	r, err := textOpen(c, name)
+	r, err := cmdutil.Open(c, name)
 	if err != nil {
 		return nil, err
 	}
 	defer r.Close()
-	return io.ReadAll(&textCtxReader{ctx: ctx, r: r})
+	return io.ReadAll(posixfs.ContextReader(ctx, r))
 }
 
-func diffFiles(ctx context.Context, c *Call, out textOut, o *diffOptions, a, b string, sa, sb fs.FileInfo, missingA, missingB, top bool) int {
+func diffFiles(ctx context.Context, c *command.Call, out cmdutil.Out, o *diffOptions, a, b string, sa, sb fs.FileInfo, missingA, missingB, top bool) int {
 	da, err := diffRead(ctx, c, a, missingA)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", a, textErrText(err))
+		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", a, cmdutil.ErrText(err))
 		return 2
 	}
 	db, err := diffRead(ctx, c, b, missingB)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", b, textErrText(err))
+		fmt.Fprintf(c.Stderr, "diff: %s: %s\n", b, cmdutil.ErrText(err))
 		return 2
 	}
 	header := func() {
@@ -472,7 +476,7 @@ func diffWriteNormal(w io.Writer, la, lb []string, script []diffChange) {
 }
 
 // label is the name and time a unified header shows for a file.
-func (o *diffOptions) label(c *Call, i int, name string, st fs.FileInfo) string {
+func (o *diffOptions) label(c *command.Call, i int, name string, st fs.FileInfo) string {
 	if i < len(o.labels) {
 		return o.labels[i]
 	}
@@ -498,7 +502,7 @@ func diffUnifiedRange(first, last int) string {
 	return fmt.Sprintf("%d,%d", a, b-a+1)
 }
 
-func (o *diffOptions) writeUnified(w io.Writer, c *Call, a, b string, sa, sb fs.FileInfo, la, lb []string, script []diffChange) {
+func (o *diffOptions) writeUnified(w io.Writer, c *command.Call, a, b string, sa, sb fs.FileInfo, la, lb []string, script []diffChange) {
 	fmt.Fprintf(w, "--- %s\n+++ %s\n", o.label(c, 0, a, sa), o.label(c, 1, b, sb))
 	ctxN := o.context
 	for start := 0; start < len(script); {

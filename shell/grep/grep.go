@@ -1,6 +1,4 @@
-package shell
-
-// grep, egrep and fgrep: GNU-compatible line search over c.FS.
+// Package grep is the grep command (and egrep, fgrep): GNU-compatible line search over c.FS.
 //
 // Supported flags (short, long and GNU-style unique long prefixes; options
 // may follow operands, "--" ends them):
@@ -27,6 +25,7 @@ package shell
 // are refused. Binary files (a NUL in the first 32 KiB) that match print
 // "grep: NAME: binary file matches" on stderr, as GNU grep 3.5 and later. Exit status: 0 a line was selected, 1 none, 2
 // trouble (even with -s; -q with a match exits 0).
+package grep
 
 import (
 	"context"
@@ -35,12 +34,14 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
 func init() {
-	register(grepBuiltin('G'), "grep")
-	register(grepBuiltin('E'), "egrep")
-	register(grepBuiltin('F'), "fgrep")
+	command.Register(grepBuiltin('G'), "grep")
+	command.Register(grepBuiltin('E'), "egrep")
+	command.Register(grepBuiltin('F'), "fgrep")
 }
 
 // grepOpts is a parsed grep command line.
@@ -112,8 +113,8 @@ type grepUsageError string
 
 func (e grepUsageError) Error() string { return string(e) }
 
-func grepBuiltin(syntax byte) Builtin {
-	return func(ctx context.Context, c *Call, args []string) error {
+func grepBuiltin(syntax byte) command.Func {
+	return func(ctx context.Context, c *command.Call, args []string) error {
 		o, files, err := grepParse(args[1:], syntax)
 		if err != nil {
 			if msg := err.Error(); msg != "" {
@@ -122,7 +123,7 @@ func grepBuiltin(syntax byte) Builtin {
 			if _, ok := err.(grepUsageError); ok {
 				fmt.Fprint(c.Stderr, "Usage: grep [OPTION]... PATTERNS [FILE]...\nTry 'grep --help' for more information.\n")
 			}
-			return Exit(2)
+			return command.Exit(2)
 		}
 		if o.help {
 			fmt.Fprint(c.Stdout, grepHelp)
@@ -472,7 +473,7 @@ func (o *grepOpts) setLong(name, val string, hasVal bool) error {
 }
 
 // grepLoadPatterns reads -f files and splits all patterns on newlines.
-func grepLoadPatterns(c *Call, o *grepOpts) error {
+func grepLoadPatterns(c *command.Call, o *grepOpts) error {
 	var pats []string
 	for _, p := range o.patterns {
 		pats = append(pats, strings.Split(p, "\n")...)
@@ -483,10 +484,10 @@ func grepLoadPatterns(c *Call, o *grepOpts) error {
 		if name == "-" {
 			data, err = io.ReadAll(c.Stdin)
 		} else {
-			data, err = grepReadFile(c, name)
+			data, err = ReadFile(c, name)
 		}
 		if err != nil {
-			return fmt.Errorf("%s: %s", name, grepErrText(err))
+			return fmt.Errorf("%s: %s", name, ErrText(err))
 		}
 		s := string(data)
 		if s == "" {

@@ -1,4 +1,4 @@
-package shell
+package grep
 
 // grep's matcher: the patterns of one invocation compiled into one Go
 // regexp, with GNU's -w and -x semantics.
@@ -6,6 +6,8 @@ package shell
 import (
 	"regexp"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/posixre"
 )
 
 // grepMatcher selects lines.
@@ -28,23 +30,23 @@ func grepCompile(o *grepOpts, warn func(string)) (*grepMatcher, error) {
 	if len(o.patterns) == 0 {
 		return m, nil
 	}
-	ro := rxOptions{ERE: o.syntax == 'E', Lenient: true, ICase: o.icase, Warn: warn}
+	ro := posixre.Options{ERE: o.syntax == 'E', Lenient: true, ICase: o.icase, Warn: warn}
 	parts := make([]string, 0, len(o.patterns))
 	for _, p := range o.patterns {
 		var s string
 		var err error
 		switch o.syntax {
 		case 'F':
-			s = rxQuoteLiteral(p)
+			s = posixre.QuoteLiteral(p)
 		case 'P':
 			// -P is Go's RE2 syntax: Perl's, without look-around or
 			// back-references.
 			s = p
 			if _, err = regexp.Compile(p); err != nil {
-				return nil, rxError("-P uses Go's RE2 syntax: " + strings.TrimPrefix(err.Error(), "error parsing regexp: "))
+				return nil, posixre.Error("-P uses Go's RE2 syntax: " + strings.TrimPrefix(err.Error(), "error parsing regexp: "))
 			}
 		default:
-			s, err = rxTranslate(p, ro)
+			s, err = posixre.Translate(p, ro)
 		}
 		if err != nil {
 			return nil, err
@@ -55,14 +57,14 @@ func grepCompile(o *grepOpts, warn func(string)) (*grepMatcher, error) {
 	var err error
 	switch {
 	case o.lines:
-		m.re, err = rxCompileGo(`^(?:`+body+`)$`, ro)
+		m.re, err = posixre.CompileGo(`^(?:`+body+`)$`, ro)
 	case m.words:
-		m.re, err = rxCompileGo(`(?:^|`+grepNonWord+`)(`+body+`)(?:`+grepNonWord+`|$)`, ro)
+		m.re, err = posixre.CompileGo(`(?:^|`+grepNonWord+`)(`+body+`)(?:`+grepNonWord+`|$)`, ro)
 		if err == nil {
-			m.next, err = rxCompileGo(grepNonWord+`(`+body+`)(?:`+grepNonWord+`|$)`, ro)
+			m.next, err = posixre.CompileGo(grepNonWord+`(`+body+`)(?:`+grepNonWord+`|$)`, ro)
 		}
 	default:
-		m.re, err = rxCompileGo(body, ro)
+		m.re, err = posixre.CompileGo(body, ro)
 	}
 	if err != nil {
 		return nil, err

@@ -1,4 +1,4 @@
-package shell
+package grep
 
 // grep's search: operands, recursion over c.FS, and output with context.
 
@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
@@ -25,20 +26,20 @@ const grepBinaryPeek = 32 << 10
 // grepState is one grep invocation in progress.
 type grepState struct {
 	ctx      context.Context
-	c        *Call
+	c        *command.Call
 	o        *grepOpts
 	m        *grepMatcher
 	out      *bufio.Writer
-	w        *grepSedWriter // under out
-	matched  bool           // a line was selected somewhere
-	troubled bool           // an error occurred
-	used     bool           // something was output (for "--")
-	multi    bool           // more than one operand
-	stop     bool           // -q matched: stop everything
-	numWidth int            // -T: width of numbers in the current file
+	w        *Writer // under out
+	matched  bool    // a line was selected somewhere
+	troubled bool    // an error occurred
+	used     bool    // something was output (for "--")
+	multi    bool    // more than one operand
+	stop     bool    // -q matched: stop everything
+	numWidth int     // -T: width of numbers in the current file
 }
 
-func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
+func grepRun(ctx context.Context, c *command.Call, o *grepOpts, files []string) error {
 	if err := grepLoadPatterns(c, o); err != nil {
 		return c.Errorf(2, "grep", "%s", err)
 	}
@@ -48,11 +49,11 @@ func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 	if err != nil {
 		return c.Errorf(2, "grep", "%s", err)
 	}
-	w := &grepSedWriter{w: c.Stdout}
+	w := &Writer{W: c.Stdout}
 	g := &grepState{ctx: ctx, c: c, o: o, m: m, w: w, out: bufio.NewWriterSize(w, 32<<10)}
 	g.multi = len(files) > 1
 	if o.maxCount == 0 {
-		return Exit(1)
+		return command.Exit(1)
 	}
 	implicit := false
 	if len(files) == 0 {
@@ -64,7 +65,7 @@ func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 		}
 	}
 	for _, f := range files {
-		if g.stop || w.err != nil {
+		if g.stop || w.Err != nil {
 			break
 		}
 		if err := ctx.Err(); err != nil {
@@ -73,24 +74,24 @@ func grepRun(ctx context.Context, c *Call, o *grepOpts, files []string) error {
 		}
 		if err := g.operand(f, implicit); err != nil {
 			g.out.Flush()
-			if w.err != nil {
+			if w.Err != nil {
 				break
 			}
 			return err
 		}
 	}
-	if err := g.out.Flush(); err != nil || w.err != nil {
-		return grepSedWriteFailed(c, "grep", 2, w.err)
+	if err := g.out.Flush(); err != nil || w.Err != nil {
+		return WriteFailed(c, "grep", 2, w.Err)
 	}
 	switch {
 	case g.stop || (g.matched && o.quiet):
 		return nil
 	case g.troubled:
-		return Exit(2)
+		return command.Exit(2)
 	case g.matched:
 		return nil
 	}
-	return Exit(1)
+	return command.Exit(1)
 }
 
 // warn reports a file error (unless -s) and remembers the trouble.
@@ -98,12 +99,12 @@ func (g *grepState) warn(name string, err error) {
 	g.troubled = true
 	if !g.o.noMessages {
 		g.out.Flush()
-		g.c.Errorf(2, "grep", "%s: %s", name, grepErrText(err))
+		g.c.Errorf(2, "grep", "%s: %s", name, ErrText(err))
 	}
 }
 
-// grepErrText words an error like the C library's strerror.
-func grepErrText(err error) string {
+// ErrText words an error like the C library's strerror.
+func ErrText(err error) string {
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 		return "No such file or directory"
@@ -121,8 +122,8 @@ func grepErrText(err error) string {
 
 var errGrepIsDir = errors.New("Is a directory")
 
-// grepReadFile reads a whole file of c.FS.
-func grepReadFile(c *Call, name string) ([]byte, error) {
+// ReadFile reads a whole file of c.FS.
+func ReadFile(c *command.Call, name string) ([]byte, error) {
 	abs := c.Abs(name)
 	if fi, err := c.FS.Stat(abs); err == nil && fi.IsDir() {
 		return nil, errGrepIsDir
@@ -366,10 +367,10 @@ func (g *grepState) search(r io.Reader, name string, showName bool) error {
 		if err := g.ctx.Err(); err != nil {
 			return err
 		}
-		if g.w.err != nil {
-			return g.w.err
+		if g.w.Err != nil {
+			return g.w.Err
 		}
-		line, err := grepReadLine(br, sep, &buf)
+		line, err := ReadLine(br, sep, &buf)
 		if err != nil && len(line) == 0 {
 			if err != io.EOF {
 				g.warn(name, err)
@@ -517,9 +518,9 @@ func (g *grepState) writeNum(n int64) {
 	g.out.WriteString(s)
 }
 
-// grepReadLine reads one line including its separator (absent at the end
+// ReadLine reads one line including its separator (absent at the end
 // of input), reusing *buf for long lines.
-func grepReadLine(br *bufio.Reader, sep byte, buf *[]byte) ([]byte, error) {
+func ReadLine(br *bufio.Reader, sep byte, buf *[]byte) ([]byte, error) {
 	line, err := br.ReadSlice(sep)
 	if err != bufio.ErrBufferFull {
 		return line, err
@@ -534,32 +535,32 @@ func grepReadLine(br *bufio.Reader, sep byte, buf *[]byte) ([]byte, error) {
 	}
 }
 
-// grepSedWriter records the first error writing to an output, so that grep
+// Writer records the first error writing to an output, so that grep
 // and sed stop reading when the reader of a pipe has gone.
-type grepSedWriter struct {
-	w   io.Writer
-	err error
+type Writer struct {
+	W   io.Writer
+	Err error
 }
 
-func (w *grepSedWriter) Write(p []byte) (int, error) {
-	if w.err != nil {
-		return 0, w.err
+func (w *Writer) Write(p []byte) (int, error) {
+	if w.Err != nil {
+		return 0, w.Err
 	}
-	n, err := w.w.Write(p)
+	n, err := w.W.Write(p)
 	if err != nil {
-		w.err = err
+		w.Err = err
 	}
 	return n, err
 }
 
-// grepSedWriteFailed ends a command whose output failed: quietly with 141
+// WriteFailed ends a command whose output failed: quietly with 141
 // (as SIGPIPE would) for a closed pipe, else with a message and status.
-func grepSedWriteFailed(c *Call, name string, status int, err error) error {
+func WriteFailed(c *command.Call, name string, status int, err error) error {
 	if err == nil {
 		err = io.ErrShortWrite
 	}
 	if errors.Is(err, io.ErrClosedPipe) || errors.Is(err, syscall.EPIPE) || errors.Is(err, os.ErrClosed) {
-		return Exit(141)
+		return command.Exit(141)
 	}
-	return c.Errorf(status, name, "write error: %s", grepErrText(err))
+	return c.Errorf(status, name, "write error: %s", ErrText(err))
 }

@@ -1,13 +1,13 @@
-package shell
+package grep
 
 import (
 	"bytes"
 	"context"
-	"io"
 	"strings"
 	"testing"
-	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 	"github.com/spf13/afero"
 )
 
@@ -94,7 +94,7 @@ func TestGrepTable(t *testing.T) {
 			if tc.name == "egrep" {
 				name = "egrep"
 			}
-			out, errOut, code := runGrepSed(t, name, tc.stdin, grepTestTree, tc.args...)
+			out, errOut, code := cmdtest.RunGrepSed(t, name, tc.stdin, grepTestTree, tc.args...)
 			if out != tc.out || code != tc.code || !strings.Contains(errOut, tc.err) || (tc.err == "" && errOut != "") {
 				t.Errorf("grep %q\n got out %q err %q code %d\nwant out %q err %q code %d", tc.args, out, errOut, code, tc.out, tc.err, tc.code)
 			}
@@ -103,7 +103,7 @@ func TestGrepTable(t *testing.T) {
 }
 
 func TestGrepFgrepAlias(t *testing.T) {
-	out, _, code := runGrepSed(t, "fgrep", "", map[string]string{"f": "a.b\naxb\n"}, "a.b", "f")
+	out, _, code := cmdtest.RunGrepSed(t, "fgrep", "", map[string]string{"f": "a.b\naxb\n"}, "a.b", "f")
 	if out != "a.b\n" || code != 0 {
 		t.Errorf("fgrep: got %q %d", out, code)
 	}
@@ -112,11 +112,11 @@ func TestGrepFgrepAlias(t *testing.T) {
 func TestGrepLongLine(t *testing.T) {
 	long := strings.Repeat("x", 200000) + "NEEDLE" + strings.Repeat("y", 100000)
 	files := map[string]string{"big": "short\n" + long + "\nend\n"}
-	out, _, code := runGrepSed(t, "grep", "", files, "-n", "-o", "NEEDLE", "big")
+	out, _, code := cmdtest.RunGrepSed(t, "grep", "", files, "-n", "-o", "NEEDLE", "big")
 	if out != "2:NEEDLE\n" || code != 0 {
 		t.Errorf("long line: got %q %d", out, code)
 	}
-	out, _, _ = runGrepSed(t, "grep", "", files, "-c", "y$", "big")
+	out, _, _ = cmdtest.RunGrepSed(t, "grep", "", files, "-c", "y$", "big")
 	if out != "1\n" {
 		t.Errorf("long line count: got %q", out)
 	}
@@ -127,9 +127,9 @@ func TestGrepContextCanceled(t *testing.T) {
 	afero.WriteFile(fsys, "/f", []byte(strings.Repeat("line\n", 1000)), 0o644)
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
-	b, _ := lookupBuiltin("grep")
+	b, _ := command.Lookup("grep")
 	var out bytes.Buffer
-	c := &Call{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Dir: "/", FS: fsys,
+	c := &command.Call{Stdin: strings.NewReader(""), Stdout: &out, Stderr: &out, Dir: "/", FS: fsys,
 		Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 	if err := b(ctx, c, []string{"grep", "line", "/f"}); err == nil {
 		t.Errorf("grep with a canceled context succeeded; output %q", out.String())
@@ -138,9 +138,9 @@ func TestGrepContextCanceled(t *testing.T) {
 
 func TestGrepQuietStopsReading(t *testing.T) {
 	// -q must stop at the first match: an endless stdin would hang otherwise.
-	b, _ := lookupBuiltin("grep")
+	b, _ := command.Lookup("grep")
 	var out bytes.Buffer
-	c := &Call{Stdin: grepEndless{}, Stdout: &out, Stderr: &out, Dir: "/", FS: afero.NewMemMapFs(),
+	c := &command.Call{Stdin: cmdtest.Endless{}, Stdout: &out, Stderr: &out, Dir: "/", FS: afero.NewMemMapFs(),
 		Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 	if err := b(context.Background(), c, []string{"grep", "-q", "y"}); err != nil {
 		t.Errorf("grep -q: %v", err)
@@ -148,20 +148,6 @@ func TestGrepQuietStopsReading(t *testing.T) {
 	if err := b(context.Background(), c, []string{"grep", "-m1", "y"}); err != nil || out.String() != "y\n" {
 		t.Errorf("grep -m1: %v %q", err, out.String())
 	}
-}
-
-// grepEndless is an endless stream of "y\n".
-type grepEndless struct{}
-
-func (grepEndless) Read(p []byte) (int, error) {
-	for i := range p {
-		if i%2 == 0 {
-			p[i] = 'y'
-		} else {
-			p[i] = '\n'
-		}
-	}
-	return len(p) - len(p)%2, nil
 }
 
 func TestGrepNeverPanicsOnOddArgs(t *testing.T) {
@@ -172,7 +158,7 @@ func TestGrepNeverPanicsOnOddArgs(t *testing.T) {
 		{"-ro", "", "."}, {"-c", "-L", "-l", "x"}, {"--include", "[", "-r", "x", "."},
 	}
 	for _, args := range odd {
-		runGrepSed(t, "grep", "a\nb\n", grepTestTree, args...)
+		cmdtest.RunGrepSed(t, "grep", "a\nb\n", grepTestTree, args...)
 	}
 }
 
@@ -195,29 +181,10 @@ func FuzzGrep(f *testing.F) {
 		args = append(args, "-e", pat, "-", "/f")
 		fsys := afero.NewMemMapFs()
 		afero.WriteFile(fsys, "/f", []byte(input), 0o644)
-		b, _ := lookupBuiltin("grep")
+		b, _ := command.Lookup("grep")
 		var out bytes.Buffer
-		c := &Call{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &out, Dir: "/", FS: fsys,
+		c := &command.Call{Stdin: strings.NewReader(input), Stdout: &out, Stderr: &out, Dir: "/", FS: fsys,
 			Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 		b(context.Background(), c, args)
 	})
-}
-
-// grepClosedPipe fails every write, as a pipe whose reader has gone.
-type grepClosedPipe struct{}
-
-func (grepClosedPipe) Write(p []byte) (int, error) { return 0, io.ErrClosedPipe }
-
-func TestGrepSedStopOnClosedPipe(t *testing.T) {
-	for _, args := range [][]string{{"grep", "y"}, {"sed", "p"}, {"sed", "-n", "p"}} {
-		b, _ := lookupBuiltin(args[0])
-		c := &Call{Stdin: grepEndless{}, Stdout: grepClosedPipe{}, Stderr: io.Discard, Dir: "/", FS: afero.NewMemMapFs(),
-			Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
-		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		err := b(ctx, c, args)
-		cancel()
-		if ExitCode(err) != 141 {
-			t.Errorf("%q writing to a closed pipe: %v (status %d), want status 141", args, err, ExitCode(err))
-		}
-	}
 }

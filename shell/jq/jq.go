@@ -1,4 +1,4 @@
-package shell
+package jq
 
 import (
 	"bufio"
@@ -10,10 +10,13 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/itchyny/gojq"
 )
 
-func init() { register(textJq, "jq") }
+func init() { command.Register(textJq, "jq") }
 
 // jqOptions are one jq run's settings.
 type jqOptions struct {
@@ -40,7 +43,7 @@ type jqOptions struct {
 // status: 2 on bad input or usage, 3 on a compile error, 5 on a runtime
 // error, and with -e 1 when the last output is false or null, 4 when
 // there was none.
-func textJq(ctx context.Context, c *Call, args []string) error {
+func textJq(ctx context.Context, c *command.Call, args []string) error {
 	o := &jqOptions{indent: 2, named: map[string]any{}, order: newJqKeyOrder()}
 	if err := o.parse(c, args[1:]); err != nil {
 		return err
@@ -48,7 +51,7 @@ func textJq(ctx context.Context, c *Call, args []string) error {
 	q, err := gojq.Parse(o.filter)
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "jq: error: %s\njq: 1 compile error\n", err)
-		return Exit(3)
+		return command.Exit(3)
 	}
 	if defs, err := gojq.Parse(jqCompatDefs); err == nil {
 		q.FuncDefs = append(q.FuncDefs, defs.FuncDefs...)
@@ -73,9 +76,9 @@ func textJq(ctx context.Context, c *Call, args []string) error {
 		gojq.WithInputIter(iter))
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "jq: error: %s\njq: 1 compile error\n", err)
-		return Exit(3)
+		return command.Exit(3)
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	enc := &jqEncoder{indent: o.indent, tab: o.tab, ascii: o.ascii, order: o.order}
 	if o.compact {
 		enc.indent = -1
@@ -139,7 +142,7 @@ func textJq(ctx context.Context, c *Call, args []string) error {
 				out.Flush()
 				var ferr *jqFileError
 				if errors.As(err, &ferr) {
-					fmt.Fprintf(c.Stderr, "jq: error: Could not open %s: %s\n", ferr.name, textErrText(ferr.err))
+					fmt.Fprintf(c.Stderr, "jq: error: Could not open %s: %s\n", ferr.name, cmdutil.ErrText(ferr.err))
 					status = 2
 					continue
 				}
@@ -152,8 +155,8 @@ func textJq(ctx context.Context, c *Call, args []string) error {
 			}
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "jq", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "jq", err)
 	}
 	if ctx.Err() != nil {
 		return ctx.Err()
@@ -166,7 +169,7 @@ func textJq(ctx context.Context, c *Call, args []string) error {
 			status = 1
 		}
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // jqParseErrorStatus is the exit status for input that is not JSON: 2
@@ -192,10 +195,10 @@ func jqErrText(err error) string {
 }
 
 // parse reads jq's command line.
-func (o *jqOptions) parse(c *Call, args []string) error {
+func (o *jqOptions) parse(c *command.Call, args []string) error {
 	usage := func(format string, a ...any) error {
 		fmt.Fprintf(c.Stderr, "jq: %s\nUse jq --help for help with command-line options,\nor see the jq manpage, or online docs  at https://stedolan.github.io/jq\n", fmt.Sprintf(format, a...))
-		return Exit(2)
+		return command.Exit(2)
 	}
 	positional := "" // "", "args" or "jsonargs"
 	need := func(i, n int, opt string) error {
@@ -285,15 +288,15 @@ func (o *jqOptions) parse(c *Call, args []string) error {
 					return usage("Invalid JSON text passed to --argjson")
 				}
 			case "--slurpfile", "--rawfile":
-				r, err := textOpen(c, val)
+				r, err := cmdutil.Open(c, val)
 				if err != nil {
-					fmt.Fprintf(c.Stderr, "jq: error: Could not open %s: %s\n", val, textErrText(err))
-					return Exit(2)
+					fmt.Fprintf(c.Stderr, "jq: error: Could not open %s: %s\n", val, cmdutil.ErrText(err))
+					return command.Exit(2)
 				}
 				data, err := io.ReadAll(r)
 				r.Close()
 				if err != nil {
-					return c.Errorf(2, "jq", "error: %s", textErrText(err))
+					return c.Errorf(2, "jq", "error: %s", cmdutil.ErrText(err))
 				}
 				if a == "--rawfile" {
 					v = string(data)
@@ -307,7 +310,7 @@ func (o *jqOptions) parse(c *Call, args []string) error {
 							break
 						} else if err != nil {
 							fmt.Fprintf(c.Stderr, "jq: Bad JSON in --slurpfile %s %s: %s\n", name, val, err)
-							return Exit(2)
+							return command.Exit(2)
 						}
 						all = append(all, x)
 					}
@@ -366,7 +369,7 @@ func (o *jqOptions) parse(c *Call, args []string) error {
 						i++
 					case 'h':
 						io.WriteString(c.Stdout, "Usage:\tjq [OPTIONS] FILTER [FILES...]\n")
-						return Exit(0)
+						return command.Exit(0)
 					default:
 						return usage("Unknown option: %s", a)
 					}
@@ -394,16 +397,16 @@ func (o *jqOptions) parse(c *Call, args []string) error {
 
 // fromFile reads the filter from a file (-f); the operand that would have
 // been the filter is then a file.
-func (o *jqOptions) fromFile(c *Call, name string) error {
-	r, err := textOpen(c, name)
+func (o *jqOptions) fromFile(c *command.Call, name string) error {
+	r, err := cmdutil.Open(c, name)
 	if err != nil {
-		fmt.Fprintf(c.Stderr, "jq: error: Could not open %s: %s\n", name, textErrText(err))
-		return Exit(2)
+		fmt.Fprintf(c.Stderr, "jq: error: Could not open %s: %s\n", name, cmdutil.ErrText(err))
+		return command.Exit(2)
 	}
 	defer r.Close()
 	data, err := io.ReadAll(r)
 	if err != nil {
-		return c.Errorf(2, "jq", "error: %s", textErrText(err))
+		return c.Errorf(2, "jq", "error: %s", cmdutil.ErrText(err))
 	}
 	if o.haveFilter {
 		o.files = append(o.files, o.filter)
@@ -439,7 +442,7 @@ func (e *jqFileError) Error() string { return e.name + ": " + e.err.Error() }
 // the files in turn; errors come as values, as gojq's iterators do.
 type jqInputs struct {
 	ctx   context.Context
-	c     *Call
+	c     *command.Call
 	files []string
 	raw   bool
 	order *jqKeyOrder
@@ -468,12 +471,12 @@ func (in *jqInputs) open() error {
 		}
 		name := in.files[0]
 		in.files = in.files[1:]
-		r, err := textOpen(in.c, name)
+		r, err := cmdutil.Open(in.c, name)
 		if err != nil {
 			return &jqFileError{name, err}
 		}
 		in.name, in.cur = name, r
-		cr := &textCtxReader{ctx: in.ctx, r: r}
+		cr := posixfs.ContextReader(in.ctx, r)
 		if in.raw {
 			in.lines = bufio.NewReaderSize(cr, 64*1024)
 		} else {
@@ -572,17 +575,4 @@ func (s *jqSlurp) Next() (any, bool) {
 		}
 		all = append(all, v)
 	}
-}
-
-// textCtxReader is a reader that fails once its context has ended.
-type textCtxReader struct {
-	ctx context.Context
-	r   io.Reader
-}
-
-func (r *textCtxReader) Read(p []byte) (int, error) {
-	if err := r.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return r.r.Read(p)
 }

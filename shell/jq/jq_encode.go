@@ -1,4 +1,4 @@
-package shell
+package jq
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package shell
+package node
 
 import (
 	"crypto/rand"
@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/dop251/goja"
 	"github.com/spf13/afero"
 )
@@ -347,7 +348,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 		if fi, err := f.Stat(); err == nil && fi.IsDir() {
 			throw(errEISDIR, "read", "", "")
 		}
-		b, err := io.ReadAll(fsCtxReader{r.ctx, f})
+		b, err := io.ReadAll(posixfs.ContextReader(r.ctx, f))
 		if err != nil {
 			if r.ctx.Err() != nil {
 				panic(r.ctx.Err())
@@ -404,7 +405,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 		var err error
 		sc := "stat"
 		if lstat {
-			fi, err = fsLstat(r.fs, abs)
+			fi, err = posixfs.Lstat(r.fs, abs)
 			sc = "lstat"
 		} else {
 			fi, err = r.fs.Stat(abs)
@@ -448,7 +449,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 		if err != nil {
 			throw(err, "scandir", p, "")
 		}
-		list, err := fsReadDir(r.fs, abs)
+		list, err := posixfs.ReadDir(r.fs, abs)
 		if err != nil {
 			throw(err, "scandir", p, "")
 		}
@@ -513,7 +514,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 	set("rmdir", func(call goja.FunctionCall) goja.Value {
 		p := str(call, 0)
 		abs := r.abs(p)
-		fi, err := fsLstat(r.fs, abs)
+		fi, err := posixfs.Lstat(r.fs, abs)
 		if err == nil && !fi.IsDir() {
 			err = errENOTDIR
 		}
@@ -533,7 +534,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 		p := str(call, 0)
 		abs := r.abs(p)
 		recursive, force := call.Argument(1).ToBoolean(), call.Argument(2).ToBoolean()
-		fi, err := fsLstat(r.fs, abs)
+		fi, err := posixfs.Lstat(r.fs, abs)
 		if err != nil {
 			if force && nodeErrnoOf(err).code == "ENOENT" {
 				return undef
@@ -561,7 +562,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 	set("unlink", func(call goja.FunctionCall) goja.Value {
 		p := str(call, 0)
 		abs := r.abs(p)
-		fi, err := fsLstat(r.fs, abs)
+		fi, err := posixfs.Lstat(r.fs, abs)
 		if err == nil && fi.IsDir() {
 			err = errEISDIR
 		}
@@ -597,7 +598,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 	})
 	set("readlink", func(call goja.FunctionCall) goja.Value {
 		p := str(call, 0)
-		t, err := fsReadlink(r.fs, r.abs(p))
+		t, err := posixfs.Readlink(r.fs, r.abs(p))
 		if err != nil {
 			throw(err, "readlink", p, "")
 		}
@@ -605,7 +606,7 @@ func (r *nodeRT) fsNatives() *goja.Object {
 	})
 	set("symlink", func(call goja.FunctionCall) goja.Value {
 		target, p := str(call, 0), str(call, 1)
-		if err := fsSymlink(r.fs, target, r.abs(p)); err != nil {
+		if err := posixfs.Symlink(r.fs, target, r.abs(p)); err != nil {
 			throw(err, "symlink", target, p)
 		}
 		return undef
@@ -792,7 +793,7 @@ func (r *nodeRT) copyFile(src, dst string, excl bool) error {
 	if err != nil {
 		return err
 	}
-	if _, err := fsCopyCtx(r.ctx, out, in); err != nil {
+	if _, err := posixfs.CopyCtx(r.ctx, out, in); err != nil {
 		out.Close()
 		return err
 	}
@@ -815,16 +816,16 @@ func (r *nodeRT) realpath(abs string) (string, error) {
 			continue
 		}
 		next := path.Join(cur, name)
-		fi, err := fsLstat(r.fs, next)
+		fi, err := posixfs.Lstat(r.fs, next)
 		if err != nil {
 			return "", err
 		}
-		if fsIsSymlink(fi) {
+		if posixfs.IsSymlink(fi) {
 			hops++
 			if hops > 40 {
 				return "", syscall.ELOOP
 			}
-			target, err := fsReadlink(r.fs, next)
+			target, err := posixfs.Readlink(r.fs, next)
 			if err != nil {
 				return "", err
 			}

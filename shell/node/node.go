@@ -1,4 +1,4 @@
-package shell
+package node
 
 import (
 	"bufio"
@@ -10,6 +10,9 @@ import (
 	"sync"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/dop251/goja"
 	"github.com/dop251/goja/parser"
 	"github.com/spf13/afero"
@@ -77,7 +80,7 @@ import (
 // much memory as the process can; inside the WebAssembly sandbox each
 // instance's linear memory is capped by the runtime, which bounds it
 // there. The call stack is capped (nodeMaxCallStack).
-func init() { register(fsPOSIXBuiltin(nodeMain), "node", "nodejs") }
+func init() { command.Register(posixfs.Strictly(nodeMain), "node", "nodejs") }
 
 // nodeVersion is what node --version and process.version report.
 const nodeVersion = "v20.0.0-goja"
@@ -244,11 +247,11 @@ child_process, the network and native addons are not available.
 `
 
 // nodeMain is the node builtin.
-func nodeMain(ctx context.Context, c *Call, args []string) error {
+func nodeMain(ctx context.Context, c *command.Call, args []string) error {
 	inv, action, err := nodeParseArgs(args[1:])
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "%s: %s\n", args[0], err)
-		return Exit(9)
+		return command.Exit(9)
 	}
 	switch action {
 	case "version":
@@ -263,7 +266,7 @@ func nodeMain(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(code)
+	return command.Exit(code)
 }
 
 // nodeExitSignal interrupts the runtime for process.exit.
@@ -284,7 +287,7 @@ type nodeSource struct {
 // nodeRT is one run of a script.
 type nodeRT struct {
 	ctx context.Context
-	c   *Call
+	c   *command.Call
 	fs  afero.Fs
 	vm  *goja.Runtime
 	inv nodeInvocation
@@ -321,7 +324,7 @@ type nodeRT struct {
 	watchDone sync.WaitGroup
 }
 
-func newNodeRT(ctx context.Context, c *Call, inv nodeInvocation) *nodeRT {
+func newNodeRT(ctx context.Context, c *command.Call, inv nodeInvocation) *nodeRT {
 	stdout, stderr := c.Stdout, c.Stderr
 	if stdout == nil {
 		stdout = io.Discard
@@ -347,7 +350,7 @@ func newNodeRT(ctx context.Context, c *Call, inv nodeInvocation) *nodeRT {
 	r.stdout = &nodeStream{w: stdout}
 	r.stderr = &nodeStream{w: stderr}
 	r.stdout.peer, r.stderr.peer = r.stderr, r.stdout
-	r.stdin = bufio.NewReader(textStdin(c))
+	r.stdin = bufio.NewReader(cmdutil.Stdin(c))
 	r.loop.init()
 	return r
 }
@@ -365,7 +368,7 @@ func (r *nodeRT) run(inv nodeInvocation) int {
 		src, name = inv.code, "[eval]"
 	case inv.fromStdin:
 		var b strings.Builder
-		if err := textCopy(r.ctx, &b, r.stdin); err != nil {
+		if err := cmdutil.Copy(r.ctx, &b, r.stdin); err != nil {
 			if r.ctx.Err() != nil {
 				return 1 // the caller reports the context's end
 			}
@@ -381,7 +384,7 @@ func (r *nodeRT) run(inv nodeInvocation) int {
 		if inv.script != "" {
 			b, err := afero.ReadFile(r.fs, r.abs(inv.script))
 			if err != nil {
-				fmt.Fprintf(r.stderr, "node: cannot read %s: %s\n", inv.script, fsErrText(err))
+				fmt.Fprintf(r.stderr, "node: cannot read %s: %s\n", inv.script, posixfs.ErrText(err))
 				return 1
 			}
 			src, name = string(b), r.abs(inv.script)
@@ -663,7 +666,7 @@ func (r *nodeRT) inspect(v goja.Value) string {
 // finish emits process 'exit' and returns the exit status.
 func (r *nodeRT) finish() int {
 	if r.ctx.Err() != nil {
-		return TimeoutExitCode
+		return command.StatusTimeout
 	}
 	code := r.exitCode
 	if !r.exiting && !r.dead {

@@ -1,4 +1,4 @@
-package shell
+package node
 
 import (
 	"bytes"
@@ -12,6 +12,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
@@ -59,7 +60,7 @@ func nodeRun(t *testing.T, ctx context.Context, fsys afero.Fs, files map[string]
 		env = []string{"HOME=" + nodeTestDir, "PATH=/usr/bin:/bin"}
 	}
 	var stdout, stderr bytes.Buffer
-	c := &Call{
+	c := &command.Call{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &stdout,
 		Stderr: &stderr,
@@ -83,13 +84,13 @@ func nodeRun(t *testing.T, ctx context.Context, fsys afero.Fs, files map[string]
 		ctx, cancel = context.WithTimeout(context.Background(), 20*time.Second)
 		defer cancel()
 	}
-	b, ok := lookupBuiltin("node")
+	b, ok := command.Lookup("node")
 	if !ok {
 		t.Fatal("node is not registered")
 	}
 	start := time.Now()
 	err := b(ctx, c, append([]string{"node"}, args...))
-	res := nodeResult{stdout: stdout.String(), stderr: stderr.String(), code: ExitCode(err), elapsed: time.Since(start)}
+	res := nodeResult{stdout: stdout.String(), stderr: stderr.String(), code: command.ExitCode(err), elapsed: time.Since(start)}
 	if err != nil && ctx.Err() != nil {
 		res.err = err
 	}
@@ -498,32 +499,6 @@ func TestNodeErrors(t *testing.T) {
 	})
 }
 
-// TestNodeRun runs node through the shell: pipes, redirections, $?.
-func TestNodeRun(t *testing.T) {
-	for _, tc := range []struct{ script, want string }{
-		{`echo 'console.log(1+1)' | node`, "2\n[0]"},
-		{`node -e 'process.exit(3)'; echo $?`, "3\n[0]"},
-		{`printf 'console.log("to file")' > x.js; node x.js > out.txt; cat out.txt`, "to file\n[0]"},
-		{`printf 'hello data' > data.txt; node -e 'console.log(require("fs").readFileSync("data.txt","utf8"))'`, "hello data\n[0]"},
-		{`nodejs -p '[1,2].map(x => x * 2)'`, "[ 2, 4 ]\n[0]"},
-		{`node -e 'require("fs").writeFileSync("w.txt", "from node\n")' && cat w.txt`, "from node\n[0]"},
-		{`seq 3 | node -e 'console.log(require("fs").readFileSync(0, "utf8").split("\n").filter(Boolean).map(Number).reduce((a, b) => a + b))'`, "6\n[0]"},
-		{`node -e 'console.log(process.env.GREETING, process.cwd())'`, "hi /home/user\n[0]"},
-		{`node -e 'throw new Error("x")' 2>/dev/null; echo $?`, "1\n[0]"},
-		{`node -e 'console.log("out"); console.error("err")' 2>&1 | cat`, "out\nerr\n[0]"},
-		{`cd src && node -p 'process.cwd()'`, "/home/user/src\n[0]"},
-		{`node -e 'for (;;) console.log("y")' | head -2`, "y\ny\n[0]"},
-		{`printf '#!/usr/bin/env node\nconsole.log(process.argv.slice(2))\n' > t.js; chmod +x t.js; ./t.js a b`, "[ 'a', 'b' ]\n[0]"},
-		{`command -v node nodejs`, "/usr/bin/node\n/usr/bin/nodejs\n[0]"},
-		{`node -p 'require("fs").readFileSync("/dev/stdin", "utf8").length' < a.txt`, "20\n[0]"},
-	} {
-		got, err := runWith(newShTestFS(t, shTestFiles), tc.script, Options{Env: map[string]string{"GREETING": "hi"}})
-		if err != nil || got != tc.want {
-			t.Errorf("%s:\ngot  %q (%v)\nwant %q", tc.script, got, err, tc.want)
-		}
-	}
-}
-
 // TestNodeNoHost checks that a script reaches nothing of the host: not its
 // files, not its environment.
 func TestNodeNoHost(t *testing.T) {
@@ -577,14 +552,6 @@ func TestNodeContext(t *testing.T) {
 		if strings.Contains(res.stdout, "late") {
 			t.Errorf("%s: a timer outlived ctx", src)
 		}
-	}
-	// Through the shell: status 124.
-	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
-	defer cancel()
-	var out bytes.Buffer
-	code, err := Run(ctx, `node -e 'while(true){}'; echo after`, Options{FS: newShTestFS(t, nil), Dir: "/", Stdout: &out, Stderr: &out})
-	if code != TimeoutExitCode || !errors.Is(err, context.DeadlineExceeded) || strings.Contains(out.String(), "after") {
-		t.Errorf("Run: %d %v %q", code, err, out.String())
 	}
 }
 

@@ -1,4 +1,4 @@
-package shell
+package node
 
 // The JavaScript half of the node builtin. nodePreludeProgram compiles these
 // parts, in this order, as the body of one function of "native" (the Go

@@ -1,4 +1,4 @@
-package shell
+package posixfs
 
 import (
 	"crypto/rand"
@@ -36,9 +36,9 @@ var (
 	_ afero.Symlinker = (*fsDev)(nil)
 )
 
-// fsWithDev returns base (made POSIX, see fsStrict) with the device files
+// WithDev returns base (made POSIX, see fsStrict) with the device files
 // bound to the given streams; nil streams read nothing and discard.
-func fsWithDev(base afero.Fs, stdin io.Reader, stdout, stderr io.Writer) afero.Fs {
+func WithDev(base afero.Fs, stdin io.Reader, stdout, stderr io.Writer) afero.Fs {
 	if d, ok := base.(*fsDev); ok {
 		base = d.base
 	}
@@ -64,7 +64,7 @@ func fsDevKind(name string) string {
 	return ""
 }
 
-var fsDevNames = []string{"fd", "null", "random", "stderr", "stdin", "stdout", "tty", "urandom", "zero"}
+var DevNames = []string{"fd", "null", "random", "stderr", "stdin", "stdout", "tty", "urandom", "zero"}
 
 // fsDevTime is the modification time the device files show.
 var fsDevTime = time.Date(2024, 1, 1, 0, 0, 0, 0, time.UTC)
@@ -77,9 +77,9 @@ func (d *fsDev) baseHasDev() bool {
 func (d *fsDev) device(name string) (afero.File, error) {
 	kind := fsDevKind(name)
 	if kind == "tty" {
-		return nil, fsPathErr("open", name, syscall.ENXIO)
+		return nil, PathErr("open", name, syscall.ENXIO)
 	}
-	f := &fsDevFile{name: name, kind: kind}
+	f := &DevFile{name: name, kind: kind}
 	switch kind {
 	case "stdin":
 		f.r = d.stdin
@@ -100,7 +100,7 @@ func (d *fsDev) Create(name string) (afero.File, error) {
 func (d *fsDev) Mkdir(name string, perm os.FileMode) error {
 	name = fsClean(name)
 	if fsDevKind(name) != "" || (name == "/dev" && !d.baseHasDev()) {
-		return fsPathErr("mkdir", name, syscall.EEXIST)
+		return PathErr("mkdir", name, syscall.EEXIST)
 	}
 	return d.base.Mkdir(name, perm)
 }
@@ -108,7 +108,7 @@ func (d *fsDev) Mkdir(name string, perm os.FileMode) error {
 func (d *fsDev) MkdirAll(name string, perm os.FileMode) error {
 	name = fsClean(name)
 	if fsDevKind(name) != "" {
-		return fsPathErr("mkdir", name, syscall.ENOTDIR)
+		return PathErr("mkdir", name, syscall.ENOTDIR)
 	}
 	return d.base.MkdirAll(name, perm)
 }
@@ -124,7 +124,7 @@ func (d *fsDev) OpenFile(name string, flag int, perm os.FileMode) (afero.File, e
 	}
 	if (name == "/dev" || name == "/dev/fd") && !d.baseHasDev() {
 		if flag&(os.O_WRONLY|os.O_RDWR) != 0 {
-			return nil, fsPathErr("open", name, syscall.EISDIR)
+			return nil, PathErr("open", name, syscall.EISDIR)
 		}
 		return &fsDevDir{name: name}, nil
 	}
@@ -134,7 +134,7 @@ func (d *fsDev) OpenFile(name string, flag int, perm os.FileMode) (afero.File, e
 func (d *fsDev) Remove(name string) error {
 	name = fsClean(name)
 	if fsDevKind(name) != "" {
-		return fsPathErr("remove", name, syscall.EPERM)
+		return PathErr("remove", name, syscall.EPERM)
 	}
 	return d.base.Remove(name)
 }
@@ -142,7 +142,7 @@ func (d *fsDev) Remove(name string) error {
 func (d *fsDev) RemoveAll(name string) error {
 	name = fsClean(name)
 	if fsDevKind(name) != "" {
-		return fsPathErr("remove", name, syscall.EPERM)
+		return PathErr("remove", name, syscall.EPERM)
 	}
 	return d.base.RemoveAll(name)
 }
@@ -159,7 +159,7 @@ func (d *fsDev) Stat(name string) (os.FileInfo, error) {
 	name = fsClean(name)
 	if k := fsDevKind(name); k != "" {
 		if k == "tty" {
-			return nil, fsPathErr("stat", name, syscall.ENXIO)
+			return nil, PathErr("stat", name, syscall.ENXIO)
 		}
 		return fsDevInfo{name: path.Base(name)}, nil
 	}
@@ -183,21 +183,21 @@ func (d *fsDev) LstatIfPossible(name string) (os.FileInfo, bool, error) {
 }
 
 func (d *fsDev) SymlinkIfPossible(oldname, newname string) error {
-	return fsSymlink(d.base, oldname, newname)
+	return Symlink(d.base, oldname, newname)
 }
 
 func (d *fsDev) ReadlinkIfPossible(name string) (string, error) {
 	name = fsClean(name)
 	if fsDevKind(name) != "" {
-		return "", fsPathErr("readlink", name, syscall.EINVAL)
+		return "", PathErr("readlink", name, syscall.EINVAL)
 	}
-	return fsReadlink(d.base, name)
+	return Readlink(d.base, name)
 }
 
 func (d *fsDev) Chmod(name string, mode os.FileMode) error {
 	name = fsClean(name)
 	if fsDevKind(name) != "" {
-		return fsPathErr("chmod", name, syscall.EPERM)
+		return PathErr("chmod", name, syscall.EPERM)
 	}
 	return d.base.Chmod(name, mode)
 }
@@ -205,7 +205,7 @@ func (d *fsDev) Chmod(name string, mode os.FileMode) error {
 func (d *fsDev) Chown(name string, uid, gid int) error {
 	name = fsClean(name)
 	if fsDevKind(name) != "" {
-		return fsPathErr("chown", name, syscall.EPERM)
+		return PathErr("chown", name, syscall.EPERM)
 	}
 	return d.base.Chown(name, uid, gid)
 }
@@ -241,17 +241,24 @@ func (i fsDevInfo) ModTime() time.Time { return fsDevTime }
 func (i fsDevInfo) IsDir() bool        { return i.dir }
 func (i fsDevInfo) Sys() any           { return nil }
 
-// fsDevFile is an open device.
-type fsDevFile struct {
+// DevFile is an open device.
+type DevFile struct {
 	name string
 	kind string
 	r    io.Reader // stdin
 	w    io.Writer // stdout, stderr
 }
 
-func (f *fsDevFile) Close() error { return nil }
+// Kind is the device f is: "null", "zero", "random", "stdin", "stdout",
+// "stderr", ...
+func (f *DevFile) Kind() string { return f.kind }
 
-func (f *fsDevFile) Read(p []byte) (int, error) {
+// Input is the reader a "stdin" device reads from (nil for the others).
+func (f *DevFile) Input() io.Reader { return f.r }
+
+func (f *DevFile) Close() error { return nil }
+
+func (f *DevFile) Read(p []byte) (int, error) {
 	switch f.kind {
 	case "null":
 		return 0, io.EOF
@@ -266,24 +273,24 @@ func (f *fsDevFile) Read(p []byte) (int, error) {
 		}
 		return f.r.Read(p)
 	}
-	return 0, fsPathErr("read", f.name, syscall.EBADF)
+	return 0, PathErr("read", f.name, syscall.EBADF)
 }
 
-func (f *fsDevFile) ReadAt(p []byte, _ int64) (int, error) {
+func (f *DevFile) ReadAt(p []byte, _ int64) (int, error) {
 	if f.kind == "stdin" || f.kind == "stdout" || f.kind == "stderr" {
-		return 0, fsPathErr("read", f.name, syscall.ESPIPE)
+		return 0, PathErr("read", f.name, syscall.ESPIPE)
 	}
 	return f.Read(p)
 }
 
-func (f *fsDevFile) Seek(int64, int) (int64, error) {
+func (f *DevFile) Seek(int64, int) (int64, error) {
 	if f.kind == "stdin" || f.kind == "stdout" || f.kind == "stderr" {
-		return 0, fsPathErr("seek", f.name, syscall.ESPIPE)
+		return 0, PathErr("seek", f.name, syscall.ESPIPE)
 	}
 	return 0, nil
 }
 
-func (f *fsDevFile) Write(p []byte) (int, error) {
+func (f *DevFile) Write(p []byte) (int, error) {
 	switch f.kind {
 	case "null", "zero", "random", "urandom":
 		return len(p), nil
@@ -293,21 +300,21 @@ func (f *fsDevFile) Write(p []byte) (int, error) {
 		}
 		return f.w.Write(p)
 	}
-	return 0, fsPathErr("write", f.name, syscall.EBADF)
+	return 0, PathErr("write", f.name, syscall.EBADF)
 }
 
-func (f *fsDevFile) WriteAt(p []byte, _ int64) (int, error) { return f.Write(p) }
-func (f *fsDevFile) WriteString(s string) (int, error)      { return f.Write([]byte(s)) }
-func (f *fsDevFile) Name() string                           { return f.name }
-func (f *fsDevFile) Readdir(int) ([]os.FileInfo, error) {
-	return nil, fsPathErr("readdirent", f.name, syscall.ENOTDIR)
+func (f *DevFile) WriteAt(p []byte, _ int64) (int, error) { return f.Write(p) }
+func (f *DevFile) WriteString(s string) (int, error)      { return f.Write([]byte(s)) }
+func (f *DevFile) Name() string                           { return f.name }
+func (f *DevFile) Readdir(int) ([]os.FileInfo, error) {
+	return nil, PathErr("readdirent", f.name, syscall.ENOTDIR)
 }
-func (f *fsDevFile) Readdirnames(int) ([]string, error) {
-	return nil, fsPathErr("readdirent", f.name, syscall.ENOTDIR)
+func (f *DevFile) Readdirnames(int) ([]string, error) {
+	return nil, PathErr("readdirent", f.name, syscall.ENOTDIR)
 }
-func (f *fsDevFile) Stat() (os.FileInfo, error) { return fsDevInfo{name: path.Base(f.name)}, nil }
-func (f *fsDevFile) Sync() error                { return nil }
-func (f *fsDevFile) Truncate(int64) error       { return nil }
+func (f *DevFile) Stat() (os.FileInfo, error) { return fsDevInfo{name: path.Base(f.name)}, nil }
+func (f *DevFile) Sync() error                { return nil }
+func (f *DevFile) Truncate(int64) error       { return nil }
 
 // fsDevDir is the synthetic /dev (or /dev/fd) folder.
 type fsDevDir struct {
@@ -323,7 +330,7 @@ func (d *fsDevDir) list() []os.FileInfo {
 		}
 		return out
 	}
-	for _, n := range fsDevNames {
+	for _, n := range DevNames {
 		out = append(out, fsDevInfo{name: n, dir: n == "fd"})
 	}
 	sort.Slice(out, func(i, j int) bool { return out[i].Name() < out[j].Name() })
@@ -332,20 +339,20 @@ func (d *fsDevDir) list() []os.FileInfo {
 
 func (d *fsDevDir) Close() error { return nil }
 func (d *fsDevDir) Read([]byte) (int, error) {
-	return 0, fsPathErr("read", d.name, syscall.EISDIR)
+	return 0, PathErr("read", d.name, syscall.EISDIR)
 }
 func (d *fsDevDir) ReadAt([]byte, int64) (int, error) {
-	return 0, fsPathErr("read", d.name, syscall.EISDIR)
+	return 0, PathErr("read", d.name, syscall.EISDIR)
 }
 func (d *fsDevDir) Seek(int64, int) (int64, error) { return 0, nil }
 func (d *fsDevDir) Write([]byte) (int, error) {
-	return 0, fsPathErr("write", d.name, syscall.EISDIR)
+	return 0, PathErr("write", d.name, syscall.EISDIR)
 }
 func (d *fsDevDir) WriteAt([]byte, int64) (int, error) {
-	return 0, fsPathErr("write", d.name, syscall.EISDIR)
+	return 0, PathErr("write", d.name, syscall.EISDIR)
 }
 func (d *fsDevDir) WriteString(string) (int, error) {
-	return 0, fsPathErr("write", d.name, syscall.EISDIR)
+	return 0, PathErr("write", d.name, syscall.EISDIR)
 }
 func (d *fsDevDir) Name() string { return d.name }
 func (d *fsDevDir) Readdir(n int) ([]os.FileInfo, error) {
@@ -370,4 +377,4 @@ func (d *fsDevDir) Stat() (os.FileInfo, error) {
 	return fsDevInfo{name: path.Base(d.name), dir: true}, nil
 }
 func (d *fsDevDir) Sync() error          { return nil }
-func (d *fsDevDir) Truncate(int64) error { return fsPathErr("truncate", d.name, syscall.EISDIR) }
+func (d *fsDevDir) Truncate(int64) error { return PathErr("truncate", d.name, syscall.EISDIR) }

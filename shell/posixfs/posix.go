@@ -1,4 +1,4 @@
-package shell
+package posixfs
 
 import (
 	"context"
@@ -12,28 +12,29 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
-// fsUmask is the sandbox's default umask: files are created 0644 and
+// DefaultUmask is the sandbox's default umask: files are created 0644 and
 // folders 0755 unless a mode says otherwise, as under a login shell. The
 // umask builtin changes it for the rest of the Run (see fsUmaskOf).
-const fsUmask = 0o022
+const DefaultUmask = 0o022
 
-// fsUmaskOf is the umask in force over fsys: the one its fsPOSIX keeps,
+// UmaskOf is the umask in force over fsys: the one its fsPOSIX keeps,
 // or fsUmask.
-func fsUmaskOf(fsys afero.Fs) fs.FileMode {
+func UmaskOf(fsys afero.Fs) fs.FileMode {
 	if d, ok := fsys.(*fsDev); ok {
 		fsys = d.base
 	}
 	if p, ok := fsys.(*fsPOSIX); ok && p.umask != nil {
 		return fs.FileMode(p.umask.Load())
 	}
-	return fsUmask
+	return DefaultUmask
 }
 
-// fsSetUmask sets the umask kept over fsys, when it keeps one.
-func fsSetUmask(fsys afero.Fs, mask fs.FileMode) bool {
+// SetUmask sets the umask kept over fsys, when it keeps one.
+func SetUmask(fsys afero.Fs, mask fs.FileMode) bool {
 	if d, ok := fsys.(*fsDev); ok {
 		fsys = d.base
 	}
@@ -79,13 +80,13 @@ var (
 // newFSPOSIX returns fsys with the POSIX rules and a umask of its own.
 func newFSPOSIX(fsys afero.Fs) *fsPOSIX {
 	p := &fsPOSIX{base: fsys, umask: new(atomic.Uint32)}
-	p.umask.Store(uint32(fsInitialUmask(fsys)))
+	p.umask.Store(uint32(InitialUmask(fsys)))
 	return p
 }
 
-// fsStrict returns fsys with the POSIX rules of fsPOSIX (fsys itself when
+// Strict returns fsys with the POSIX rules of fsPOSIX (fsys itself when
 // it already is one).
-func fsStrict(fsys afero.Fs) afero.Fs {
+func Strict(fsys afero.Fs) afero.Fs {
 	switch f := fsys.(type) {
 	case *fsPOSIX:
 		return f
@@ -97,13 +98,13 @@ func fsStrict(fsys afero.Fs) afero.Fs {
 	return newFSPOSIX(fsys)
 }
 
-// fsPOSIXBuiltin runs b with c.FS made POSIX (fsStrict) for the call, so
+// Strictly runs b with c.FS made POSIX (fsStrict) for the call, so
 // that a file command keeps the rules also when called with a bare
 // filesystem (as tests do); under Run it already is.
-func fsPOSIXBuiltin(b Builtin) Builtin {
-	return func(ctx context.Context, c *Call, args []string) error {
+func Strictly(b command.Func) command.Func {
+	return func(ctx context.Context, c *command.Call, args []string) error {
 		old := c.FS
-		c.FS = fsStrict(old)
+		c.FS = Strict(old)
 		defer func() { c.FS = old }()
 		return b(ctx, c, args)
 	}
@@ -124,7 +125,7 @@ func (p *fsPOSIX) missing(op, name string) error {
 	for d := path.Dir(name); ; d = path.Dir(d) {
 		if fi, err := p.base.Stat(d); err == nil {
 			if !fi.IsDir() {
-				return fsPathErr(op, name, syscall.ENOTDIR)
+				return PathErr(op, name, syscall.ENOTDIR)
 			}
 			break
 		}
@@ -132,7 +133,7 @@ func (p *fsPOSIX) missing(op, name string) error {
 			break
 		}
 	}
-	return fsPathErr(op, name, syscall.ENOENT)
+	return PathErr(op, name, syscall.ENOENT)
 }
 
 // fix turns a base error about name into the POSIX one.
@@ -154,7 +155,7 @@ func (p *fsPOSIX) parentOK(op, name string) error {
 		return p.fix(op, name, err)
 	}
 	if !fi.IsDir() {
-		return fsPathErr(op, name, syscall.ENOTDIR)
+		return PathErr(op, name, syscall.ENOTDIR)
 	}
 	return nil
 }
@@ -178,13 +179,13 @@ func (p *fsPOSIX) Create(name string) (afero.File, error) {
 
 func (p *fsPOSIX) Mkdir(name string, perm os.FileMode) error {
 	name = fsClean(name)
-	if _, err := fsLstat(p.base, name); err == nil {
-		return fsPathErr("mkdir", name, syscall.EEXIST)
+	if _, err := Lstat(p.base, name); err == nil {
+		return PathErr("mkdir", name, syscall.EEXIST)
 	}
 	if err := p.parentOK("mkdir", name); err != nil {
 		return err
 	}
-	return p.base.Mkdir(name, perm&^fsUmaskOf(p))
+	return p.base.Mkdir(name, perm&^UmaskOf(p))
 }
 
 func (p *fsPOSIX) MkdirAll(name string, perm os.FileMode) error {
@@ -200,10 +201,10 @@ func (p *fsPOSIX) MkdirAll(name string, perm os.FileMode) error {
 		switch {
 		case err == nil:
 			if !fi.IsDir() {
-				return fsPathErr("mkdir", cur, syscall.ENOTDIR)
+				return PathErr("mkdir", cur, syscall.ENOTDIR)
 			}
 		case errors.Is(err, fs.ErrNotExist):
-			if err := p.base.Mkdir(cur, perm&^fsUmaskOf(p)); err != nil && !errors.Is(err, fs.ErrExist) {
+			if err := p.base.Mkdir(cur, perm&^UmaskOf(p)); err != nil && !errors.Is(err, fs.ErrExist) {
 				return err
 			}
 		default:
@@ -229,10 +230,10 @@ func (p *fsPOSIX) OpenFile(name string, flag int, perm os.FileMode) (afero.File,
 	switch {
 	case err == nil:
 		if flag&(os.O_CREATE|os.O_EXCL) == os.O_CREATE|os.O_EXCL {
-			return nil, fsPathErr("open", name, syscall.EEXIST)
+			return nil, PathErr("open", name, syscall.EEXIST)
 		}
 		if fi.IsDir() && (write || flag&os.O_TRUNC != 0) {
-			return nil, fsPathErr("open", name, syscall.EISDIR)
+			return nil, PathErr("open", name, syscall.EISDIR)
 		}
 	case errors.Is(err, fs.ErrNotExist):
 		if flag&os.O_CREATE == 0 {
@@ -241,7 +242,7 @@ func (p *fsPOSIX) OpenFile(name string, flag int, perm os.FileMode) (afero.File,
 		if err := p.parentOK("open", name); err != nil {
 			return nil, err
 		}
-		perm &^= fsUmaskOf(p)
+		perm &^= UmaskOf(p)
 	default:
 		return nil, err
 	}
@@ -257,12 +258,12 @@ func (p *fsPOSIX) OpenFile(name string, flag int, perm os.FileMode) (afero.File,
 
 func (p *fsPOSIX) Remove(name string) error {
 	name = fsClean(name)
-	fi, err := fsLstat(p.base, name)
+	fi, err := Lstat(p.base, name)
 	if err != nil {
 		return p.fix("remove", name, err)
 	}
 	if name == "/" {
-		return fsPathErr("remove", name, syscall.EBUSY)
+		return PathErr("remove", name, syscall.EBUSY)
 	}
 	if fi.IsDir() {
 		empty, err := p.isEmptyDir(name)
@@ -270,7 +271,7 @@ func (p *fsPOSIX) Remove(name string) error {
 			return err
 		}
 		if !empty {
-			return fsPathErr("remove", name, syscall.ENOTEMPTY)
+			return PathErr("remove", name, syscall.ENOTEMPTY)
 		}
 	}
 	return p.base.Remove(name)
@@ -278,7 +279,7 @@ func (p *fsPOSIX) Remove(name string) error {
 
 func (p *fsPOSIX) RemoveAll(name string) error {
 	name = fsClean(name)
-	if _, err := fsLstat(p.base, name); err != nil {
+	if _, err := Lstat(p.base, name); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
 			return nil
 		}
@@ -287,7 +288,7 @@ func (p *fsPOSIX) RemoveAll(name string) error {
 	if name != "/" {
 		return p.base.RemoveAll(name)
 	}
-	list, err := fsReadDir(p.base, name)
+	list, err := ReadDir(p.base, name)
 	if err != nil {
 		return err
 	}
@@ -304,7 +305,7 @@ func (p *fsPOSIX) Rename(oldname, newname string) error {
 	linkErr := func(errno syscall.Errno) error {
 		return &os.LinkError{Op: "rename", Old: oldname, New: newname, Err: errno}
 	}
-	ofi, err := fsLstat(p.base, oldname)
+	ofi, err := Lstat(p.base, oldname)
 	if err != nil {
 		return p.fix("rename", oldname, err)
 	}
@@ -317,7 +318,7 @@ func (p *fsPOSIX) Rename(oldname, newname string) error {
 	if err := p.parentOK("rename", newname); err != nil {
 		return err
 	}
-	if nfi, err := fsLstat(p.base, newname); err == nil {
+	if nfi, err := Lstat(p.base, newname); err == nil {
 		switch {
 		case nfi.IsDir() && !ofi.IsDir():
 			return linkErr(syscall.EISDIR)
@@ -376,7 +377,7 @@ func (p *fsPOSIX) SymlinkIfPossible(oldname, newname string) error {
 	if !ok {
 		return &os.LinkError{Op: "symlink", Old: oldname, New: newname, Err: afero.ErrNoSymlink}
 	}
-	if _, err := fsLstat(p.base, newname); err == nil {
+	if _, err := Lstat(p.base, newname); err == nil {
 		return &os.LinkError{Op: "symlink", Old: oldname, New: newname, Err: syscall.EEXIST}
 	}
 	if err := p.parentOK("symlink", newname); err != nil {
@@ -394,29 +395,29 @@ func (p *fsPOSIX) ReadlinkIfPossible(name string) (string, error) {
 	if _, err := p.base.Stat(name); err != nil {
 		return "", p.fix("readlink", name, err)
 	}
-	return "", fsPathErr("readlink", name, syscall.EINVAL)
+	return "", PathErr("readlink", name, syscall.EINVAL)
 }
 
 // fsWrapDir makes reading an opened folder's bytes EISDIR.
 func fsWrapDir(f afero.File) afero.File {
 	if fi, err := f.Stat(); err == nil && fi.IsDir() {
-		return &fsDirFile{File: f}
+		return &DirFile{File: f}
 	}
 	return f
 }
 
-// fsDirFile is an opened folder: it lists, but has no bytes.
-type fsDirFile struct{ afero.File }
+// DirFile is an opened folder: it lists, but has no bytes.
+type DirFile struct{ afero.File }
 
-func (d *fsDirFile) err(op string) error { return fsPathErr(op, d.Name(), syscall.EISDIR) }
+func (d *DirFile) err(op string) error { return PathErr(op, d.Name(), syscall.EISDIR) }
 
-func (d *fsDirFile) Read([]byte) (int, error)           { return 0, d.err("read") }
-func (d *fsDirFile) ReadAt([]byte, int64) (int, error)  { return 0, d.err("read") }
-func (d *fsDirFile) Write([]byte) (int, error)          { return 0, d.err("write") }
-func (d *fsDirFile) WriteAt([]byte, int64) (int, error) { return 0, d.err("write") }
-func (d *fsDirFile) WriteString(string) (int, error)    { return 0, d.err("write") }
-func (d *fsDirFile) Truncate(int64) error               { return d.err("truncate") }
-func (d *fsDirFile) Seek(int64, int) (int64, error)     { return 0, nil }
+func (d *DirFile) Read([]byte) (int, error)           { return 0, d.err("read") }
+func (d *DirFile) ReadAt([]byte, int64) (int, error)  { return 0, d.err("read") }
+func (d *DirFile) Write([]byte) (int, error)          { return 0, d.err("write") }
+func (d *DirFile) WriteAt([]byte, int64) (int, error) { return 0, d.err("write") }
+func (d *DirFile) WriteString(string) (int, error)    { return 0, d.err("write") }
+func (d *DirFile) Truncate(int64) error               { return d.err("truncate") }
+func (d *DirFile) Seek(int64, int) (int64, error)     { return 0, nil }
 
 // fsAppendFile writes at the end of the file every time (O_APPEND).
 type fsAppendFile struct{ afero.File }
@@ -430,6 +431,6 @@ func (a *fsAppendFile) Write(p []byte) (int, error) {
 
 func (a *fsAppendFile) WriteString(s string) (int, error) { return a.Write([]byte(s)) }
 
-// fsInitialUmask is the umask a Run starts with over fsys: fsUmask, or on
+// InitialUmask is the umask a Run starts with over fsys: fsUmask, or on
 // wasip1 the one the host says the parent process had.
-var fsInitialUmask = func(afero.Fs) fs.FileMode { return fsUmask }
+var InitialUmask = func(afero.Fs) fs.FileMode { return DefaultUmask }

@@ -1,6 +1,6 @@
 //go:build linux
 
-package shell
+package posixfs
 
 import (
 	"io/fs"
@@ -8,10 +8,10 @@ import (
 	"syscall"
 )
 
-// fsSys is the Sys of a FileInfo the shell's tests get: a *syscall.Stat_t
+// Sys is the Sys of a FileInfo the shell's tests get: a *syscall.Stat_t
 // owned by this process's user, as the interpreter's -O, -G and -N tests
 // expect on this platform (without one, -O would panic).
-func fsSys(fi fs.FileInfo) any {
+func Sys(fi fs.FileInfo) any {
 	if st, ok := fi.Sys().(*syscall.Stat_t); ok {
 		return st
 	}

@@ -1,9 +1,9 @@
 //go:build !unix
 
-package shell
+package posixfs
 
 import "io/fs"
 
-// fsSys is the Sys of a FileInfo the shell's tests get; off Unix the
+// Sys is the Sys of a FileInfo the shell's tests get; off Unix the
 // interpreter looks at none.
-func fsSys(fi fs.FileInfo) any { return fi.Sys() }
+func Sys(fi fs.FileInfo) any { return fi.Sys() }

@@ -1,4 +1,4 @@
-package shell
+package posixfs
 
 // Helpers shared by the file coreutils (fs_*.go): GNU-style option parsing,
 // the error texts coreutils print (strerror's wording), and small walks
@@ -15,10 +15,11 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
-func fsAllDigits(s string) bool {
+func AllDigits(s string) bool {
 	if s == "" {
 		return false
 	}
@@ -30,9 +31,9 @@ func fsAllDigits(s string) bool {
 	return true
 }
 
-// fsErrText is strerror's text for an error from the filesystem, as GNU
+// ErrText is strerror's text for an error from the filesystem, as GNU
 // tools print it after the file name: "No such file or directory".
-func fsErrText(err error) string {
+func ErrText(err error) string {
 	var errno syscall.Errno
 	if errors.As(err, &errno) {
 		if s, ok := fsErrnoText[errno]; ok {
@@ -87,13 +88,13 @@ var fsErrnoText = map[syscall.Errno]string{
 	syscall.EMLINK:       "Too many links",
 }
 
-// fsPathErr builds the *fs.PathError the POSIX layer returns.
-func fsPathErr(op, name string, errno syscall.Errno) error {
+// PathErr builds the *fs.PathError the POSIX layer returns.
+func PathErr(op, name string, errno syscall.Errno) error {
 	return &fs.PathError{Op: op, Path: name, Err: errno}
 }
 
-// fsLstat is Lstat when fsys has it, else Stat.
-func fsLstat(fsys afero.Fs, name string) (fs.FileInfo, error) {
+// Lstat is Lstat when fsys has it, else Stat.
+func Lstat(fsys afero.Fs, name string) (fs.FileInfo, error) {
 	if l, ok := fsys.(afero.Lstater); ok {
 		fi, _, err := l.LstatIfPossible(name)
 		return fi, err
@@ -101,28 +102,28 @@ func fsLstat(fsys afero.Fs, name string) (fs.FileInfo, error) {
 	return fsys.Stat(name)
 }
 
-// fsReadlink reads a symbolic link, or fails with EINVAL for anything
+// Readlink reads a symbolic link, or fails with EINVAL for anything
 // else (and ENOTSUP where fsys has no links).
-func fsReadlink(fsys afero.Fs, name string) (string, error) {
+func Readlink(fsys afero.Fs, name string) (string, error) {
 	if r, ok := fsys.(afero.LinkReader); ok {
 		return r.ReadlinkIfPossible(name)
 	}
 	if _, err := fsys.Stat(name); err != nil {
 		return "", err
 	}
-	return "", fsPathErr("readlink", name, syscall.EINVAL)
+	return "", PathErr("readlink", name, syscall.EINVAL)
 }
 
-// fsSymlink makes newname a symbolic link to target.
-func fsSymlink(fsys afero.Fs, target, newname string) error {
+// Symlink makes newname a symbolic link to target.
+func Symlink(fsys afero.Fs, target, newname string) error {
 	if l, ok := fsys.(afero.Linker); ok {
 		return l.SymlinkIfPossible(target, newname)
 	}
 	return &os.LinkError{Op: "symlink", Old: target, New: newname, Err: syscall.ENOTSUP}
 }
 
-// fsReadDir lists a folder sorted by name.
-func fsReadDir(fsys afero.Fs, name string) ([]fs.FileInfo, error) {
+// ReadDir lists a folder sorted by name.
+func ReadDir(fsys afero.Fs, name string) ([]fs.FileInfo, error) {
 	f, err := fsys.Open(name)
 	if err != nil {
 		return nil, err
@@ -136,18 +137,18 @@ func fsReadDir(fsys afero.Fs, name string) ([]fs.FileInfo, error) {
 	return list, nil
 }
 
-// fsIsSymlink tells whether fi describes a symbolic link.
-func fsIsSymlink(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
+// IsSymlink tells whether fi describes a symbolic link.
+func IsSymlink(fi fs.FileInfo) bool { return fi.Mode()&fs.ModeSymlink != 0 }
 
-// fsExists tells whether name exists (not following a final link).
-func fsExists(fsys afero.Fs, name string) bool {
-	_, err := fsLstat(fsys, name)
+// Exists tells whether name exists (not following a final link).
+func Exists(fsys afero.Fs, name string) bool {
+	_, err := Lstat(fsys, name)
 	return err == nil
 }
 
-// fsJoin joins a folder and a name as a user typed them: "." and "dir/"
+// Join joins a folder and a name as a user typed them: "." and "dir/"
 // keep their form, so "find ." prints "./a" and "ls dir/" lists "dir/a".
-func fsJoin(dir, name string) string {
+func Join(dir, name string) string {
 	if dir == "" {
 		return name
 	}
@@ -157,8 +158,8 @@ func fsJoin(dir, name string) string {
 	return dir + "/" + name
 }
 
-// fsCopyCtx copies src to dst, checking ctx between chunks.
-func fsCopyCtx(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) {
+// CopyCtx copies src to dst, checking ctx between chunks.
+func CopyCtx(ctx context.Context, dst io.Writer, src io.Reader) (int64, error) {
 	buf := make([]byte, 32<<10)
 	var n int64
 	for {
@@ -185,22 +186,25 @@ func fsCopyCtx(ctx context.Context, dst io.Writer, src io.Reader) (int64, error)
 	}
 }
 
-// fsCtxReader reads from r, failing with ctx's error once ctx is done.
-type fsCtxReader struct {
+// ContextReader returns a reader of r that fails with ctx's error once
+// ctx is done (checked before each Read).
+func ContextReader(ctx context.Context, r io.Reader) io.Reader { return ctxReader{ctx, r} }
+
+type ctxReader struct {
 	ctx context.Context
 	r   io.Reader
 }
 
-func (r fsCtxReader) Read(p []byte) (int, error) {
+func (r ctxReader) Read(p []byte) (int, error) {
 	if err := r.ctx.Err(); err != nil {
 		return 0, err
 	}
 	return r.r.Read(p)
 }
 
-// fsQuote quotes a file name the way GNU tools do in messages:
+// Quote quotes a file name the way GNU tools do in messages:
 // 'name', with a name holding a single quote as "it's".
-func fsQuote(s string) string {
+func Quote(s string) string {
 	if !strings.ContainsAny(s, "'") {
 		return "'" + s + "'"
 	}
@@ -210,7 +214,7 @@ func fsQuote(s string) string {
 	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
-// fsWarn prints "name: message" on stderr.
-func fsWarn(c *Call, name, format string, a ...any) {
+// Warn prints "name: message" on stderr.
+func Warn(c *command.Call, name, format string, a ...any) {
 	fmt.Fprintf(c.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
 }

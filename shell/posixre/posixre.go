@@ -1,7 +1,5 @@
-package shell
-
-// POSIX regular expressions (GNU flavour) translated to Go's RE2 syntax, for
-// grep and sed.
+// Package posixre translates POSIX regular expressions (GNU flavour) to
+// Go's RE2 syntax, for grep and sed.
 //
 // Supported, in both basic (BRE) and extended (ERE) syntax:
 //
@@ -20,6 +18,7 @@ package shell
 // \< and \> become \b, which is exact when a word character follows \< (or
 // precedes \>), the usual case. Repetition counts are limited to 1000.
 // Matching is leftmost-longest, as POSIX requires (Regexp.Longest).
+package posixre
 
 import (
 	"errors"
@@ -30,8 +29,8 @@ import (
 	"unicode/utf8"
 )
 
-// rxOptions selects the dialect of a pattern.
-type rxOptions struct {
+// Options selects the dialect of a pattern.
+type Options struct {
 	// ERE selects extended syntax (grep -E, sed -E); else basic.
 	ERE bool
 	// Lenient is grep's tolerance in ERE: a repetition operator with
@@ -49,42 +48,42 @@ type rxOptions struct {
 	Warn func(msg string)
 }
 
-// rxError is a regular expression syntax error, worded like GNU's.
-type rxError string
+// Error is a regular expression syntax error, worded like GNU's.
+type Error string
 
-func (e rxError) Error() string { return string(e) }
+func (e Error) Error() string { return string(e) }
 
 const (
-	rxErrBackref     = rxError("back-references in patterns are not supported")
-	rxErrTrailingBS  = rxError("Trailing backslash")
-	rxErrBracket     = rxError("Unmatched [, [^, [:, [., or [=")
-	rxErrOpenParen   = rxError("Unmatched ( or \\(")
-	rxErrCloseParen  = rxError("Unmatched ) or \\)")
-	rxErrOpenBrace   = rxError("Unmatched \\{")
-	rxErrBraceBody   = rxError("Invalid content of \\{\\}")
-	rxErrTooBig      = rxError("Regular expression too big")
-	rxErrRange       = rxError("Invalid range end")
-	rxErrClass       = rxError("Invalid character class name")
-	rxErrCollate     = rxError("Invalid collation character")
-	rxErrPreceding   = rxError("Invalid preceding regular expression")
-	rxErrClassSyntax = rxError("character class syntax is [[:space:]], not [:space:]")
-	rxErrInvalid     = rxError("Invalid regular expression")
+	rxErrBackref     = Error("back-references in patterns are not supported")
+	rxErrTrailingBS  = Error("Trailing backslash")
+	rxErrBracket     = Error("Unmatched [, [^, [:, [., or [=")
+	rxErrOpenParen   = Error("Unmatched ( or \\(")
+	rxErrCloseParen  = Error("Unmatched ) or \\)")
+	rxErrOpenBrace   = Error("Unmatched \\{")
+	rxErrBraceBody   = Error("Invalid content of \\{\\}")
+	rxErrTooBig      = Error("Regular expression too big")
+	rxErrRange       = Error("Invalid range end")
+	rxErrClass       = Error("Invalid character class name")
+	rxErrCollate     = Error("Invalid collation character")
+	rxErrPreceding   = Error("Invalid preceding regular expression")
+	rxErrClassSyntax = Error("character class syntax is [[:space:]], not [:space:]")
+	rxErrInvalid     = Error("Invalid regular expression")
 )
 
 // rxMaxRepeat is the largest repetition count RE2 accepts.
 const rxMaxRepeat = 1000
 
-// rxCompile translates pat and compiles it for leftmost-longest matching.
-func rxCompile(pat string, o rxOptions) (*regexp.Regexp, error) {
-	body, err := rxTranslate(pat, o)
+// Compile translates pat and compiles it for leftmost-longest matching.
+func Compile(pat string, o Options) (*regexp.Regexp, error) {
+	body, err := Translate(pat, o)
 	if err != nil {
 		return nil, err
 	}
-	return rxCompileGo(body, o)
+	return CompileGo(body, o)
 }
 
-// rxCompileGo compiles a Go-syntax body with the flags of o.
-func rxCompileGo(body string, o rxOptions) (*regexp.Regexp, error) {
+// CompileGo compiles a Go-syntax body with the flags of o.
+func CompileGo(body string, o Options) (*regexp.Regexp, error) {
 	re, err := regexp.Compile(rxFlags(o) + body)
 	if err != nil {
 		return nil, rxGoError(err)
@@ -95,7 +94,7 @@ func rxCompileGo(body string, o rxOptions) (*regexp.Regexp, error) {
 
 // rxFlags returns the Go flag group for o: dot matches newline always (as
 // in POSIX), plus i and m as asked.
-func rxFlags(o rxOptions) string {
+func rxFlags(o Options) string {
 	f := "(?s"
 	if o.ICase {
 		f += "i"
@@ -114,14 +113,14 @@ func rxGoError(err error) error {
 		case syntax.ErrLarge, syntax.ErrNestingDepth, syntax.ErrInvalidRepeatSize:
 			return rxErrTooBig
 		}
-		return rxError("Invalid regular expression: " + string(se.Code))
+		return Error("Invalid regular expression: " + string(se.Code))
 	}
 	return err
 }
 
-// rxQuoteLiteral returns Go syntax matching s literally (grep -F). Bytes
+// QuoteLiteral returns Go syntax matching s literally (grep -F). Bytes
 // that are not UTF-8 match any invalid byte.
-func rxQuoteLiteral(s string) string {
+func QuoteLiteral(s string) string {
 	var b strings.Builder
 	for _, r := range s {
 		rxWriteLiteral(&b, r)
@@ -147,7 +146,7 @@ func rxWriteLiteral(b *strings.Builder, r rune) {
 type rxTranslator struct {
 	p   string
 	i   int
-	o   rxOptions
+	o   Options
 	out strings.Builder
 	// lastAtom is where the last quantifiable item starts in out, or -1.
 	lastAtom int
@@ -161,9 +160,9 @@ type rxTranslator struct {
 	groups   []int
 }
 
-// rxTranslate translates a POSIX pattern to Go regexp syntax (without
+// Translate translates a POSIX pattern to Go regexp syntax (without
 // flags; see rxCompile). A successful result always compiles.
-func rxTranslate(pat string, o rxOptions) (string, error) {
+func Translate(pat string, o Options) (string, error) {
 	t := &rxTranslator{p: pat, o: o, lastAtom: -1, atStart: true}
 	if err := t.run(); err != nil {
 		return "", err
@@ -469,7 +468,7 @@ func (t *rxTranslator) escape() error {
 		return nil
 	}
 	if t.o.Sed {
-		if r, n, ok := sedCharEscape(t.p[t.i:]); ok {
+		if r, n, ok := CharEscape(t.p[t.i:]); ok {
 			t.i += n
 			t.literal(r)
 			return nil
@@ -482,10 +481,10 @@ func (t *rxTranslator) escape() error {
 	return nil
 }
 
-// sedCharEscape decodes one of sed's character escapes at the start of s
+// CharEscape decodes one of sed's character escapes at the start of s
 // (which begins with a backslash): \n \t \a \f \v \r \dNNN \oNNN \xHH \cX.
 // It returns the character and the length consumed.
-func sedCharEscape(s string) (rune, int, bool) {
+func CharEscape(s string) (rune, int, bool) {
 	if len(s) < 2 || s[0] != '\\' {
 		return 0, 0, false
 	}
@@ -583,7 +582,7 @@ func (t *rxTranslator) bracket() error {
 			return r, "", nil
 		}
 		if c == '\\' && t.o.Sed {
-			if r, n, ok := sedCharEscape(t.p[j:]); ok {
+			if r, n, ok := CharEscape(t.p[j:]); ok {
 				j += n
 				return r, "", nil
 			}

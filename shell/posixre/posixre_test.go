@@ -1,4 +1,4 @@
-package shell
+package posixre
 
 import (
 	"regexp"
@@ -6,13 +6,13 @@ import (
 )
 
 func TestRegexTranslateMatches(t *testing.T) {
-	bre := rxOptions{}
-	ere := rxOptions{ERE: true}
-	grepERE := rxOptions{ERE: true, Lenient: true}
-	sedBRE := rxOptions{Sed: true}
+	bre := Options{}
+	ere := Options{ERE: true}
+	grepERE := Options{ERE: true, Lenient: true}
+	sedBRE := Options{Sed: true}
 	tests := []struct {
 		pat   string
-		o     rxOptions
+		o     Options
 		match []string
 		miss  []string
 	}{
@@ -71,12 +71,12 @@ func TestRegexTranslateMatches(t *testing.T) {
 		{"[\\t]", sedBRE, []string{"\t"}, []string{"t", "\\"}},
 		{"\\x41", sedBRE, []string{"A"}, []string{"x41"}},
 		{"a.b", sedBRE, []string{"a\nb"}, nil},
-		{"ABC", rxOptions{ICase: true}, []string{"abc"}, []string{"abd"}},
+		{"ABC", Options{ICase: true}, []string{"abc"}, []string{"abd"}},
 		{"\\`a", sedBRE, []string{"ab"}, []string{"ba"}},
 		{"a\\'", sedBRE, []string{"ba"}, []string{"ab"}},
 	}
 	for _, tc := range tests {
-		re, err := rxCompile(tc.pat, tc.o)
+		re, err := Compile(tc.pat, tc.o)
 		if err != nil {
 			t.Errorf("rxCompile(%q, %+v): %v", tc.pat, tc.o, err)
 			continue
@@ -95,11 +95,11 @@ func TestRegexTranslateMatches(t *testing.T) {
 }
 
 func TestRegexTranslateErrors(t *testing.T) {
-	bre := rxOptions{}
-	ere := rxOptions{ERE: true}
+	bre := Options{}
+	ere := Options{ERE: true}
 	tests := []struct {
 		pat  string
-		o    rxOptions
+		o    Options
 		want string
 	}{
 		{"\\(a\\)\\1", bre, "back-references in patterns are not supported"},
@@ -114,7 +114,7 @@ func TestRegexTranslateErrors(t *testing.T) {
 		{"a\\{1", bre, "Unmatched \\{"},
 		{"a\\{1,x\\}", bre, "Invalid content of \\{\\}"},
 		{"a\\{2,1\\}", bre, "Invalid content of \\{\\}"},
-		{"a{2,1}", rxOptions{ERE: true, Lenient: true}, "Invalid content of \\{\\}"},
+		{"a{2,1}", Options{ERE: true, Lenient: true}, "Invalid content of \\{\\}"},
 		{"a{99999}", ere, "Regular expression too big"},
 		{"a{1001}", ere, "Regular expression too big"},
 		{"(a{1000}){1000}", ere, "Regular expression too big"},
@@ -126,7 +126,7 @@ func TestRegexTranslateErrors(t *testing.T) {
 		{"[:space:]", bre, "character class syntax is [[:space:]], not [:space:]"},
 	}
 	for _, tc := range tests {
-		_, err := rxTranslate(tc.pat, tc.o)
+		_, err := Translate(tc.pat, tc.o)
 		if err == nil || err.Error() != tc.want {
 			t.Errorf("rxTranslate(%q, %+v) error = %v, want %q", tc.pat, tc.o, err, tc.want)
 		}
@@ -134,14 +134,14 @@ func TestRegexTranslateErrors(t *testing.T) {
 }
 
 func TestRegexLongestAndLiteral(t *testing.T) {
-	re, err := rxCompile("a\\|ab", rxOptions{})
+	re, err := Compile("a\\|ab", Options{})
 	if err != nil {
 		t.Fatal(err)
 	}
 	if got := re.FindString("abc"); got != "ab" {
 		t.Errorf("leftmost-longest: got %q, want \"ab\"", got)
 	}
-	lit := rxQuoteLiteral("a.b*[c]\x01\xff")
+	lit := QuoteLiteral("a.b*[c]\x01\xff")
 	if _, err := regexp.Compile(lit); err != nil {
 		t.Errorf("rxQuoteLiteral gave %q: %v", lit, err)
 	}
@@ -162,8 +162,8 @@ func FuzzRegexTranslate(f *testing.F) {
 		f.Add(s, uint8(15))
 	}
 	f.Fuzz(func(t *testing.T, pat string, flags uint8) {
-		o := rxOptions{ERE: flags&1 != 0, Lenient: flags&2 != 0, Sed: flags&4 != 0, ICase: flags&8 != 0, Multiline: flags&16 != 0}
-		s, err := rxTranslate(pat, o)
+		o := Options{ERE: flags&1 != 0, Lenient: flags&2 != 0, Sed: flags&4 != 0, ICase: flags&8 != 0, Multiline: flags&16 != 0}
+		s, err := Translate(pat, o)
 		if err != nil {
 			return
 		}

@@ -1,4 +1,4 @@
-package shell
+package sed
 
 // Differential tests: grep and sed against the host's GNU grep and sed on
 // the same files (LC_ALL=C), comparing stdout, exit status and, for sed -i,
@@ -14,6 +14,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 	"github.com/spf13/afero"
 )
 
@@ -120,14 +121,14 @@ func grepSedDiff(t *testing.T, tool string, cases []grepSedDiffCase) {
 		}
 		wantOut, wantCode, wantFiles := grepSedHostRun(t, host, files, tc)
 		fsys := afero.NewMemMapFs()
-		gotOut, gotErr, gotCode := runGrepSedFS(t, fsys, tool, tc.stdin, files, tc.args...)
+		gotOut, gotErr, gotCode := cmdtest.RunFS(t, fsys, tool, tc.stdin, files, tc.args...)
 		if tc.sorted {
 			wantOut, gotOut = grepSedSortLines(wantOut), grepSedSortLines(gotOut)
 		}
 		ok := wantOut == gotOut && wantCode == gotCode
 		var fileDiff []string
 		for _, n := range tc.check {
-			if got := readGrepSedFile(fsys, n); got != wantFiles[n] {
+			if got := cmdtest.ReadFSFile(fsys, n); got != wantFiles[n] {
 				ok = false
 				fileDiff = append(fileDiff, n+": want "+grepSedQuote(wantFiles[n])+" got "+grepSedQuote(got))
 			}

@@ -1,6 +1,4 @@
-package shell
-
-// sed: a GNU-compatible stream editor over c.FS.
+// Package sed is the sed command: a GNU-compatible stream editor over c.FS.
 //
 // Options (short, long and unique long prefixes; options may follow
 // operands, "--" ends them):
@@ -24,6 +22,7 @@ package shell
 //
 // Exit status: 0; 1 bad usage or script; 2 an input file could not be
 // read; 4 an I/O error; or the code given to q/Q.
+package sed
 
 import (
 	"context"
@@ -31,10 +30,13 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/grep"
 )
 
 func init() {
-	register(sedBuiltin, "sed")
+	command.Register(sedBuiltin, "sed")
 }
 
 // sedOpts is a parsed sed command line.
@@ -106,7 +108,7 @@ var sedLongOpts = map[string]int{ // 0 no argument, 1 required, 2 optional
 	"follow-symlinks": 0, "binary": 0, "help": 0, "version": 0,
 }
 
-func sedBuiltin(ctx context.Context, c *Call, args []string) error {
+func sedBuiltin(ctx context.Context, c *command.Call, args []string) error {
 	o, files, err := sedParseArgs(c, args[1:])
 	if err != nil {
 		if f, ok := err.(*sedFail); ok {
@@ -115,7 +117,7 @@ func sedBuiltin(ctx context.Context, c *Call, args []string) error {
 			} else {
 				fmt.Fprintf(c.Stderr, "sed: %s\n", f.msg)
 			}
-			return Exit(f.status)
+			return command.Exit(f.status)
 		}
 		return c.Errorf(1, "sed", "%s", err)
 	}
@@ -134,7 +136,7 @@ func sedBuiltin(ctx context.Context, c *Call, args []string) error {
 			f = &sedFail{status: 1, msg: err.Error()}
 		}
 		fmt.Fprintf(c.Stderr, "sed: %s\n", f.msg)
-		return Exit(f.status)
+		return command.Exit(f.status)
 	}
 	if o.inPlace && len(files) == 0 {
 		return c.Errorf(4, "sed", "no input files")
@@ -143,7 +145,7 @@ func sedBuiltin(ctx context.Context, c *Call, args []string) error {
 }
 
 // sedParseArgs parses the command line (without the command name).
-func sedParseArgs(c *Call, args []string) (*sedOpts, []string, error) {
+func sedParseArgs(c *command.Call, args []string) (*sedOpts, []string, error) {
 	o := &sedOpts{lineLen: 70}
 	var operands []string
 	haveScript := false
@@ -159,10 +161,10 @@ func sedParseArgs(c *Call, args []string) (*sedOpts, []string, error) {
 		if name == "-" {
 			data, err = io.ReadAll(c.Stdin)
 		} else {
-			data, err = grepReadFile(c, name)
+			data, err = grep.ReadFile(c, name)
 		}
 		if err != nil {
-			return &sedFail{status: 4, msg: fmt.Sprintf("couldn't open file %s: %s", name, grepErrText(err))}
+			return &sedFail{status: 4, msg: fmt.Sprintf("couldn't open file %s: %s", name, grep.ErrText(err))}
 		}
 		text := strings.TrimSuffix(string(data), "\n")
 		o.chunks = append(o.chunks, sedChunk{text: text, file: name})

@@ -1,4 +1,4 @@
-package shell
+package sed
 
 // sed's executor: the cycle, addresses and the commands.
 
@@ -11,13 +11,15 @@ import (
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/grep"
 	"github.com/spf13/afero"
 )
 
 // sedExec runs a program.
 type sedExec struct {
 	ctx      context.Context
-	c        *Call
+	c        *command.Call
 	o        *sedOpts
 	prog     *sedProg
 	quiet    bool
@@ -25,7 +27,7 @@ type sedExec struct {
 	in       *sedInput
 	out      *sedOutput
 	stdout   *sedOutput
-	stdoutW  *grepSedWriter // under stdout
+	stdoutW  *grep.Writer // under stdout
 	ps, hs   sedBuf
 	lineNo   int64
 	fileName string
@@ -49,12 +51,12 @@ func (x *sedExec) warn(status int, format string, a ...any) {
 }
 
 // sedRun executes prog over the files (stdin when none).
-func sedRun(ctx context.Context, c *Call, o *sedOpts, prog *sedProg, files []string) error {
+func sedRun(ctx context.Context, c *command.Call, o *sedOpts, prog *sedProg, files []string) error {
 	x := &sedExec{ctx: ctx, c: c, o: o, prog: prog, quiet: o.quiet || prog.quiet, sep: '\n'}
 	if o.nullData {
 		x.sep = 0
 	}
-	x.stdoutW = &grepSedWriter{w: c.Stdout}
+	x.stdoutW = &grep.Writer{W: c.Stdout}
 	x.stdout = &sedOutput{w: bufio.NewWriterSize(x.stdoutW, 32<<10), sep: x.sep}
 	x.out = x.stdout
 	x.hs = sedBuf{chomped: true}
@@ -93,8 +95,8 @@ func sedRun(ctx context.Context, c *Call, o *sedOpts, prog *sedProg, files []str
 			}
 		}
 	}
-	if x.stdoutW.err != nil {
-		return grepSedWriteFailed(c, "sed", 4, x.stdoutW.err)
+	if x.stdoutW.Err != nil {
+		return grep.WriteFailed(c, "sed", 4, x.stdoutW.Err)
 	}
 	if err != nil {
 		if f, ok := err.(*sedFail); ok {
@@ -103,9 +105,9 @@ func sedRun(ctx context.Context, c *Call, o *sedOpts, prog *sedProg, files []str
 		return err
 	}
 	if x.quit {
-		return Exit(x.quitCode)
+		return command.Exit(x.quitCode)
 	}
-	return Exit(x.status)
+	return command.Exit(x.status)
 }
 
 // stream runs cycles over the files as one input stream.
@@ -115,7 +117,7 @@ func (x *sedExec) stream(names []string) error {
 	if x.o.separate {
 		x.lineNo = 0
 	}
-	for !x.quit && x.stdoutW.err == nil {
+	for !x.quit && x.stdoutW.Err == nil {
 		if err := x.ctx.Err(); err != nil {
 			return err
 		}

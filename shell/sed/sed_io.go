@@ -1,4 +1,4 @@
-package shell
+package sed
 
 // sed's input and output: the pattern and hold spaces, output streams with
 // GNU's handling of a last line without newline, input streams with one
@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/grep"
 	"github.com/spf13/afero"
 )
 
@@ -74,7 +75,7 @@ func (f *sedInFile) peek() bool {
 	if f.done {
 		return false
 	}
-	line, _ := grepReadLine(f.r, f.sep, &f.buf)
+	line, _ := grep.ReadLine(f.r, f.sep, &f.buf)
 	if len(line) == 0 {
 		f.done = true
 		if f.closer != nil {
@@ -117,7 +118,7 @@ func (in *sedInput) openNext() *sedInFile {
 		}
 		h, err := x.c.FS.Open(abs)
 		if err != nil {
-			x.warn(2, "can't read %s: %s", name, grepErrText(err))
+			x.warn(2, "can't read %s: %s", name, grep.ErrText(err))
 			continue
 		}
 		f.r, f.closer = bufio.NewReaderSize(h, 64<<10), h
@@ -186,7 +187,7 @@ func (x *sedExec) openWFiles() error {
 		}
 		f, err := x.c.FS.Create(x.c.Abs(name))
 		if err != nil {
-			return x.c.Errorf(4, "sed", "couldn't open file %s: %s", name, grepErrText(err))
+			return x.c.Errorf(4, "sed", "couldn't open file %s: %s", name, grep.ErrText(err))
 		}
 		x.wfiles[name] = &sedOutput{w: bufio.NewWriter(f), sep: x.sep, file: f}
 	}
@@ -198,7 +199,7 @@ func (x *sedExec) editInPlace(name string) error {
 	abs := x.c.Abs(name)
 	fi, err := x.c.FS.Stat(abs)
 	if err != nil {
-		x.warn(2, "can't read %s: %s", name, grepErrText(err))
+		x.warn(2, "can't read %s: %s", name, grep.ErrText(err))
 		return nil
 	}
 	if !fi.Mode().IsRegular() {
@@ -207,7 +208,7 @@ func (x *sedExec) editInPlace(name string) error {
 	}
 	orig, err := afero.ReadFile(x.c.FS, abs)
 	if err != nil {
-		x.warn(4, "couldn't edit %s: %s", name, grepErrText(err))
+		x.warn(4, "couldn't edit %s: %s", name, grep.ErrText(err))
 		return nil
 	}
 	var buf bytes.Buffer
@@ -231,12 +232,12 @@ func (x *sedExec) editInPlace(name string) error {
 			bak = abs + bak
 		}
 		if err := afero.WriteFile(x.c.FS, bak, orig, fi.Mode().Perm()); err != nil {
-			x.warn(4, "couldn't open file %s: %s", bak, grepErrText(err))
+			x.warn(4, "couldn't open file %s: %s", bak, grep.ErrText(err))
 			return nil
 		}
 	}
 	if err := afero.WriteFile(x.c.FS, abs, buf.Bytes(), fi.Mode().Perm()); err != nil {
-		x.warn(4, "couldn't edit %s: %s", name, grepErrText(err))
+		x.warn(4, "couldn't edit %s: %s", name, grep.ErrText(err))
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package shell
+package sed
 
 // sed's script parser: turns the -e/-f chunks into a flat list of commands
 // with resolved blocks and branches. Errors read like GNU's:
@@ -10,6 +10,8 @@ import (
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentenkit/agentenkit/shell/posixre"
 )
 
 // sedAddrKind is the kind of an address.
@@ -455,7 +457,7 @@ func (p *sedParser) readText() (string, error) {
 			if p.eof() {
 				break
 			}
-			if r, n, ok := sedCharEscape(p.s[p.i-1:]); ok {
+			if r, n, ok := posixre.CharEscape(p.s[p.i-1:]); ok {
 				b.WriteRune(r)
 				p.i += n - 1
 				continue
@@ -617,16 +619,16 @@ func (p *sedParser) regex(pat string, icase, multi bool) (*sedRegex, error) {
 		}
 		return &sedRegex{}, nil
 	}
-	o := rxOptions{ERE: p.o.ere, Sed: true, ICase: icase, Multiline: multi}
-	body, err := rxTranslate(pat, o)
+	o := posixre.Options{ERE: p.o.ere, Sed: true, ICase: icase, Multiline: multi}
+	body, err := posixre.Translate(pat, o)
 	if err != nil {
 		return nil, p.errf("%s", err)
 	}
-	re, err := rxCompileGo(body, o)
+	re, err := posixre.CompileGo(body, o)
 	if err != nil {
 		return nil, p.errf("%s", err)
 	}
-	cont, err := rxCompileGo("(?s:.)(?:"+body+")", o)
+	cont, err := posixre.CompileGo("(?s:.)(?:"+body+")", o)
 	if err != nil {
 		return nil, p.errf("%s", err)
 	}
@@ -757,7 +759,7 @@ func (p *sedParser) replacement(s string, groups int) ([]sedReplPart, error) {
 		case d == '\n':
 			lit.WriteByte('\n')
 		default:
-			if r, n, ok := sedCharEscape(s[i-1:]); ok {
+			if r, n, ok := posixre.CharEscape(s[i-1:]); ok {
 				lit.WriteRune(r)
 				i += n - 2
 				continue
@@ -803,7 +805,7 @@ func (p *sedParser) transliterate(cmd *sedCmd) error {
 					p.i += 2
 					continue
 				}
-				if r, n, ok := sedCharEscape(p.s[p.i:]); ok {
+				if r, n, ok := posixre.CharEscape(p.s[p.i:]); ok {
 					rs = append(rs, r)
 					p.i += n
 					continue

@@ -1,12 +1,15 @@
-package shell
+package sed
 
 import (
 	"bytes"
 	"context"
+	"io"
 	"strings"
 	"testing"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 	"github.com/spf13/afero"
 )
 
@@ -108,7 +111,7 @@ func TestSedTable(t *testing.T) {
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
-			out, errOut, code := runGrepSed(t, "sed", tc.stdin, sedTestFiles, tc.args...)
+			out, errOut, code := cmdtest.RunGrepSed(t, "sed", tc.stdin, sedTestFiles, tc.args...)
 			if out != tc.out || code != tc.code || !strings.Contains(errOut, tc.err) || (tc.err == "" && errOut != "") {
 				t.Errorf("sed %q\n got out %q err %q code %d\nwant out %q err %q code %d", tc.args, out, errOut, code, tc.out, tc.err, tc.code)
 			}
@@ -119,64 +122,64 @@ func TestSedTable(t *testing.T) {
 func TestSedInPlace(t *testing.T) {
 	fsys := afero.NewMemMapFs()
 	files := map[string]string{"a.txt": "one\ntwo\n", "b.txt": "three\n", "sub/c.txt": "x\n"}
-	out, errOut, code := runGrepSedFS(t, fsys, "sed", "", files, "-i", "s/o/0/g;$a end", "a.txt", "b.txt")
+	out, errOut, code := cmdtest.RunFS(t, fsys, "sed", "", files, "-i", "s/o/0/g;$a end", "a.txt", "b.txt")
 	if out != "" || errOut != "" || code != 0 {
 		t.Fatalf("sed -i: out %q err %q code %d", out, errOut, code)
 	}
-	if got := readGrepSedFile(fsys, "a.txt"); got != "0ne\ntw0\nend\n" {
+	if got := cmdtest.ReadFSFile(fsys, "a.txt"); got != "0ne\ntw0\nend\n" {
 		t.Errorf("a.txt = %q", got)
 	}
-	if got := readGrepSedFile(fsys, "b.txt"); got != "three\nend\n" {
+	if got := cmdtest.ReadFSFile(fsys, "b.txt"); got != "three\nend\n" {
 		t.Errorf("b.txt = %q", got)
 	}
 
 	fsys = afero.NewMemMapFs()
-	_, _, code = runGrepSedFS(t, fsys, "sed", "", files, "-i.bak", "1d", "a.txt")
-	if code != 0 || readGrepSedFile(fsys, "a.txt") != "two\n" || readGrepSedFile(fsys, "a.txt.bak") != "one\ntwo\n" {
-		t.Errorf("sed -i.bak: code %d a=%q bak=%q", code, readGrepSedFile(fsys, "a.txt"), readGrepSedFile(fsys, "a.txt.bak"))
+	_, _, code = cmdtest.RunFS(t, fsys, "sed", "", files, "-i.bak", "1d", "a.txt")
+	if code != 0 || cmdtest.ReadFSFile(fsys, "a.txt") != "two\n" || cmdtest.ReadFSFile(fsys, "a.txt.bak") != "one\ntwo\n" {
+		t.Errorf("sed -i.bak: code %d a=%q bak=%q", code, cmdtest.ReadFSFile(fsys, "a.txt"), cmdtest.ReadFSFile(fsys, "a.txt.bak"))
 	}
 
 	fsys = afero.NewMemMapFs()
-	_, _, code = runGrepSedFS(t, fsys, "sed", "", files, "--in-place=old_*", "s/x/y/", "sub/c.txt")
-	if code != 0 || readGrepSedFile(fsys, "sub/c.txt") != "y\n" || readGrepSedFile(fsys, "sub/old_c.txt") != "x\n" {
-		t.Errorf("sed --in-place=old_*: code %d c=%q bak=%q", code, readGrepSedFile(fsys, "sub/c.txt"), readGrepSedFile(fsys, "sub/old_c.txt"))
+	_, _, code = cmdtest.RunFS(t, fsys, "sed", "", files, "--in-place=old_*", "s/x/y/", "sub/c.txt")
+	if code != 0 || cmdtest.ReadFSFile(fsys, "sub/c.txt") != "y\n" || cmdtest.ReadFSFile(fsys, "sub/old_c.txt") != "x\n" {
+		t.Errorf("sed --in-place=old_*: code %d c=%q bak=%q", code, cmdtest.ReadFSFile(fsys, "sub/c.txt"), cmdtest.ReadFSFile(fsys, "sub/old_c.txt"))
 	}
 
 	fsys = afero.NewMemMapFs()
-	out, _, code = runGrepSedFS(t, fsys, "sed", "", files, "-n", "-i", "1p;1w /dev/stdout", "a.txt")
-	if code != 0 || out != "one\n" || readGrepSedFile(fsys, "a.txt") != "one\n" {
-		t.Errorf("sed -n -i with w /dev/stdout: code %d out %q a=%q", code, out, readGrepSedFile(fsys, "a.txt"))
+	out, _, code = cmdtest.RunFS(t, fsys, "sed", "", files, "-n", "-i", "1p;1w /dev/stdout", "a.txt")
+	if code != 0 || out != "one\n" || cmdtest.ReadFSFile(fsys, "a.txt") != "one\n" {
+		t.Errorf("sed -n -i with w /dev/stdout: code %d out %q a=%q", code, out, cmdtest.ReadFSFile(fsys, "a.txt"))
 	}
 
 	fsys = afero.NewMemMapFs()
-	_, errOut, code = runGrepSedFS(t, fsys, "sed", "", files, "-i", "s/^/>/", "missing", "b.txt")
-	if code != 2 || !strings.Contains(errOut, "can't read missing") || readGrepSedFile(fsys, "b.txt") != ">three\n" {
-		t.Errorf("sed -i missing: code %d err %q b=%q", code, errOut, readGrepSedFile(fsys, "b.txt"))
+	_, errOut, code = cmdtest.RunFS(t, fsys, "sed", "", files, "-i", "s/^/>/", "missing", "b.txt")
+	if code != 2 || !strings.Contains(errOut, "can't read missing") || cmdtest.ReadFSFile(fsys, "b.txt") != ">three\n" {
+		t.Errorf("sed -i missing: code %d err %q b=%q", code, errOut, cmdtest.ReadFSFile(fsys, "b.txt"))
 	}
 }
 
 func TestSedWriteFiles(t *testing.T) {
 	fsys := afero.NewMemMapFs()
 	files := map[string]string{"in": "a1\nb2\na3\n"}
-	out, _, code := runGrepSedFS(t, fsys, "sed", "", files, "-n", "/a/w as.txt\ns/b/B/w bs.txt", "in")
+	out, _, code := cmdtest.RunFS(t, fsys, "sed", "", files, "-n", "/a/w as.txt\ns/b/B/w bs.txt", "in")
 	if code != 0 || out != "" {
 		t.Fatalf("code %d out %q", code, out)
 	}
-	if got := readGrepSedFile(fsys, "as.txt"); got != "a1\na3\n" {
+	if got := cmdtest.ReadFSFile(fsys, "as.txt"); got != "a1\na3\n" {
 		t.Errorf("as.txt = %q", got)
 	}
-	if got := readGrepSedFile(fsys, "bs.txt"); got != "B2\n" {
+	if got := cmdtest.ReadFSFile(fsys, "bs.txt"); got != "B2\n" {
 		t.Errorf("bs.txt = %q", got)
 	}
 }
 
-func sedTestCall(fsys afero.Fs, stdin string, out *bytes.Buffer) *Call {
-	return &Call{Stdin: strings.NewReader(stdin), Stdout: out, Stderr: out, Dir: "/", FS: fsys,
+func sedTestCall(fsys afero.Fs, stdin string, out *bytes.Buffer) *command.Call {
+	return &command.Call{Stdin: strings.NewReader(stdin), Stdout: out, Stderr: out, Dir: "/", FS: fsys,
 		Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 }
 
 func TestSedContext(t *testing.T) {
-	b, _ := lookupBuiltin("sed")
+	b, _ := command.Lookup("sed")
 	ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 	defer cancel()
 	var out bytes.Buffer
@@ -192,16 +195,16 @@ func TestSedContext(t *testing.T) {
 	}
 	out.Reset()
 	err = b(context.Background(), sedTestCall(afero.NewMemMapFs(), "x\n", &out), []string{"sed", ":a;G;h;ba"})
-	if ExitCode(err) != 4 || !strings.Contains(out.String(), "too large") {
+	if command.ExitCode(err) != 4 || !strings.Contains(out.String(), "too large") {
 		t.Errorf("runaway growth: err %v out %q", err, out.String())
 	}
 }
 
 func TestSedQuitStopsReading(t *testing.T) {
-	b, _ := lookupBuiltin("sed")
+	b, _ := command.Lookup("sed")
 	var out bytes.Buffer
 	c := sedTestCall(afero.NewMemMapFs(), "", &out)
-	c.Stdin = grepEndless{}
+	c.Stdin = cmdtest.Endless{}
 	if err := b(context.Background(), c, []string{"sed", "3q"}); err != nil || out.String() != "y\ny\ny\n" {
 		t.Errorf("sed 3q on endless input: %v %q", err, out.String())
 	}
@@ -235,10 +238,29 @@ func FuzzSed(f *testing.F) {
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 200*time.Millisecond)
 		defer cancel()
-		b, _ := lookupBuiltin("sed")
+		b, _ := command.Lookup("sed")
 		fsys := afero.NewMemMapFs()
 		afero.WriteFile(fsys, "/in", []byte("r1\nr2"), 0o644)
 		var out bytes.Buffer
 		b(ctx, sedTestCall(fsys, input, &out), args)
 	})
 }
+
+func TestGrepSedStopOnClosedPipe(t *testing.T) {
+	for _, args := range [][]string{{"grep", "y"}, {"sed", "p"}, {"sed", "-n", "p"}} {
+		b, _ := command.Lookup(args[0])
+		c := &command.Call{Stdin: cmdtest.Endless{}, Stdout: grepClosedPipe{}, Stderr: io.Discard, Dir: "/", FS: afero.NewMemMapFs(),
+			Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
+		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
+		err := b(ctx, c, args)
+		cancel()
+		if command.ExitCode(err) != 141 {
+			t.Errorf("%q writing to a closed pipe: %v (status %d), want status 141", args, err, command.ExitCode(err))
+		}
+	}
+}
+
+// grepClosedPipe fails every write, as a pipe whose reader has gone.
+type grepClosedPipe struct{}
+
+func (grepClosedPipe) Write(p []byte) (int, error) { return 0, io.ErrClosedPipe }

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"context"
@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textBase64, "base64") }
+func init() { command.Register(textBase64, "base64") }
 
-var base64Flags = textFlags{
-	short: "diw:",
-	long:  map[string]string{"decode": "d", "ignore-garbage": "i", "wrap": "w:"},
+var base64Flags = cmdutil.Flags{
+	Short: "diw:",
+	Long:  map[string]string{"decode": "d", "ignore-garbage": "i", "wrap": "w:"},
 }
 
 // textBase64 is base64: encode or decode standard input or a file.
@@ -21,61 +24,61 @@ var base64Flags = textFlags{
 // default, 0 for none). Decoding skips newlines, accepts concatenated
 // padded blocks and fails with "invalid input" (status 1) after writing
 // what it could decode.
-func textBase64(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(base64Flags, args[1:])
+func textBase64(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(base64Flags, args[1:])
 	if err != nil {
-		return textUsage(c, "base64", 1, err)
+		return cmdutil.Usage(c, "base64", 1, err)
 	}
 	decode, garbage, wrap := false, false, 76
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "d":
 			decode = true
 		case "i":
 			garbage = true
 		case "w":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 0 {
-				return c.Errorf(1, "base64", "invalid wrap size: %s", textQuote(o.val))
+				return c.Errorf(1, "base64", "invalid wrap size: %s", cmdutil.Quote(o.Val))
 			}
 			wrap = n
 		}
 	}
 	if len(files) > 1 {
-		return textUsage(c, "base64", 1, textUsagef("extra operand %s", textQuote(files[1])))
+		return cmdutil.Usage(c, "base64", 1, cmdutil.Usagef("extra operand %s", cmdutil.Quote(files[1])))
 	}
 	name := "-"
 	if len(files) == 1 {
 		name = files[0]
 	}
-	r, err := textOpen(c, name)
+	r, err := cmdutil.Open(c, name)
 	if err != nil {
-		return c.Errorf(1, "base64", "%s: %s", name, textErrText(err))
+		return c.Errorf(1, "base64", "%s: %s", name, cmdutil.ErrText(err))
 	}
 	defer r.Close()
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	if decode {
 		err = base64Decode(ctx, out, r, garbage)
 	} else {
 		err = base64Encode(ctx, out, r, wrap)
 	}
-	if ferr := textFlush(out); err == nil {
+	if ferr := cmdutil.Flush(out); err == nil {
 		err = ferr
 	}
 	if err == errBase64Invalid {
 		return c.Errorf(1, "base64", "invalid input")
 	}
 	if err != nil {
-		if _, isWrite := err.(*textWriteError); !isWrite && ctx.Err() == nil {
-			return c.Errorf(1, "base64", "read error: %s", textErrText(err))
+		if _, isWrite := err.(*cmdutil.WriteError); !isWrite && ctx.Err() == nil {
+			return c.Errorf(1, "base64", "read error: %s", cmdutil.ErrText(err))
 		}
 	}
-	return textFinish(c, "base64", err)
+	return cmdutil.Finish(c, "base64", err)
 }
 
 var errBase64Invalid = fmt.Errorf("invalid input")
 
-func base64Encode(ctx context.Context, out textOut, r io.Reader, wrap int) error {
+func base64Encode(ctx context.Context, out cmdutil.Out, r io.Reader, wrap int) error {
 	buf := make([]byte, 3*16*1024)
 	col := 0
 	var carry []byte
@@ -128,7 +131,7 @@ func base64IsAlpha(b byte) bool {
 	return b >= 'A' && b <= 'Z' || b >= 'a' && b <= 'z' || b >= '0' && b <= '9' || b == '+' || b == '/'
 }
 
-func base64Decode(ctx context.Context, out textOut, r io.Reader, garbage bool) error {
+func base64Decode(ctx context.Context, out cmdutil.Out, r io.Reader, garbage bool) error {
 	buf := make([]byte, 64*1024)
 	var pending []byte // cleaned characters not yet decoded (< 4)
 	dec := make([]byte, 3)

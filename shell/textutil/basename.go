@@ -1,15 +1,18 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textBasename, "basename") }
+func init() { command.Register(textBasename, "basename") }
 
-var basenameFlags = textFlags{
-	short: "as:z",
-	long:  map[string]string{"multiple": "a", "suffix": "s:", "zero": "z"},
+var basenameFlags = cmdutil.Flags{
+	Short: "as:z",
+	Long:  map[string]string{"multiple": "a", "suffix": "s:", "zero": "z"},
 }
 
 // textBasename is basename: strip the folder and an optional suffix from
@@ -17,28 +20,28 @@ var basenameFlags = textFlags{
 //
 // Supports NAME [SUFFIX], -a/--multiple, -s/--suffix=SUFFIX (implies -a)
 // and -z.
-func textBasename(ctx context.Context, c *Call, args []string) error {
-	opts, names, err := textParse(basenameFlags, args[1:])
+func textBasename(ctx context.Context, c *command.Call, args []string) error {
+	opts, names, err := cmdutil.Parse(basenameFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "basename", 1, err)
+		return cmdutil.Usage(c, "basename", 1, err)
 	}
 	multiple, suffix, eol := false, "", "\n"
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "a":
 			multiple = true
 		case "s":
-			multiple, suffix = true, o.val
+			multiple, suffix = true, o.Val
 		case "z":
 			eol = "\x00"
 		}
 	}
 	if len(names) == 0 {
-		return textUsage(c, "basename", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "basename", 1, cmdutil.Usagef("missing operand"))
 	}
 	if !multiple {
 		if len(names) > 2 {
-			return textUsage(c, "basename", 1, textUsagef("extra operand %s", textQuote(names[2])))
+			return cmdutil.Usage(c, "basename", 1, cmdutil.Usagef("extra operand %s", cmdutil.Quote(names[2])))
 		}
 		if len(names) == 2 {
 			suffix = names[1]
@@ -50,7 +53,7 @@ func textBasename(ctx context.Context, c *Call, args []string) error {
 		b.WriteString(textBaseName(n, suffix) + eol)
 	}
 	_, err = c.Stdout.Write([]byte(b.String()))
-	return textFinish(c, "basename", err)
+	return cmdutil.Finish(c, "basename", err)
 }
 
 // textBaseName is GNU basename of name, less suffix when the rest is not

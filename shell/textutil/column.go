@@ -1,17 +1,20 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"strconv"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textColumn, "column") }
+func init() { command.Register(textColumn, "column") }
 
-var columnFlags = textFlags{
-	short: "ts:o:c:xn",
-	long: map[string]string{
+var columnFlags = cmdutil.Flags{
+	Short: "ts:o:c:xn",
+	Long: map[string]string{
 		"table": "t", "separator": "s:", "output-separator": "o:", "output-width": "c:",
 		"fillrows": "x",
 	},
@@ -22,10 +25,10 @@ var columnFlags = textFlags{
 // Supports -t/--table (with -s SEPS, -o SEP: cells padded to their
 // column's width, empty lines skipped) and the default fill mode (-c
 // WIDTH or $COLUMNS, else 80; -x fills rows first).
-func textColumn(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(columnFlags, args[1:])
+func textColumn(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(columnFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "column", 1, err)
+		return cmdutil.Usage(c, "column", 1, err)
 	}
 	table, fillRows := false, false
 	seps, outSep := "", "  "
@@ -36,17 +39,17 @@ func textColumn(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "t":
 			table = true
 		case "s":
-			seps = o.val
+			seps = o.Val
 		case "o":
-			outSep = o.val
+			outSep = o.Val
 		case "c":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n <= 0 {
-				return c.Errorf(1, "column", "invalid columns argument: %s", textQuote(o.val))
+				return c.Errorf(1, "column", "invalid columns argument: %s", cmdutil.Quote(o.Val))
 			}
 			width = n
 		case "x":
@@ -58,32 +61,32 @@ func textColumn(ctx context.Context, c *Call, args []string) error {
 	}
 	var lines []string
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			return c.Errorf(1, "column", "cannot open %s: %s", name, textErrText(err))
+			return c.Errorf(1, "column", "cannot open %s: %s", name, cmdutil.ErrText(err))
 		}
-		err = textReadLines(ctx, r, '\n', func(line []byte, _ bool) error {
+		err = cmdutil.ReadLines(ctx, r, '\n', func(line []byte, _ bool) error {
 			lines = append(lines, string(line))
 			return nil
 		})
 		r.Close()
 		if err != nil {
-			return textFinish(c, "column", err)
+			return cmdutil.Finish(c, "column", err)
 		}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	if table {
 		columnTable(out, lines, seps, outSep)
 	} else {
 		columnFill(out, lines, width, fillRows)
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "column", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "column", err)
 	}
 	return nil
 }
 
-func columnTable(out textOut, lines []string, seps, outSep string) {
+func columnTable(out cmdutil.Out, lines []string, seps, outSep string) {
 	var rows [][]string
 	widths := []int{}
 	for _, l := range lines {
@@ -138,7 +141,7 @@ func columnSplit(l, seps string) []string {
 	return append(cells, l[start:])
 }
 
-func columnFill(out textOut, lines []string, width int, fillRows bool) {
+func columnFill(out cmdutil.Out, lines []string, width int, fillRows bool) {
 	var items []string
 	maxLen := 0
 	for _, l := range lines {

@@ -1,17 +1,20 @@
-package shell
+package textutil
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textComm, "comm") }
+func init() { command.Register(textComm, "comm") }
 
-var commFlags = textFlags{
-	short: "123z",
-	long: map[string]string{
+var commFlags = cmdutil.Flags{
+	Short: "123z",
+	Long: map[string]string{
 		"check-order": "check", "nocheck-order": "nocheck", "output-delimiter": "od:",
 		"total": "total", "zero-terminated": "z",
 	},
@@ -22,10 +25,10 @@ var commFlags = textFlags{
 // Supports -1, -2, -3, --check-order, --nocheck-order,
 // --output-delimiter=STR, --total and -z. As in GNU comm, unsorted input
 // is reported (once per file) when it matters, and makes the status 1.
-func textComm(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(commFlags, args[1:])
+func textComm(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(commFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "comm", 1, err)
+		return cmdutil.Usage(c, "comm", 1, err)
 	}
 	show := [4]bool{false, true, true, true}
 	check := 0 // 0 default, 1 enabled, -1 disabled
@@ -34,18 +37,18 @@ func textComm(ctx context.Context, c *Call, args []string) error {
 	total := false
 	eol := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "1", "2", "3":
-			show[o.key[0]-'0'] = false
+			show[o.Key[0]-'0'] = false
 		case "check":
 			check = 1
 		case "nocheck":
 			check = -1
 		case "od":
-			if delimSet && o.val != delim {
+			if delimSet && o.Val != delim {
 				return c.Errorf(1, "comm", "multiple output delimiters specified")
 			}
-			delim, delimSet = o.val, true
+			delim, delimSet = o.Val, true
 			if delim == "" {
 				delim = "\x00"
 			}
@@ -57,29 +60,29 @@ func textComm(ctx context.Context, c *Call, args []string) error {
 	}
 	switch {
 	case len(files) == 0:
-		return textUsage(c, "comm", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "comm", 1, cmdutil.Usagef("missing operand"))
 	case len(files) == 1:
-		return textUsage(c, "comm", 1, textUsagef("missing operand after %s", textQuote(files[0])))
+		return cmdutil.Usage(c, "comm", 1, cmdutil.Usagef("missing operand after %s", cmdutil.Quote(files[0])))
 	case len(files) > 2:
-		return textUsage(c, "comm", 1, textUsagef("extra operand %s", textQuote(files[2])))
+		return cmdutil.Usage(c, "comm", 1, cmdutil.Usagef("extra operand %s", cmdutil.Quote(files[2])))
 	}
-	var lrs [2]*textLineReader
+	var lrs [2]*cmdutil.LineReader
 	for i, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			return c.Errorf(1, "comm", "%s: %s", name, textErrText(err))
+			return c.Errorf(1, "comm", "%s: %s", name, cmdutil.ErrText(err))
 		}
 		defer r.Close()
-		lrs[i] = newTextLineReader(ctx, r, eol)
+		lrs[i] = cmdutil.NewLineReader(ctx, r, eol)
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	var cur, prev [2][]byte
 	var have [2]bool
 	var warned [2]bool
 	var counts [4]int64
 	seenUnpairable := false
 	read := func(i int) error {
-		line, err := lrs[i].next()
+		line, err := lrs[i].Next()
 		if err == io.EOF {
 			have[i] = false
 			return nil
@@ -98,7 +101,7 @@ func textComm(ctx context.Context, c *Call, args []string) error {
 			out.Flush()
 			fmt.Fprintf(c.Stderr, "comm: file %d is not in sorted order\n", i+1)
 			if check == 1 {
-				return Exit(1)
+				return command.Exit(1)
 			}
 			warned[i] = true
 		}
@@ -119,7 +122,7 @@ func textComm(ctx context.Context, c *Call, args []string) error {
 	}
 	for i := range lrs {
 		if err := read(i); err != nil {
-			return textFinish(c, "comm", err)
+			return cmdutil.Finish(c, "comm", err)
 		}
 	}
 	for have[0] || have[1] {
@@ -144,24 +147,24 @@ func textComm(ctx context.Context, c *Call, args []string) error {
 		}
 		if order <= 0 {
 			if err := read(0); err != nil {
-				return textFinish(c, "comm", err)
+				return cmdutil.Finish(c, "comm", err)
 			}
 		}
 		if order >= 0 {
 			if err := read(1); err != nil {
-				return textFinish(c, "comm", err)
+				return cmdutil.Finish(c, "comm", err)
 			}
 		}
 	}
 	if total {
 		fmt.Fprintf(out, "%d%s%d%s%d%stotal%c", counts[1], delim, counts[2], delim, counts[3], delim, eol)
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "comm", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "comm", err)
 	}
 	if warned[0] || warned[1] {
 		fmt.Fprintf(c.Stderr, "comm: input is not in sorted order\n")
-		return Exit(1)
+		return command.Exit(1)
 	}
 	return nil
 }

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"bufio"
@@ -8,13 +8,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textCut, "cut") }
+func init() { command.Register(textCut, "cut") }
 
-var cutFlags = textFlags{
-	short: "b:c:d:f:nsz",
-	long: map[string]string{
+var cutFlags = cmdutil.Flags{
+	Short: "b:c:d:f:nsz",
+	Long: map[string]string{
 		"bytes": "b:", "characters": "c:", "delimiter": "d:", "fields": "f:",
 		"only-delimited": "s", "zero-terminated": "z", "complement": "complement",
 		"output-delimiter": "od:",
@@ -29,10 +32,10 @@ type cutRange struct{ lo, hi int }
 // Supports -b LIST, -c LIST (bytes, as GNU cut does), -f LIST, -d DELIM,
 // -s, -n (ignored), -z, --complement and --output-delimiter=STR. A LIST is
 // N, N-M, N- or -M items separated by commas.
-func textCut(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(cutFlags, args[1:])
+func textCut(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(cutFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "cut", 1, err)
+		return cmdutil.Usage(c, "cut", 1, err)
 	}
 	mode, list := "", ""
 	delim, delimSet := byte('\t'), false
@@ -40,22 +43,22 @@ func textCut(ctx context.Context, c *Call, args []string) error {
 	suppress, complement := false, false
 	eol := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b", "c", "f":
 			if mode != "" {
-				return textUsage(c, "cut", 1, textUsagef("only one list may be specified"))
+				return cmdutil.Usage(c, "cut", 1, cmdutil.Usagef("only one list may be specified"))
 			}
-			mode, list = o.key, o.val
+			mode, list = o.Key, o.Val
 		case "d":
-			if len(o.val) > 1 {
-				return textUsage(c, "cut", 1, textUsagef("the delimiter must be a single character"))
+			if len(o.Val) > 1 {
+				return cmdutil.Usage(c, "cut", 1, cmdutil.Usagef("the delimiter must be a single character"))
 			}
 			delim, delimSet = 0, true
-			if o.val != "" {
-				delim = o.val[0]
+			if o.Val != "" {
+				delim = o.Val[0]
 			}
 		case "od":
-			outDelim, outDelimSet = o.val, true
+			outDelim, outDelimSet = o.Val, true
 		case "s":
 			suppress = true
 		case "complement":
@@ -65,18 +68,18 @@ func textCut(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if mode == "" {
-		return textUsage(c, "cut", 1, textUsagef("you must specify a list of bytes, characters, or fields"))
+		return cmdutil.Usage(c, "cut", 1, cmdutil.Usagef("you must specify a list of bytes, characters, or fields"))
 	}
 	if mode != "f" && delimSet {
-		return textUsage(c, "cut", 1, textUsagef("an input delimiter may be specified only when operating on fields"))
+		return cmdutil.Usage(c, "cut", 1, cmdutil.Usagef("an input delimiter may be specified only when operating on fields"))
 	}
 	if mode != "f" && suppress {
-		return textUsage(c, "cut", 1, textUsagef("suppressing non-delimited lines makes sense\n\tonly when operating on fields"))
+		return cmdutil.Usage(c, "cut", 1, cmdutil.Usagef("suppressing non-delimited lines makes sense\n\tonly when operating on fields"))
 	}
 	ranges, err := cutParseList(list, mode == "f")
 	if err != nil {
-		if ue, ok := err.(*textUsageError); ok {
-			return textUsage(c, "cut", 1, ue)
+		if ue, ok := err.(*cmdutil.UsageError); ok {
+			return cmdutil.Usage(c, "cut", 1, ue)
 		}
 		return c.Errorf(1, "cut", "%s", err.Error())
 	}
@@ -91,19 +94,19 @@ func textCut(ctx context.Context, c *Call, args []string) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	status := 0
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "cut", ferr)
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, "cut", ferr)
 			}
-			fmt.Fprintf(c.Stderr, "cut: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "cut: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
-		err = textReadLines(ctx, r, eol, func(line []byte, _ bool) error {
+		err = cmdutil.ReadLines(ctx, r, eol, func(line []byte, _ bool) error {
 			if mode == "f" {
 				cutFields(out.Writer, line, ranges, delim, outDelim, suppress, eol)
 			} else {
@@ -116,14 +119,14 @@ func textCut(ctx context.Context, c *Call, args []string) error {
 			if ctx.Err() != nil {
 				return err
 			}
-			fmt.Fprintf(c.Stderr, "cut: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "cut: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "cut", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "cut", err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // cutParseList parses a LIST into sorted, merged ranges.
@@ -139,7 +142,7 @@ func cutParseList(list string, fields bool) ([]cutRange, error) {
 		num := func(s string) (int, error) {
 			for _, ch := range s {
 				if ch < '0' || ch > '9' {
-					return 0, textUsagef("invalid %s %s", valueWhat, textQuote(item))
+					return 0, cmdutil.Usagef("invalid %s %s", valueWhat, cmdutil.Quote(item))
 				}
 			}
 			n, err := strconv.Atoi(s)
@@ -147,7 +150,7 @@ func cutParseList(list string, fields bool) ([]cutRange, error) {
 				n = math.MaxInt
 			}
 			if n == 0 {
-				return 0, textUsagef("%s numbered from 1", what)
+				return 0, cmdutil.Usagef("%s numbered from 1", what)
 			}
 			return n, nil
 		}
@@ -160,7 +163,7 @@ func cutParseList(list string, fields bool) ([]cutRange, error) {
 			continue
 		}
 		if lo == "" && hi == "" {
-			return nil, textUsagef("invalid range with no endpoint: -")
+			return nil, cmdutil.Usagef("invalid range with no endpoint: -")
 		}
 		r := cutRange{1, math.MaxInt}
 		if lo != "" {
@@ -178,15 +181,15 @@ func cutParseList(list string, fields bool) ([]cutRange, error) {
 			r.hi = n
 		}
 		if r.hi < r.lo {
-			return nil, textUsagef("invalid decreasing range")
+			return nil, cmdutil.Usagef("invalid decreasing range")
 		}
 		ranges = append(ranges, r)
 	}
 	if len(ranges) == 0 {
 		if fields {
-			return nil, textUsagef("fields are numbered from 1")
+			return nil, cmdutil.Usagef("fields are numbered from 1")
 		}
-		return nil, textUsagef("byte/character positions are numbered from 1")
+		return nil, cmdutil.Usagef("byte/character positions are numbered from 1")
 	}
 	slices.SortFunc(ranges, func(a, b cutRange) int { return a.lo - b.lo })
 	merged := ranges[:1]

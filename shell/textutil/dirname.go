@@ -1,35 +1,38 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textDirname, "dirname") }
+func init() { command.Register(textDirname, "dirname") }
 
-var dirnameFlags = textFlags{short: "z", long: map[string]string{"zero": "z"}}
+var dirnameFlags = cmdutil.Flags{Short: "z", Long: map[string]string{"zero": "z"}}
 
 // textDirname is dirname: strip the last component of file names.
 //
 // Supports several operands and -z.
-func textDirname(ctx context.Context, c *Call, args []string) error {
-	opts, names, err := textParse(dirnameFlags, args[1:])
+func textDirname(ctx context.Context, c *command.Call, args []string) error {
+	opts, names, err := cmdutil.Parse(dirnameFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "dirname", 1, err)
+		return cmdutil.Usage(c, "dirname", 1, err)
 	}
 	eol := "\n"
 	if len(opts) > 0 {
 		eol = "\x00"
 	}
 	if len(names) == 0 {
-		return textUsage(c, "dirname", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "dirname", 1, cmdutil.Usagef("missing operand"))
 	}
 	var b strings.Builder
 	for _, n := range names {
 		b.WriteString(textDirName(n) + eol)
 	}
 	_, err = c.Stdout.Write([]byte(b.String()))
-	return textFinish(c, "dirname", err)
+	return cmdutil.Finish(c, "dirname", err)
 }
 
 // textDirName is GNU dirname of p.

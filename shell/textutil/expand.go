@@ -1,15 +1,18 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"fmt"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
 func init() {
-	register(textExpand, "expand")
-	register(textUnexpand, "unexpand")
+	command.Register(textExpand, "expand")
+	command.Register(textUnexpand, "unexpand")
 }
 
 // expandTabs are tab stops: every n columns, or a list.
@@ -36,7 +39,7 @@ func expandParseTabs(s string) (expandTabs, error) {
 	for _, f := range strings.FieldsFunc(s, func(r rune) bool { return r == ',' || r == ' ' }) {
 		n, err := strconv.Atoi(f)
 		if err != nil || n <= 0 {
-			return expandTabs{}, fmt.Errorf("tab size contains invalid character(s): %s", textQuote(f))
+			return expandTabs{}, fmt.Errorf("tab size contains invalid character(s): %s", cmdutil.Quote(f))
 		}
 		if len(stops) > 0 && n <= stops[len(stops)-1] {
 			return expandTabs{}, fmt.Errorf("tab sizes must be ascending")
@@ -67,16 +70,16 @@ func expandArgs(args []string) []string {
 //
 // Supports -t N, -t LIST (explicit stops; past the last a tab is one
 // space), -i/--initial and the obsolescent -N.
-func textExpand(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(textFlags{short: "it:", long: map[string]string{"initial": "i", "tabs": "t:"}}, expandArgs(args[1:]))
+func textExpand(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(cmdutil.Flags{Short: "it:", Long: map[string]string{"initial": "i", "tabs": "t:"}}, expandArgs(args[1:]))
 	if err != nil {
-		return textUsage(c, "expand", 1, err)
+		return cmdutil.Usage(c, "expand", 1, err)
 	}
 	tabs, initial := expandTabs{every: 8}, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "t":
-			if tabs, err = expandParseTabs(o.val); err != nil {
+			if tabs, err = expandParseTabs(o.Val); err != nil {
 				return c.Errorf(1, "expand", "%s", err.Error())
 			}
 		case "i":
@@ -116,16 +119,16 @@ func textExpand(ctx context.Context, c *Call, args []string) error {
 // Supports -a/--all (all blanks, not just leading ones), --first-only,
 // -t N or -t LIST (implies -a) and the obsolescent -N. A single space
 // before a tab stop is left alone.
-func textUnexpand(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(textFlags{short: "at:", long: map[string]string{"all": "a", "first-only": "first", "tabs": "t:"}}, expandArgs(args[1:]))
+func textUnexpand(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(cmdutil.Flags{Short: "at:", Long: map[string]string{"all": "a", "first-only": "first", "tabs": "t:"}}, expandArgs(args[1:]))
 	if err != nil {
-		return textUsage(c, "unexpand", 1, err)
+		return cmdutil.Usage(c, "unexpand", 1, err)
 	}
 	tabs, all, firstOnly := expandTabs{every: 8}, false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "t":
-			if tabs, err = expandParseTabs(o.val); err != nil {
+			if tabs, err = expandParseTabs(o.Val); err != nil {
 				return c.Errorf(1, "unexpand", "%s", err.Error())
 			}
 			all = true
@@ -202,22 +205,22 @@ func textUnexpand(ctx context.Context, c *Call, args []string) error {
 }
 
 // expandEach runs fn over each line of the files, writing its output.
-func expandEach(ctx context.Context, c *Call, name string, files []string, fn func(line []byte, out *strings.Builder)) error {
+func expandEach(ctx context.Context, c *command.Call, name string, files []string, fn func(line []byte, out *strings.Builder)) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	status := 0
 	var b strings.Builder
 	for _, f := range files {
-		r, err := textOpen(c, f)
+		r, err := cmdutil.Open(c, f)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(c.Stderr, "%s: %s: %s\n", name, f, textErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: %s: %s\n", name, f, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
-		err = textReadLines(ctx, r, '\n', func(line []byte, term bool) error {
+		err = cmdutil.ReadLines(ctx, r, '\n', func(line []byte, term bool) error {
 			b.Reset()
 			fn(line, &b)
 			out.WriteString(b.String())
@@ -228,11 +231,11 @@ func expandEach(ctx context.Context, c *Call, name string, files []string, fn fu
 		})
 		r.Close()
 		if err != nil {
-			return textFinish(c, name, err)
+			return cmdutil.Finish(c, name, err)
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, name, err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, name, err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"context"
@@ -7,9 +7,12 @@ import (
 	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textExpr, "expr") }
+func init() { command.Register(textExpr, "expr") }
 
 // exprError is a syntax (status 2) or evaluation (status 2 or 3) error.
 type exprError struct {
@@ -76,18 +79,18 @@ func (v exprValue) null() bool {
 // the \(group\) or the match's length. Exit status 0 when the result is
 // neither empty nor 0, 1 when it is, 2 for a bad expression, 3 for an
 // error.
-func textExpr(ctx context.Context, c *Call, args []string) error {
+func textExpr(ctx context.Context, c *command.Call, args []string) error {
 	toks := args[1:]
 	if len(toks) > 0 && toks[0] == "--" {
 		toks = toks[1:]
 	}
 	if len(toks) == 0 {
-		return textUsage(c, "expr", 2, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "expr", 2, cmdutil.Usagef("missing operand"))
 	}
 	p := &exprParser{toks: toks}
 	v, err := p.or()
 	if err == nil && p.pos < len(p.toks) {
-		err = &exprError{fmt.Sprintf("syntax error: unexpected argument %s", textQuote(p.toks[p.pos])), 2}
+		err = &exprError{fmt.Sprintf("syntax error: unexpected argument %s", cmdutil.Quote(p.toks[p.pos])), 2}
 	}
 	if err != nil {
 		e, ok := err.(*exprError)
@@ -97,10 +100,10 @@ func textExpr(ctx context.Context, c *Call, args []string) error {
 		return c.Errorf(e.status, "expr", "%s", e.msg)
 	}
 	if _, err := fmt.Fprintln(c.Stdout, v.String()); err != nil {
-		return textFinish(c, "expr", &textWriteError{err})
+		return cmdutil.Finish(c, "expr", &cmdutil.WriteError{Err: err})
 	}
 	if v.null() {
-		return Exit(1)
+		return command.Exit(1)
 	}
 	return nil
 }
@@ -126,7 +129,7 @@ func (p *exprParser) missing() error {
 	if p.pos == 0 {
 		return &exprError{"syntax error: missing argument", 2}
 	}
-	return &exprError{fmt.Sprintf("syntax error: missing argument after %s", textQuote(p.toks[p.pos-1])), 2}
+	return &exprError{fmt.Sprintf("syntax error: missing argument after %s", cmdutil.Quote(p.toks[p.pos-1])), 2}
 }
 
 func (p *exprParser) or() (exprValue, error) {
@@ -327,9 +330,9 @@ func (p *exprParser) primary() (exprValue, error) {
 		}
 		if _, ok := p.peek(")"); !ok {
 			if p.pos >= len(p.toks) {
-				return v, &exprError{fmt.Sprintf("syntax error: expecting ')' after %s", textQuote(p.toks[p.pos-1])), 2}
+				return v, &exprError{fmt.Sprintf("syntax error: expecting ')' after %s", cmdutil.Quote(p.toks[p.pos-1])), 2}
 			}
-			return v, &exprError{fmt.Sprintf("syntax error: expecting ')' instead of %s", textQuote(p.toks[p.pos])), 2}
+			return v, &exprError{fmt.Sprintf("syntax error: expecting ')' instead of %s", cmdutil.Quote(p.toks[p.pos])), 2}
 		}
 		p.pos++
 		return v, nil

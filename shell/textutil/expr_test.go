@@ -1,28 +1,32 @@
-package shell
+package textutil
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
+)
 
 func TestTextExpr(t *testing.T) {
-	runTextCases(t, "expr", []textCase{
-		{args: textArgs("1", "+", "2"), want: "3\n"},
-		{args: textArgs("7", "/", "2"), want: "3\n"},
-		{args: textArgs("2", "*", "3", "+", "1"), want: "7\n"},
-		{args: textArgs("(", "1", "+", "2", ")", "*", "3"), want: "9\n"},
-		{args: textArgs("length", "hello"), want: "5\n"},
-		{args: textArgs("substr", "hello", "2", "3"), want: "ell\n"},
-		{args: textArgs("index", "hello", "l"), want: "3\n"},
-		{args: textArgs("hello", ":", "h\\(.*\\)o"), want: "ell\n"},
-		{args: textArgs("abc", ":", "a.*"), want: "3\n"},
-		{args: textArgs("0"), want: "0\n", code: 1},
-		{args: textArgs("1", "/", "0"), code: 2, stderr: "expr: division by zero\n"},
-		{args: textArgs("a", "+", "1"), code: 2, stderr: "expr: non-integer argument\n"},
-		{args: textArgs("1", "+"), code: 2},
-		{args: textArgs("99999999999999999999", "+", "1"), want: "100000000000000000000\n"},
+	cmdtest.RunCases(t, "expr", []cmdtest.Case{
+		{Args: cmdtest.Args("1", "+", "2"), Want: "3\n"},
+		{Args: cmdtest.Args("7", "/", "2"), Want: "3\n"},
+		{Args: cmdtest.Args("2", "*", "3", "+", "1"), Want: "7\n"},
+		{Args: cmdtest.Args("(", "1", "+", "2", ")", "*", "3"), Want: "9\n"},
+		{Args: cmdtest.Args("length", "hello"), Want: "5\n"},
+		{Args: cmdtest.Args("substr", "hello", "2", "3"), Want: "ell\n"},
+		{Args: cmdtest.Args("index", "hello", "l"), Want: "3\n"},
+		{Args: cmdtest.Args("hello", ":", "h\\(.*\\)o"), Want: "ell\n"},
+		{Args: cmdtest.Args("abc", ":", "a.*"), Want: "3\n"},
+		{Args: cmdtest.Args("0"), Want: "0\n", Code: 1},
+		{Args: cmdtest.Args("1", "/", "0"), Code: 2, Stderr: "expr: division by zero\n"},
+		{Args: cmdtest.Args("a", "+", "1"), Code: 2, Stderr: "expr: non-integer argument\n"},
+		{Args: cmdtest.Args("1", "+"), Code: 2},
+		{Args: cmdtest.Args("99999999999999999999", "+", "1"), Want: "100000000000000000000\n"},
 	})
 }
 
 func TestTextExprGNU(t *testing.T) {
-	var cases []textGNUCase
+	var cases []cmdtest.GNUCase
 	for _, a := range [][]string{
 		{"1", "+", "2"}, {"10", "-", "20"}, {"6", "*", "7"}, {"7", "/", "2"}, {"-7", "/", "2"}, {"7", "%", "3"}, {"-7", "%", "3"},
 		{"1", "<", "2"}, {"10", "<", "9"}, {"a", "<", "b"}, {"10", "<", "9a"}, {"abc", "=", "abc"}, {"1", "==", "01"}, {"a", "!=", "a"},
@@ -35,10 +39,10 @@ func TestTextExprGNU(t *testing.T) {
 		{"9223372036854775807", "+", "1"}, {"x", ":", "[[:alpha:]]"}, {"hello world", ":", ".*o"}, {"abc", ":", "^abc"},
 		{"abc", ":", "b"}, {"a$", ":", "a$"}, {"--", "5"},
 	} {
-		cases = append(cases, textGNUCase{args: a})
+		cases = append(cases, cmdtest.GNUCase{Args: a})
 	}
 	for _, a := range [][]string{{}, {"1", "+"}, {"1", "/", "0"}, {"a", "+", "1"}, {"(", "1"}, {"1", "2"}, {")"}, {"1", "%", "0"}} {
-		cases = append(cases, textGNUCase{args: a, stderr: true})
+		cases = append(cases, cmdtest.GNUCase{Args: a, Stderr: true})
 	}
-	textGNUDiff(t, "expr", "expr", cases)
+	cmdtest.GNUDiff(t, "expr", "expr", cases)
 }

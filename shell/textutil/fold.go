@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"bufio"
@@ -6,13 +6,16 @@ import (
 	"fmt"
 	"io"
 	"strconv"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textFold, "fold") }
+func init() { command.Register(textFold, "fold") }
 
-var foldFlags = textFlags{
-	short: "bsw:",
-	long:  map[string]string{"bytes": "b", "spaces": "s", "width": "w:"},
+var foldFlags = cmdutil.Flags{
+	Short: "bsw:",
+	Long:  map[string]string{"bytes": "b", "spaces": "s", "width": "w:"},
 }
 
 // textFold is fold: wrap each input line to fit in a width.
@@ -21,24 +24,24 @@ var foldFlags = textFlags{
 // and -b/--bytes (count bytes, not columns); also the obsolescent -N.
 // Columns are GNU's: a tab goes to the next multiple of 8, a backspace
 // goes back one, a carriage return goes to 0.
-func textFold(ctx context.Context, c *Call, args []string) error {
+func textFold(ctx context.Context, c *command.Call, args []string) error {
 	args = args[1:]
 	for i, a := range args {
 		if len(a) > 1 && a[0] == '-' && a[1] >= '0' && a[1] <= '9' {
 			args[i] = "-w" + a[1:]
 		}
 	}
-	opts, files, err := textParse(foldFlags, args)
+	opts, files, err := cmdutil.Parse(foldFlags, args)
 	if err != nil {
-		return textUsage(c, "fold", 1, err)
+		return cmdutil.Usage(c, "fold", 1, err)
 	}
 	width, spaces, countBytes := 80, false, false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "w":
-			n, err := strconv.Atoi(o.val)
+			n, err := strconv.Atoi(o.Val)
 			if err != nil || n < 1 {
-				return c.Errorf(1, "fold", "invalid number of columns: %s", textQuote(o.val))
+				return c.Errorf(1, "fold", "invalid number of columns: %s", cmdutil.Quote(o.Val))
 			}
 			width = n
 		case "s":
@@ -50,26 +53,26 @@ func textFold(ctx context.Context, c *Call, args []string) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	status := 0
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(c.Stderr, "fold: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "fold: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
 		err = foldStream(ctx, out.Writer, r, width, spaces, countBytes)
 		r.Close()
 		if err != nil {
-			return textFinish(c, "fold", err)
+			return cmdutil.Finish(c, "fold", err)
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "fold", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "fold", err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // foldStream is GNU fold's fold_file.

@@ -1,17 +1,20 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"regexp"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textHead, "head") }
+func init() { command.Register(textHead, "head") }
 
-var headFlags = textFlags{
-	short: "n:c:qvz",
-	long: map[string]string{
+var headFlags = cmdutil.Flags{
+	Short: "n:c:qvz",
+	Long: map[string]string{
 		"lines": "n:", "bytes": "c:", "quiet": "q", "silent": "q",
 		"verbose": "v", "zero-terminated": "z",
 	},
@@ -26,7 +29,7 @@ var textObsoleteCount = regexp.MustCompile(`^-([0-9]+)(b|[kKmMGTPEZY](iB|B)?)?([
 // Supports -n N, -n -N (all but the last N lines), -c N, -c -N, -NUM,
 // -q/--quiet/--silent, -v/--verbose, -z; sizes take GNU suffixes (K, M, b,
 // KB, ...). It stops reading an input as soon as it has printed enough.
-func textHead(ctx context.Context, c *Call, args []string) error {
+func textHead(ctx context.Context, c *command.Call, args []string) error {
 	args = args[1:]
 	if len(args) > 0 {
 		if m := textObsoleteCount.FindStringSubmatch(args[0]); m != nil {
@@ -37,30 +40,30 @@ func textHead(ctx context.Context, c *Call, args []string) error {
 			args = append([]string{flag, m[1] + m[2]}, args[1:]...)
 		}
 	}
-	opts, files, err := textParse(headFlags, args)
+	opts, files, err := cmdutil.Parse(headFlags, args)
 	if err != nil {
-		return textUsage(c, "head", 1, err)
+		return cmdutil.Usage(c, "head", 1, err)
 	}
 	count, bytesMode, allBut := int64(10), false, false
 	quiet, verbose := false, false
 	delim := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "n", "c":
-			v := o.val
+			v := o.Val
 			neg := len(v) > 0 && v[0] == '-'
 			if neg || (len(v) > 0 && v[0] == '+') {
 				v = v[1:]
 			}
-			n, ok := textParseCount(v)
+			n, ok := cmdutil.ParseCount(v)
 			if !ok {
 				what := "lines"
-				if o.key == "c" {
+				if o.Key == "c" {
 					what = "bytes"
 				}
-				return c.Errorf(1, "head", "invalid number of %s: %s", what, textQuote(o.val))
+				return c.Errorf(1, "head", "invalid number of %s: %s", what, cmdutil.Quote(o.Val))
 			}
-			count, bytesMode, allBut = n, o.key == "c", neg
+			count, bytesMode, allBut = n, o.Key == "c", neg
 		case "q":
 			quiet, verbose = true, false
 		case "v":
@@ -73,10 +76,10 @@ func textHead(ctx context.Context, c *Call, args []string) error {
 		files = []string{"-"}
 	}
 	headers := verbose || (len(files) > 1 && !quiet)
-	return textEachHeaded(ctx, c, "head", files, headers, func(out textOut, r io.ReadCloser) error {
+	return textEachHeaded(ctx, c, "head", files, headers, func(out cmdutil.Out, r io.ReadCloser) error {
 		switch {
 		case bytesMode && !allBut:
-			return textCopy(ctx, out, io.LimitReader(r, count))
+			return cmdutil.Copy(ctx, out, io.LimitReader(r, count))
 		case bytesMode:
 			return headAllButBytes(ctx, out, r, count)
 		case !allBut:
@@ -91,17 +94,17 @@ func textHead(ctx context.Context, c *Call, args []string) error {
 // "==> NAME <==" headers when asked, GNU's messages for a file that cannot be
 // opened, is a folder or fails part way (status 1, the next file goes on),
 // and a write failure or the end of ctx ending the command.
-func textEachHeaded(ctx context.Context, c *Call, cmd string, files []string, headers bool, each func(out textOut, r io.ReadCloser) error) error {
-	out := newTextOut(c)
+func textEachHeaded(ctx context.Context, c *command.Call, cmd string, files []string, headers bool, each func(out cmdutil.Out, r io.ReadCloser) error) error {
+	out := cmdutil.NewOut(c)
 	status := 0
 	first := true
 	for _, name := range files {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		r, err := textOpen(c, name)
-		if err != nil && err != errTextIsDir {
-			fmt.Fprintf(c.Stderr, "%s: cannot open %s for reading: %s\n", cmd, textQuote(name), textErrText(err))
+		r, err := cmdutil.Open(c, name)
+		if err != nil && err != cmdutil.ErrIsDir {
+			fmt.Fprintf(c.Stderr, "%s: cannot open %s for reading: %s\n", cmd, cmdutil.Quote(name), cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
@@ -109,31 +112,31 @@ func textEachHeaded(ctx context.Context, c *Call, cmd string, files []string, he
 			textWriteHeader(out, name, first)
 			first = false
 		}
-		if err == errTextIsDir {
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, cmd, ferr)
+		if err == cmdutil.ErrIsDir {
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, cmd, ferr)
 			}
-			fmt.Fprintf(c.Stderr, "%s: error reading %s: Is a directory\n", cmd, textQuote(name))
+			fmt.Fprintf(c.Stderr, "%s: error reading %s: Is a directory\n", cmd, cmdutil.Quote(name))
 			status = 1
 			continue
 		}
 		err = each(out, r)
 		r.Close()
 		if err != nil {
-			if _, isWrite := err.(*textWriteError); isWrite || ctx.Err() != nil {
-				return textFinish(c, cmd, err)
+			if _, isWrite := err.(*cmdutil.WriteError); isWrite || ctx.Err() != nil {
+				return cmdutil.Finish(c, cmd, err)
 			}
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, cmd, ferr)
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, cmd, ferr)
 			}
-			fmt.Fprintf(c.Stderr, "%s: error reading %s: %s\n", cmd, textQuote(name), textErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: error reading %s: %s\n", cmd, cmdutil.Quote(name), cmdutil.ErrText(err))
 			status = 1
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, cmd, err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, cmd, err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // textWriteHeader writes head's and tail's "==> NAME <==" header.
@@ -152,9 +155,9 @@ func headLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byt
 	if n == 0 {
 		return nil
 	}
-	lr := newTextLineReader(ctx, r, delim)
+	lr := cmdutil.NewLineReader(ctx, r, delim)
 	for ; n > 0; n-- {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -162,7 +165,7 @@ func headLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byt
 			return err
 		}
 		if _, err := w.Write(line); err != nil {
-			return &textWriteError{err}
+			return &cmdutil.WriteError{Err: err}
 		}
 	}
 	return nil
@@ -171,11 +174,11 @@ func headLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byt
 // headAllButLines copies all but the last n records of r, keeping n
 // records in memory.
 func headAllButLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byte) error {
-	lr := newTextLineReader(ctx, r, delim)
+	lr := cmdutil.NewLineReader(ctx, r, delim)
 	var ring [][]byte
 	next := 0
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil
 		}
@@ -184,7 +187,7 @@ func headAllButLines(ctx context.Context, w io.Writer, r io.Reader, n int64, del
 		}
 		if n == 0 {
 			if _, err := w.Write(line); err != nil {
-				return &textWriteError{err}
+				return &cmdutil.WriteError{Err: err}
 			}
 			continue
 		}
@@ -193,7 +196,7 @@ func headAllButLines(ctx context.Context, w io.Writer, r io.Reader, n int64, del
 			continue
 		}
 		if _, err := w.Write(ring[next]); err != nil {
-			return &textWriteError{err}
+			return &cmdutil.WriteError{Err: err}
 		}
 		ring[next] = append(ring[next][:0], line...)
 		next = (next + 1) % len(ring)
@@ -212,7 +215,7 @@ func headAllButBytes(ctx context.Context, w io.Writer, r io.Reader, n int64) err
 		held = append(held, buf[:m]...)
 		if extra := int64(len(held)) - n; extra > 0 {
 			if _, werr := w.Write(held[:extra]); werr != nil {
-				return &textWriteError{werr}
+				return &cmdutil.WriteError{Err: werr}
 			}
 			held = append(held[:0], held[extra:]...)
 		}

@@ -1,33 +1,35 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"io"
 	"strings"
 	"testing"
+
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 )
 
 func TestTextHead(t *testing.T) {
 	ten := "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n11\n12\n"
 	files := map[string]string{"a": "a1\na2\na3\n", "b": "b1\nb2", "d/": ""}
-	runTextCases(t, "head", []textCase{
-		{args: textArgs(), stdin: ten, want: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"},
-		{args: textArgs("-n", "2"), stdin: ten, want: "1\n2\n"},
-		{args: textArgs("-n2"), stdin: ten, want: "1\n2\n"},
-		{args: textArgs("-3"), stdin: ten, want: "1\n2\n3\n"},
-		{args: textArgs("-n", "-10"), stdin: ten, want: "1\n2\n"},
-		{args: textArgs("-c", "3"), stdin: ten, want: "1\n2"},
-		{args: textArgs("-c", "-20"), stdin: ten, want: "1\n2\n3\n4"},
-		{args: textArgs("a", "b"), files: files, want: "==> a <==\na1\na2\na3\n\n==> b <==\nb1\nb2"},
-		{args: textArgs("-q", "-n1", "a", "b"), files: files, want: "a1\nb1\n"},
-		{args: textArgs("-v", "-n1", "a"), files: files, want: "==> a <==\na1\n"},
-		{args: textArgs("-n1", "a", "nope", "b"), files: files, want: "==> a <==\na1\n\n==> b <==\nb1\n", code: 1,
-			stderr: "head: cannot open 'nope' for reading: No such file or directory\n"},
-		{args: textArgs("-n", "x"), code: 1, stderr: "head: invalid number of lines: 'x'\n"},
-		{args: textArgs("-y"), code: 1, stderr: "head: invalid option -- 'y'\nTry 'head --help' for more information.\n"},
-		{args: textArgs("d"), files: files, code: 1, stderr: "head: error reading 'd': Is a directory\n"},
-		{args: textArgs("-n", "1K"), stdin: ten, want: ten},
-		{args: textArgs("-z", "-n1"), stdin: "a\x00b\x00", want: "a\x00"},
+	cmdtest.RunCases(t, "head", []cmdtest.Case{
+		{Args: cmdtest.Args(), Stdin: ten, Want: "1\n2\n3\n4\n5\n6\n7\n8\n9\n10\n"},
+		{Args: cmdtest.Args("-n", "2"), Stdin: ten, Want: "1\n2\n"},
+		{Args: cmdtest.Args("-n2"), Stdin: ten, Want: "1\n2\n"},
+		{Args: cmdtest.Args("-3"), Stdin: ten, Want: "1\n2\n3\n"},
+		{Args: cmdtest.Args("-n", "-10"), Stdin: ten, Want: "1\n2\n"},
+		{Args: cmdtest.Args("-c", "3"), Stdin: ten, Want: "1\n2"},
+		{Args: cmdtest.Args("-c", "-20"), Stdin: ten, Want: "1\n2\n3\n4"},
+		{Args: cmdtest.Args("a", "b"), Files: files, Want: "==> a <==\na1\na2\na3\n\n==> b <==\nb1\nb2"},
+		{Args: cmdtest.Args("-q", "-n1", "a", "b"), Files: files, Want: "a1\nb1\n"},
+		{Args: cmdtest.Args("-v", "-n1", "a"), Files: files, Want: "==> a <==\na1\n"},
+		{Args: cmdtest.Args("-n1", "a", "nope", "b"), Files: files, Want: "==> a <==\na1\n\n==> b <==\nb1\n", Code: 1,
+			Stderr: "head: cannot open 'nope' for reading: No such file or directory\n"},
+		{Args: cmdtest.Args("-n", "x"), Code: 1, Stderr: "head: invalid number of lines: 'x'\n"},
+		{Args: cmdtest.Args("-y"), Code: 1, Stderr: "head: invalid option -- 'y'\nTry 'head --help' for more information.\n"},
+		{Args: cmdtest.Args("d"), Files: files, Code: 1, Stderr: "head: error reading 'd': Is a directory\n"},
+		{Args: cmdtest.Args("-n", "1K"), Stdin: ten, Want: ten},
+		{Args: cmdtest.Args("-z", "-n1"), Stdin: "a\x00b\x00", Want: "a\x00"},
 	})
 }
 
@@ -53,7 +55,7 @@ func (r *headStopReader) Read(p []byte) (int, error) {
 }
 
 func TestTextHeadStopsEarly(t *testing.T) {
-	c, out, _ := newTextCall(t, "", nil)
+	c, out, _ := cmdtest.NewCall(t, "", nil)
 	c.Stdin = &headStopReader{t: t}
 	if err := textHead(context.Background(), c, []string{"head", "-n", "3"}); err != nil {
 		t.Fatal(err)
@@ -72,7 +74,7 @@ func TestTextHeadStopsEarly(t *testing.T) {
 }
 
 func TestTextHeadCancelled(t *testing.T) {
-	c, _, _ := newTextCall(t, "", nil)
+	c, _, _ := cmdtest.NewCall(t, "", nil)
 	c.Stdin = strings.NewReader(strings.Repeat("x\n", 1000))
 	ctx, cancel := context.WithCancel(context.Background())
 	cancel()
@@ -84,23 +86,23 @@ func TestTextHeadCancelled(t *testing.T) {
 func TestTextHeadGNU(t *testing.T) {
 	files := map[string]string{"a": "a1\na2\na3\na4\n", "b": "b1\nb2", "e": "", "d/": ""}
 	lines := strings.Repeat("line\n", 30) + "last"
-	var cases []textGNUCase
+	var cases []cmdtest.GNUCase
 	for _, a := range [][]string{
 		{}, {"-n", "3"}, {"-n", "-3"}, {"-n", "0"}, {"-n", "-0"}, {"-c", "7"}, {"-c", "-7"}, {"-5"},
 		{"-c", "1k"}, {"-n", "+2"}, {"-n", "-100"}, {"-2c"},
 	} {
-		cases = append(cases, textGNUCase{args: a, stdin: lines})
-		cases = append(cases, textGNUCase{args: append(append([]string{}, a...), "a", "b", "e"), files: files})
+		cases = append(cases, cmdtest.GNUCase{Args: a, Stdin: lines})
+		cases = append(cases, cmdtest.GNUCase{Args: append(append([]string{}, a...), "a", "b", "e"), Files: files})
 	}
 	cases = append(cases,
-		textGNUCase{args: textArgs("-q", "a", "b"), files: files},
-		textGNUCase{args: textArgs("-v", "a"), files: files},
-		textGNUCase{args: textArgs("a", "-", "b"), stdin: "in\n", files: files},
-		textGNUCase{args: textArgs("a", "missing", "b"), files: files, stderr: true},
-		textGNUCase{args: textArgs("a", "d", "b"), files: files, stderr: true},
-		textGNUCase{args: textArgs("-n", "bad"), stderr: true},
-		textGNUCase{args: textArgs("-z", "-n", "1"), stdin: "a\x00b\x00"},
-		textGNUCase{args: textArgs("-n", "2", "--", "a"), files: files},
+		cmdtest.GNUCase{Args: cmdtest.Args("-q", "a", "b"), Files: files},
+		cmdtest.GNUCase{Args: cmdtest.Args("-v", "a"), Files: files},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "-", "b"), Stdin: "in\n", Files: files},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "missing", "b"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "d", "b"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("-n", "bad"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("-z", "-n", "1"), Stdin: "a\x00b\x00"},
+		cmdtest.GNUCase{Args: cmdtest.Args("-n", "2", "--", "a"), Files: files},
 	)
-	textGNUDiff(t, "head", "head", cases)
+	cmdtest.GNUDiff(t, "head", "head", cases)
 }

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"context"
@@ -6,13 +6,16 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textNl, "nl") }
+func init() { command.Register(textNl, "nl") }
 
-var nlFlags = textFlags{
-	short: "b:n:w:s:v:i:h:f:d:l:p",
-	long: map[string]string{
+var nlFlags = cmdutil.Flags{
+	Short: "b:n:w:s:v:i:h:f:d:l:p",
+	Long: map[string]string{
 		"body-numbering": "b:", "number-format": "n:", "number-width": "w:",
 		"number-separator": "s:", "starting-line-number": "v:", "line-increment": "i:",
 		"header-numbering": "h:", "footer-numbering": "f:", "section-delimiter": "d:",
@@ -25,52 +28,52 @@ var nlFlags = textFlags{
 // Supports -b STYLE (a all, t non-empty — the default, n none, pREGEX),
 // -n FORMAT (ln, rn, rz), -w N, -s SEP, -v N, -i N and -l N. Logical page
 // sections (-h, -f, -d, -p) are accepted but every line is body text.
-func textNl(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(nlFlags, args[1:])
+func textNl(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(nlFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "nl", 1, err)
+		return cmdutil.Usage(c, "nl", 1, err)
 	}
 	style, format, width, sep := "t", "rn", 6, "\t"
 	start, incr, join := int64(1), int64(1), int64(1)
 	var re *regexp.Regexp
-	num := func(o textOpt, what string) (int64, error) {
-		n, err := strconv.ParseInt(o.val, 10, 64)
+	num := func(o cmdutil.Opt, what string) (int64, error) {
+		n, err := strconv.ParseInt(o.Val, 10, 64)
 		if err != nil {
-			return 0, c.Errorf(1, "nl", "invalid %s: %s", what, textQuote(o.val))
+			return 0, c.Errorf(1, "nl", "invalid %s: %s", what, cmdutil.Quote(o.Val))
 		}
 		return n, nil
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b":
 			switch {
-			case o.val == "a" || o.val == "t" || o.val == "n":
-				style = o.val
-			case strings.HasPrefix(o.val, "p"):
-				r, err := regexp.Compile(o.val[1:])
+			case o.Val == "a" || o.Val == "t" || o.Val == "n":
+				style = o.Val
+			case strings.HasPrefix(o.Val, "p"):
+				r, err := regexp.Compile(o.Val[1:])
 				if err != nil {
-					return c.Errorf(1, "nl", "invalid regular expression: %s", o.val[1:])
+					return c.Errorf(1, "nl", "invalid regular expression: %s", o.Val[1:])
 				}
 				style, re = "p", r
 			default:
-				return c.Errorf(1, "nl", "invalid body numbering style: %s", textQuote(o.val))
+				return c.Errorf(1, "nl", "invalid body numbering style: %s", cmdutil.Quote(o.Val))
 			}
 		case "n":
-			if o.val != "ln" && o.val != "rn" && o.val != "rz" {
-				return c.Errorf(1, "nl", "invalid line numbering format: %s", textQuote(o.val))
+			if o.Val != "ln" && o.Val != "rn" && o.Val != "rz" {
+				return c.Errorf(1, "nl", "invalid line numbering format: %s", cmdutil.Quote(o.Val))
 			}
-			format = o.val
+			format = o.Val
 		case "w":
 			n, err := num(o, "line number field width")
 			if err != nil {
 				return err
 			}
 			if n < 1 {
-				return c.Errorf(1, "nl", "invalid line number field width: %s", textQuote(o.val))
+				return c.Errorf(1, "nl", "invalid line number field width: %s", cmdutil.Quote(o.Val))
 			}
 			width = int(min(n, 1<<16))
 		case "s":
-			sep = o.val
+			sep = o.Val
 		case "v":
 			if start, err = num(o, "starting line number"); err != nil {
 				return err
@@ -88,20 +91,20 @@ func textNl(ctx context.Context, c *Call, args []string) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	blank := strings.Repeat(" ", width+len(sep))
 	n := start
 	blankRun := int64(0)
 	status := 0
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(c.Stderr, "nl: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "nl: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
-		err = textReadLines(ctx, r, '\n', func(line []byte, _ bool) error {
+		err = cmdutil.ReadLines(ctx, r, '\n', func(line []byte, _ bool) error {
 			number := false
 			switch style {
 			case "a":
@@ -141,11 +144,11 @@ func textNl(ctx context.Context, c *Call, args []string) error {
 		})
 		r.Close()
 		if err != nil {
-			return textFinish(c, "nl", err)
+			return cmdutil.Finish(c, "nl", err)
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "nl", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "nl", err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }

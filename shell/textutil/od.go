@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"bytes"
@@ -8,13 +8,17 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(textOd, "od") }
+func init() { command.Register(textOd, "od") }
 
-var odFlags = textFlags{
-	short: "A:bcdij:N:ost:vw::x",
-	long: map[string]string{
+var odFlags = cmdutil.Flags{
+	Short: "A:bcdij:N:ost:vw::x",
+	Long: map[string]string{
 		"address-radix": "A:", "skip-bytes": "j:", "read-bytes": "N:", "format": "t:",
 		"output-duplicates": "v", "width": "w::",
 	},
@@ -37,10 +41,10 @@ var odNames = []string{"nul", "soh", "stx", "etx", "eot", "enq", "ack", "bel", "
 // C S I L), -b, -c, -d, -i, -o, -s, -x, -j SKIP, -N COUNT, -v and -w[N];
 // repeated lines are shown as "*" unless -v. Multi-byte values are little
 // endian.
-func textOd(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(odFlags, args[1:])
+func textOd(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(odFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "od", 1, err)
+		return cmdutil.Usage(c, "od", 1, err)
 	}
 	radix := byte('o')
 	var types []odType
@@ -74,14 +78,14 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 						if i > 0 {
 							n, _ := strconv.Atoi(spec[:i])
 							if n != 1 && n != 2 && n != 4 && n != 8 {
-								return fmt.Errorf("invalid type string %s;\nthis system doesn't provide a %d-byte integral type", textQuote(string(k)+spec), n)
+								return fmt.Errorf("invalid type string %s;\nthis system doesn't provide a %d-byte integral type", cmdutil.Quote(string(k)+spec), n)
 							}
 							size, spec = n, spec[i:]
 						}
 					}
 				}
 			default:
-				return fmt.Errorf("invalid type string %s", textQuote(string(k)+spec))
+				return fmt.Errorf("invalid type string %s", cmdutil.Quote(string(k)+spec))
 			}
 			t := odType{kind: k, size: size, width: odWidth(k, size)}
 			if strings.HasPrefix(spec, "z") {
@@ -93,14 +97,14 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 	}
 	for _, o := range opts {
 		var err error
-		switch o.key {
+		switch o.Key {
 		case "A":
-			if o.val != "d" && o.val != "o" && o.val != "x" && o.val != "n" {
-				return c.Errorf(1, "od", "invalid output address radix '%s'; it must be one character from [doxn]", o.val)
+			if o.Val != "d" && o.Val != "o" && o.Val != "x" && o.Val != "n" {
+				return c.Errorf(1, "od", "invalid output address radix '%s'; it must be one character from [doxn]", o.Val)
 			}
-			radix = o.val[0]
+			radix = o.Val[0]
 		case "t":
-			err = add(o.val)
+			err = add(o.Val)
 		case "b":
 			err = add("o1")
 		case "c":
@@ -116,25 +120,25 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 		case "x":
 			err = add("x2")
 		case "j":
-			n, ok := textParseCount(o.val)
+			n, ok := cmdutil.ParseCount(o.Val)
 			if !ok {
-				return c.Errorf(1, "od", "invalid -j argument %s", textQuote(o.val))
+				return c.Errorf(1, "od", "invalid -j argument %s", cmdutil.Quote(o.Val))
 			}
 			skip = n
 		case "N":
-			n, ok := textParseCount(o.val)
+			n, ok := cmdutil.ParseCount(o.Val)
 			if !ok {
-				return c.Errorf(1, "od", "invalid -N argument %s", textQuote(o.val))
+				return c.Errorf(1, "od", "invalid -N argument %s", cmdutil.Quote(o.Val))
 			}
 			limit = n
 		case "v":
 			dups = true
 		case "w":
 			width = 32
-			if o.val != "" {
-				n, err := strconv.Atoi(o.val)
+			if o.Val != "" {
+				n, err := strconv.Atoi(o.Val)
 				if err != nil || n <= 0 {
-					return c.Errorf(1, "od", "invalid -w argument %s", textQuote(o.val))
+					return c.Errorf(1, "od", "invalid -w argument %s", cmdutil.Quote(o.Val))
 				}
 				width = n
 			}
@@ -152,18 +156,18 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 	var readers []io.Reader
 	status := 0
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			fmt.Fprintf(c.Stderr, "od: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "od: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
 		defer r.Close()
 		readers = append(readers, r)
 	}
-	in := io.Reader(&textCtxReader{ctx: ctx, r: io.MultiReader(readers...)})
+	in := io.Reader(posixfs.ContextReader(ctx, io.MultiReader(readers...)))
 	if _, err := io.CopyN(io.Discard, in, skip); err != nil && err != io.EOF {
-		return textFinish(c, "od", err)
+		return cmdutil.Finish(c, "od", err)
 	}
 	if limit >= 0 {
 		in = io.LimitReader(in, limit)
@@ -176,7 +180,7 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 	for _, t := range types {
 		blockWidth = max(blockWidth, blockSize/t.size*(t.width+1))
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	addr := func(n int64) string {
 		switch radix {
 		case 'd':
@@ -197,7 +201,7 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 		n, err := io.ReadFull(in, buf)
 		if n == 0 {
 			if err != nil && err != io.EOF && err != io.ErrUnexpectedEOF {
-				return textFinish(c, "od", err)
+				return cmdutil.Finish(c, "od", err)
 			}
 			break
 		}
@@ -249,10 +253,10 @@ func textOd(ctx context.Context, c *Call, args []string) error {
 	if radix != 'n' {
 		out.WriteString(addr(offset) + "\n")
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "od", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "od", err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 func odWidth(k byte, size int) int {

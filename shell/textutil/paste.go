@@ -1,15 +1,18 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"io"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textPaste, "paste") }
+func init() { command.Register(textPaste, "paste") }
 
-var pasteFlags = textFlags{
-	short: "d:sz",
-	long:  map[string]string{"delimiters": "d:", "serial": "s", "zero-terminated": "z"},
+var pasteFlags = cmdutil.Flags{
+	Short: "d:sz",
+	Long:  map[string]string{"delimiters": "d:", "serial": "s", "zero-terminated": "z"},
 }
 
 // textPaste is paste: merge lines of files.
@@ -17,18 +20,18 @@ var pasteFlags = textFlags{
 // Supports -d/--delimiters=LIST (used in turn; \n \t \\ and \0 for none),
 // -s/--serial and -z. "-" may be given several times: it reads standard
 // input in turn.
-func textPaste(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(pasteFlags, args[1:])
+func textPaste(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(pasteFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "paste", 1, err)
+		return cmdutil.Usage(c, "paste", 1, err)
 	}
 	delims := []string{"\t"}
 	serial := false
 	eol := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "d":
-			delims = pasteDelims(o.val)
+			delims = pasteDelims(o.Val)
 		case "s":
 			serial = true
 		case "z":
@@ -38,25 +41,25 @@ func textPaste(ctx context.Context, c *Call, args []string) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	var stdin *textLineReader
-	readers := make([]*textLineReader, len(files))
+	var stdin *cmdutil.LineReader
+	readers := make([]*cmdutil.LineReader, len(files))
 	for i, name := range files {
 		if name == "-" {
 			if stdin == nil {
-				stdin = newTextLineReader(ctx, textStdin(c), eol)
+				stdin = cmdutil.NewLineReader(ctx, cmdutil.Stdin(c), eol)
 			}
 			readers[i] = stdin
 			continue
 		}
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			return c.Errorf(1, "paste", "%s: %s", name, textErrText(err))
+			return c.Errorf(1, "paste", "%s: %s", name, cmdutil.ErrText(err))
 		}
 		defer r.Close()
-		readers[i] = newTextLineReader(ctx, r, eol)
+		readers[i] = cmdutil.NewLineReader(ctx, r, eol)
 	}
-	next := func(lr *textLineReader) ([]byte, bool, error) {
-		line, err := lr.next()
+	next := func(lr *cmdutil.LineReader) ([]byte, bool, error) {
+		line, err := lr.Next()
 		if err == io.EOF {
 			return nil, false, nil
 		}
@@ -68,7 +71,7 @@ func textPaste(ctx context.Context, c *Call, args []string) error {
 		}
 		return line, true, nil
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	if serial {
 		for _, lr := range readers {
 			k := 0
@@ -76,7 +79,7 @@ func textPaste(ctx context.Context, c *Call, args []string) error {
 			for {
 				line, ok, err := next(lr)
 				if err != nil {
-					return textFinish(c, "paste", err)
+					return cmdutil.Finish(c, "paste", err)
 				}
 				if !ok {
 					break
@@ -99,7 +102,7 @@ func textPaste(ctx context.Context, c *Call, args []string) error {
 				if !done[i] {
 					line, ok, err := next(lr)
 					if err != nil {
-						return textFinish(c, "paste", err)
+						return cmdutil.Finish(c, "paste", err)
 					}
 					if ok {
 						row = append(row, line...)
@@ -119,8 +122,8 @@ func textPaste(ctx context.Context, c *Call, args []string) error {
 			out.WriteByte(eol)
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "paste", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "paste", err)
 	}
 	return nil
 }

@@ -1,13 +1,16 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"math"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textSeq, "seq") }
+func init() { command.Register(textSeq, "seq") }
 
 // seqOperand is a number operand with what GNU seq derives from its text.
 type seqOperand struct {
@@ -24,7 +27,7 @@ type seqOperand struct {
 // decimal numbers (printed with the precision of FIRST and INCREMENT),
 // -s/--separator=STR, -w/--equal-width and -f/--format=FORMAT (one
 // floating-point conversion: %f %g %e %a, with flags, width and precision).
-func textSeq(ctx context.Context, c *Call, args []string) error {
+func textSeq(ctx context.Context, c *command.Call, args []string) error {
 	args = args[1:]
 	sep, format, equal := "\n", "", false
 	i := 0
@@ -40,13 +43,13 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 		name, val, hasVal := a, "", false
 		if strings.HasPrefix(a, "--") {
 			n, v, ok := strings.Cut(a[2:], "=")
-			full, key, err := textLongLookup(map[string]string{"separator": "s", "format": "f", "equal-width": "w"}, n)
+			full, key, err := cmdutil.LongLookup(map[string]string{"separator": "s", "format": "f", "equal-width": "w"}, n)
 			if err != nil {
-				return textUsage(c, "seq", 1, err)
+				return cmdutil.Usage(c, "seq", 1, err)
 			}
 			name, val, hasVal = "-"+key, v, ok
 			if key == "w" && ok {
-				return textUsage(c, "seq", 1, textUsagef("option '--%s' doesn't allow an argument", full))
+				return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("option '--%s' doesn't allow an argument", full))
 			}
 		} else if a[1] == 'w' {
 			name = "-w"
@@ -64,7 +67,7 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 		case "-s", "-f":
 			if !hasVal {
 				if i+1 >= len(args) {
-					return textUsage(c, "seq", 1, textUsagef("option requires an argument -- '%c'", name[1]))
+					return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("option requires an argument -- '%c'", name[1]))
 				}
 				i++
 				val = args[i]
@@ -75,24 +78,24 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 				format = val
 			}
 		default:
-			return textUsage(c, "seq", 1, textUsagef("invalid option -- '%c'", a[1]))
+			return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("invalid option -- '%c'", a[1]))
 		}
 	}
 	operands := args[i:]
 	switch {
 	case len(operands) == 0:
-		return textUsage(c, "seq", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("missing operand"))
 	case len(operands) > 3:
-		return textUsage(c, "seq", 1, textUsagef("extra operand %s", textQuote(operands[3])))
+		return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("extra operand %s", cmdutil.Quote(operands[3])))
 	}
 	var ops []seqOperand
 	for _, s := range operands {
 		op, ok := seqParse(s)
 		if !ok {
-			return textUsage(c, "seq", 1, textUsagef("invalid floating point argument: %s", textQuote(s)))
+			return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("invalid floating point argument: %s", cmdutil.Quote(s)))
 		}
 		if math.IsNaN(op.value) {
-			return textUsage(c, "seq", 1, textUsagef("invalid 'not-a-number' argument: %s", textQuote(s)))
+			return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("invalid 'not-a-number' argument: %s", cmdutil.Quote(s)))
 		}
 		ops = append(ops, op)
 	}
@@ -107,11 +110,11 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 	case 3:
 		first, step, last = ops[0], ops[1], ops[2]
 		if step.value == 0 {
-			return textUsage(c, "seq", 1, textUsagef("invalid Zero increment value: %s", textQuote(operands[1])))
+			return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("invalid Zero increment value: %s", cmdutil.Quote(operands[1])))
 		}
 	}
 	if format != "" && equal {
-		return textUsage(c, "seq", 1, textUsagef("format string may not be specified when printing equal width strings"))
+		return cmdutil.Usage(c, "seq", 1, cmdutil.Usagef("format string may not be specified when printing equal width strings"))
 	}
 	var spec textCFloatSpec
 	prefix, suffix := "", ""
@@ -143,7 +146,7 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 			spec = textCFloatSpec{conv: 'g', prec: -1}
 		}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	emit := func(s string) error {
 		_, err := out.WriteString(s)
 		return err
@@ -160,7 +163,7 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 			}
 			count++
 			if err := emit(seqPadInt(x, spec.width)); err != nil {
-				return textFinish(c, "seq", &textWriteError{err})
+				return cmdutil.Finish(c, "seq", &cmdutil.WriteError{Err: err})
 			}
 			next := x + step.intValue
 			if (step.intValue > 0 && next < x) || (step.intValue < 0 && next > x) {
@@ -181,7 +184,7 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 			}
 			count++
 			if err := emit(fmtNum(x)); err != nil {
-				return textFinish(c, "seq", &textWriteError{err})
+				return cmdutil.Finish(c, "seq", &cmdutil.WriteError{Err: err})
 			}
 			x0 := x
 			x = first.value + float64(i)*step.value
@@ -202,8 +205,8 @@ func textSeq(ctx context.Context, c *Call, args []string) error {
 	if count > 0 {
 		emit("\n")
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "seq", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "seq", err)
 	}
 	return nil
 }
@@ -305,12 +308,12 @@ func seqParseFormat(f string) (prefix string, spec textCFloatSpec, suffix string
 		break
 	}
 	if i >= len(f) {
-		return "", spec, "", textUsagef("format %s has no %% directive", textQuote(f))
+		return "", spec, "", cmdutil.Usagef("format %s has no %% directive", cmdutil.Quote(f))
 	}
 	prefix = b.String()
 	sp, rest, ok := textParseCFloat(f[i+1:])
 	if !ok {
-		return "", spec, "", textUsagef("format %s has unknown %%%s directive", textQuote(f), seqDirective(f[i+1:]))
+		return "", spec, "", cmdutil.Usagef("format %s has unknown %%%s directive", cmdutil.Quote(f), seqDirective(f[i+1:]))
 	}
 	b.Reset()
 	for j := 0; j < len(rest); j++ {
@@ -320,7 +323,7 @@ func seqParseFormat(f string) (prefix string, spec textCFloatSpec, suffix string
 				j++
 				continue
 			}
-			return "", spec, "", textUsagef("format %s has too many %% directives", textQuote(f))
+			return "", spec, "", cmdutil.Usagef("format %s has too many %% directives", cmdutil.Quote(f))
 		}
 		b.WriteByte(rest[j])
 	}

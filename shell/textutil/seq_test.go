@@ -1,27 +1,31 @@
-package shell
+package textutil
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
+)
 
 func TestTextSeq(t *testing.T) {
-	runTextCases(t, "seq", []textCase{
-		{args: textArgs("3"), want: "1\n2\n3\n"},
-		{args: textArgs("2", "4"), want: "2\n3\n4\n"},
-		{args: textArgs("1", "2", "6"), want: "1\n3\n5\n"},
-		{args: textArgs("-1", "1"), want: "-1\n0\n1\n"},
-		{args: textArgs("3", "-1", "1"), want: "3\n2\n1\n"},
-		{args: textArgs("-s", ",", "3"), want: "1,2,3\n"},
-		{args: textArgs("-w", "8", "10"), want: "08\n09\n10\n"},
-		{args: textArgs("1", "0.5", "2"), want: "1.0\n1.5\n2.0\n"},
-		{args: textArgs("-f", "%.2f", "2"), want: "1.00\n2.00\n"},
-		{args: textArgs("5", "1")},
-		{args: textArgs(), code: 1},
-		{args: textArgs("x"), code: 1, stderr: "seq: invalid floating point argument: 'x'\nTry 'seq --help' for more information.\n"},
-		{args: textArgs("1", "0", "2"), code: 1},
+	cmdtest.RunCases(t, "seq", []cmdtest.Case{
+		{Args: cmdtest.Args("3"), Want: "1\n2\n3\n"},
+		{Args: cmdtest.Args("2", "4"), Want: "2\n3\n4\n"},
+		{Args: cmdtest.Args("1", "2", "6"), Want: "1\n3\n5\n"},
+		{Args: cmdtest.Args("-1", "1"), Want: "-1\n0\n1\n"},
+		{Args: cmdtest.Args("3", "-1", "1"), Want: "3\n2\n1\n"},
+		{Args: cmdtest.Args("-s", ",", "3"), Want: "1,2,3\n"},
+		{Args: cmdtest.Args("-w", "8", "10"), Want: "08\n09\n10\n"},
+		{Args: cmdtest.Args("1", "0.5", "2"), Want: "1.0\n1.5\n2.0\n"},
+		{Args: cmdtest.Args("-f", "%.2f", "2"), Want: "1.00\n2.00\n"},
+		{Args: cmdtest.Args("5", "1")},
+		{Args: cmdtest.Args(), Code: 1},
+		{Args: cmdtest.Args("x"), Code: 1, Stderr: "seq: invalid floating point argument: 'x'\nTry 'seq --help' for more information.\n"},
+		{Args: cmdtest.Args("1", "0", "2"), Code: 1},
 	})
 }
 
 func TestTextSeqGNU(t *testing.T) {
-	var cases []textGNUCase
+	var cases []cmdtest.GNUCase
 	for _, a := range [][]string{
 		{"5"}, {"0"}, {"-3"}, {"2", "5"}, {"5", "2"}, {"1", "3", "10"}, {"10", "-3", "1"}, {"-5", "-1"}, {"-1", "1"},
 		{"1", "0.5", "3"}, {"0.1", "0.1", "1"}, {"0", "0.000001", "0.000003"}, {"1.5", "4"}, {"1", "1.25", "5"},
@@ -33,13 +37,13 @@ func TestTextSeqGNU(t *testing.T) {
 		{"1", "1e6", "3e6"}, {"-f", "%.0f", "0.5", "2.5"}, {"+3"}, {"2", "+1", "3"}, {"-w", "0.1", "0.1", "0.3"},
 		{"--", "-2", "0"}, {"-ws", ",", "9", "11"}, {"1.0", "3"}, {"1.", "3"}, {".5", "2"}, {"-w", ".5", "2"},
 	} {
-		cases = append(cases, textGNUCase{args: a})
+		cases = append(cases, cmdtest.GNUCase{Args: a})
 	}
 	for _, a := range [][]string{
 		{}, {"x"}, {"1", "x"}, {"1", "0", "2"}, {"1", "2", "3", "4"}, {"nan"}, {"-f", "%d", "3"}, {"-f", "abc", "3"},
 		{"-f", "%g%g", "3"}, {"-w", "-f", "%g", "3"}, {"-q"},
 	} {
-		cases = append(cases, textGNUCase{args: a, stderr: true})
+		cases = append(cases, cmdtest.GNUCase{Args: a, Stderr: true})
 	}
-	textGNUDiff(t, "seq", "seq", cases)
+	cmdtest.GNUDiff(t, "seq", "seq", cases)
 }

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"bufio"
@@ -11,13 +11,16 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textSort, "sort") }
+func init() { command.Register(textSort, "sort") }
 
-var sortFlags = textFlags{
-	short: "bcCdfghik:mMno:rRsS:t:T:uVz",
-	long: map[string]string{
+var sortFlags = cmdutil.Flags{
+	Short: "bcCdfghik:mMno:rRsS:t:T:uVz",
+	Long: map[string]string{
 		"ignore-leading-blanks": "b", "check": "check::", "dictionary-order": "d",
 		"ignore-case": "f", "general-numeric-sort": "g", "human-numeric-sort": "h",
 		"ignore-nonprinting": "i", "key": "k:", "merge": "m", "month-sort": "M",
@@ -80,10 +83,10 @@ type sorter struct {
 // -T and --parallel are accepted and ignored. Comparison is GNU's in the C
 // locale: keys in order, then the whole line bytewise as a last resort
 // (reversed by a global -r) unless -s or -u.
-func textSort(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(sortFlags, args[1:])
+func textSort(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(sortFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "sort", 2, err)
+		return cmdutil.Usage(c, "sort", 2, err)
 	}
 	s := &sorter{tab: -1, ctx: ctx, seed: maphash.MakeSeed()}
 	var global sortKey
@@ -92,7 +95,7 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 	output := ""
 	delim := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b":
 			global.skipsblanks, global.skipeblanks = true, true
 		case "d":
@@ -116,7 +119,7 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 		case "V":
 			global.version = true
 		case "sort":
-			switch o.val {
+			switch o.Val {
 			case "general-numeric":
 				global.general = true
 			case "human-numeric":
@@ -130,7 +133,7 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 			case "version":
 				global.version = true
 			default:
-				return textUsage(c, "sort", 2, textUsagef("invalid argument %s for '--sort'", textQuote(o.val)))
+				return cmdutil.Usage(c, "sort", 2, cmdutil.Usagef("invalid argument %s for '--sort'", cmdutil.Quote(o.Val)))
 			}
 		case "c":
 			check = true
@@ -138,35 +141,35 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 			check, quietCheck = true, true
 		case "check":
 			check = true
-			switch o.val {
+			switch o.Val {
 			case "", "diagnose-first":
 			case "quiet", "silent":
 				quietCheck = true
 			default:
-				return textUsage(c, "sort", 2, textUsagef("invalid argument %s for '--check'", textQuote(o.val)))
+				return cmdutil.Usage(c, "sort", 2, cmdutil.Usagef("invalid argument %s for '--check'", cmdutil.Quote(o.Val)))
 			}
 		case "k":
-			k, err := sortParseKey(o.val)
+			k, err := sortParseKey(o.Val)
 			if err != nil {
 				return c.Errorf(2, "sort", "%s", err.Error())
 			}
 			s.keys = append(s.keys, k)
 		case "o":
-			if output != "" && output != o.val {
+			if output != "" && output != o.Val {
 				return c.Errorf(2, "sort", "multiple output files specified")
 			}
-			output = o.val
+			output = o.Val
 		case "s":
 			s.stable = true
 		case "t":
-			sep := o.val
+			sep := o.Val
 			switch {
 			case sep == "":
 				return c.Errorf(2, "sort", "empty tab")
 			case sep == `\0`:
 				s.tab = 0
 			case len(sep) > 1:
-				return c.Errorf(2, "sort", "multi-character tab %s", textQuote(sep))
+				return c.Errorf(2, "sort", "multi-character tab %s", cmdutil.Quote(sep))
 			default:
 				if s.tab >= 0 && s.tab != int(sep[0]) {
 					return c.Errorf(2, "sort", "incompatible tabs")
@@ -198,20 +201,20 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 	}
 	if check {
 		if len(files) > 1 {
-			return textUsage(c, "sort", 2, textUsagef("extra operand %s not allowed with -c", textQuote(files[1])))
+			return cmdutil.Usage(c, "sort", 2, cmdutil.Usagef("extra operand %s not allowed with -c", cmdutil.Quote(files[1])))
 		}
 		return s.check(c, files[0], delim, quietCheck)
 	}
 	var lines [][]byte
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			if err == errTextIsDir {
+			if err == cmdutil.ErrIsDir {
 				return c.Errorf(2, "sort", "read failed: %s: Is a directory", name)
 			}
-			return c.Errorf(2, "sort", "cannot read: %s: %s", name, textErrText(err))
+			return c.Errorf(2, "sort", "cannot read: %s: %s", name, cmdutil.ErrText(err))
 		}
-		err = textReadLines(ctx, r, delim, func(line []byte, _ bool) error {
+		err = cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
 			lines = append(lines, append([]byte(nil), line...))
 			return nil
 		})
@@ -220,7 +223,7 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return c.Errorf(2, "sort", "read failed: %s: %s", name, textErrText(err))
+			return c.Errorf(2, "sort", "read failed: %s: %s", name, cmdutil.ErrText(err))
 		}
 	}
 	slices.SortStableFunc(lines, s.compare)
@@ -230,13 +233,13 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 	var w io.Writer = c.Stdout
 	var file io.WriteCloser
 	if output != "" {
-		f, err := textCreate(c, output, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+		f, err := cmdutil.Create(c, output, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
 		if err != nil {
-			return c.Errorf(2, "sort", "open failed: %s: %s", output, textErrText(err))
+			return c.Errorf(2, "sort", "open failed: %s: %s", output, cmdutil.ErrText(err))
 		}
 		file, w = f, f
 	}
-	out := textOut{bufio.NewWriterSize(w, 32*1024)}
+	out := cmdutil.Out{Writer: bufio.NewWriterSize(w, 32*1024)}
 	for i, line := range lines {
 		if i%1024 == 0 && ctx.Err() != nil {
 			return ctx.Err()
@@ -254,25 +257,25 @@ func textSort(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if err != nil {
-		if textBrokenPipe(err) {
-			return Exit(141)
+		if cmdutil.BrokenPipe(err) {
+			return command.Exit(141)
 		}
-		return c.Errorf(2, "sort", "write failed: %s", textErrText(err))
+		return c.Errorf(2, "sort", "write failed: %s", cmdutil.ErrText(err))
 	}
 	return nil
 }
 
 // check is sort -c: report the first line out of order.
-func (s *sorter) check(c *Call, name string, delim byte, quiet bool) error {
-	r, err := textOpen(c, name)
+func (s *sorter) check(c *command.Call, name string, delim byte, quiet bool) error {
+	r, err := cmdutil.Open(c, name)
 	if err != nil {
-		return c.Errorf(2, "sort", "cannot read: %s: %s", name, textErrText(err))
+		return c.Errorf(2, "sort", "cannot read: %s: %s", name, cmdutil.ErrText(err))
 	}
 	defer r.Close()
 	var prev []byte
 	n := 0
 	disorder := false
-	err = textReadLines(s.ctx, r, delim, func(line []byte, _ bool) error {
+	err = cmdutil.ReadLines(s.ctx, r, delim, func(line []byte, _ bool) error {
 		n++
 		if n > 1 {
 			d := s.compare(prev, line)
@@ -291,10 +294,10 @@ func (s *sorter) check(c *Call, name string, delim byte, quiet bool) error {
 		if s.ctx.Err() != nil {
 			return s.ctx.Err()
 		}
-		return c.Errorf(2, "sort", "read failed: %s: %s", name, textErrText(err))
+		return c.Errorf(2, "sort", "read failed: %s: %s", name, cmdutil.ErrText(err))
 	}
 	if disorder {
-		return Exit(1)
+		return command.Exit(1)
 	}
 	return nil
 }
@@ -755,7 +758,7 @@ func sortParseKey(spec string) (*sortKey, error) {
 			i++
 		}
 		if i == 0 {
-			return 0, fmt.Errorf("%s: invalid count at start of %s", what, textQuote(s))
+			return 0, fmt.Errorf("%s: invalid count at start of %s", what, cmdutil.Quote(s))
 		}
 		n, err := strconv.Atoi(s[:i])
 		if err != nil {
@@ -765,7 +768,7 @@ func sortParseKey(spec string) (*sortKey, error) {
 		return n, nil
 	}
 	bad := func(msg string) error {
-		return fmt.Errorf("%s: invalid field specification %s", msg, textQuote(spec))
+		return fmt.Errorf("%s: invalid field specification %s", msg, cmdutil.Quote(spec))
 	}
 	n, err := num("invalid number at field start")
 	if err != nil {

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"context"
@@ -10,6 +10,9 @@ import (
 	"fmt"
 	"hash"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
 // sumAlgo is one of the *sum commands' digests.
@@ -28,15 +31,15 @@ func init() {
 		{"sha384sum", "SHA384", sha512.New384, 96},
 		{"sha512sum", "SHA512", sha512.New, 128},
 	} {
-		register(func(ctx context.Context, c *Call, args []string) error {
+		command.Register(func(ctx context.Context, c *command.Call, args []string) error {
 			return textSum(ctx, c, args, a)
 		}, a.cmd)
 	}
 }
 
-var sumFlags = textFlags{
-	short: "bctwz",
-	long: map[string]string{
+var sumFlags = cmdutil.Flags{
+	Short: "bctwz",
+	Long: map[string]string{
 		"binary": "b", "check": "c", "text": "t", "warn": "w", "zero": "z", "tag": "tag",
 		"quiet": "quiet", "status": "status", "strict": "strict", "ignore-missing": "ignore-missing",
 	},
@@ -49,16 +52,16 @@ var sumFlags = textFlags{
 // -b ("HASH *NAME"), -t, --tag (BSD style), -z, and -c/--check with
 // --quiet, --status, --strict, -w/--warn and --ignore-missing, with GNU's
 // messages and warnings.
-func textSum(ctx context.Context, c *Call, args []string, algo sumAlgo) error {
+func textSum(ctx context.Context, c *command.Call, args []string, algo sumAlgo) error {
 	name := algo.cmd
-	opts, files, err := textParse(sumFlags, args[1:])
+	opts, files, err := cmdutil.Parse(sumFlags, args[1:])
 	if err != nil {
-		return textUsage(c, name, 1, err)
+		return cmdutil.Usage(c, name, 1, err)
 	}
 	var binary, check, tag, zero bool
 	s := &sumCheck{algo: algo, c: c}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "b":
 			binary = true
 		case "t":
@@ -87,7 +90,7 @@ func textSum(ctx context.Context, c *Call, args []string, algo sumAlgo) error {
 	if check {
 		return s.run(ctx, files)
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	status := 0
 	for _, f := range files {
 		sum, err := sumFile(ctx, c, f, algo)
@@ -96,7 +99,7 @@ func textSum(ctx context.Context, c *Call, args []string, algo sumAlgo) error {
 				return ctx.Err()
 			}
 			out.Flush()
-			fmt.Fprintf(c.Stderr, "%s: %s: %s\n", name, f, textErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: %s: %s\n", name, f, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
@@ -123,21 +126,21 @@ func textSum(ctx context.Context, c *Call, args []string, algo sumAlgo) error {
 			out.WriteByte('\n')
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, name, err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, name, err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // sumFile hashes one file operand.
-func sumFile(ctx context.Context, c *Call, name string, algo sumAlgo) (string, error) {
-	r, err := textOpen(c, name)
+func sumFile(ctx context.Context, c *command.Call, name string, algo sumAlgo) (string, error) {
+	r, err := cmdutil.Open(c, name)
 	if err != nil {
 		return "", err
 	}
 	defer r.Close()
 	h := algo.new()
-	if err := textCopy(ctx, h, r); err != nil {
+	if err := cmdutil.Copy(ctx, h, r); err != nil {
 		return "", err
 	}
 	return hex.EncodeToString(h.Sum(nil)), nil
@@ -146,25 +149,25 @@ func sumFile(ctx context.Context, c *Call, name string, algo sumAlgo) (string, e
 // sumCheck is the -c mode.
 type sumCheck struct {
 	algo                                       sumAlgo
-	c                                          *Call
+	c                                          *command.Call
 	quiet, status, strict, warn, ignoreMissing bool
 }
 
 func (s *sumCheck) run(ctx context.Context, files []string) error {
 	name := s.algo.cmd
-	out := newTextOut(s.c)
+	out := cmdutil.NewOut(s.c)
 	failed := false
 	for _, list := range files {
-		r, err := textOpen(s.c, list)
+		r, err := cmdutil.Open(s.c, list)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(s.c.Stderr, "%s: %s: %s\n", name, list, textErrText(err))
+			fmt.Fprintf(s.c.Stderr, "%s: %s: %s\n", name, list, cmdutil.ErrText(err))
 			failed = true
 			continue
 		}
 		var bad, mismatched, unreadable, good int
 		lineNo := 0
-		err = textReadLines(ctx, r, '\n', func(line []byte, _ bool) error {
+		err = cmdutil.ReadLines(ctx, r, '\n', func(line []byte, _ bool) error {
 			lineNo++
 			text := strings.TrimSuffix(string(line), "\r")
 			if strings.HasPrefix(text, "#") {
@@ -184,13 +187,13 @@ func (s *sumCheck) run(ctx context.Context, files []string) error {
 				if ctx.Err() != nil {
 					return err
 				}
-				if s.ignoreMissing && textErrText(err) == "No such file or directory" {
+				if s.ignoreMissing && cmdutil.ErrText(err) == "No such file or directory" {
 					return nil
 				}
 				good++
 				unreadable++
 				out.Flush()
-				fmt.Fprintf(s.c.Stderr, "%s: %s: %s\n", name, file, textErrText(err))
+				fmt.Fprintf(s.c.Stderr, "%s: %s: %s\n", name, file, cmdutil.ErrText(err))
 				if !s.status {
 					fmt.Fprintf(out, "%s: FAILED open or read\n", file)
 				}
@@ -214,7 +217,7 @@ func (s *sumCheck) run(ctx context.Context, files []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return textFinish(s.c, name, err)
+			return cmdutil.Finish(s.c, name, err)
 		}
 		out.Flush()
 		if good == 0 {
@@ -241,11 +244,11 @@ func (s *sumCheck) run(ctx context.Context, files []string) error {
 			failed = true
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(s.c, name, err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(s.c, name, err)
 	}
 	if failed {
-		return Exit(1)
+		return command.Exit(1)
 	}
 	return nil
 }

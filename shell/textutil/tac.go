@@ -1,36 +1,40 @@
-package shell
+package textutil
 
 import (
 	"bytes"
 	"context"
 	"fmt"
 	"io"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(textTac, "tac") }
+func init() { command.Register(textTac, "tac") }
 
-var tacFlags = textFlags{
-	short: "bs:",
-	long:  map[string]string{"before": "b", "separator": "s:"},
+var tacFlags = cmdutil.Flags{
+	Short: "bs:",
+	Long:  map[string]string{"before": "b", "separator": "s:"},
 }
 
 // textTac is tac: print files last line first.
 //
 // Supports -s/--separator=STRING and -b/--before. Each input is read
 // whole (it has to be, to start from its end).
-func textTac(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(tacFlags, args[1:])
+func textTac(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(tacFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "tac", 1, err)
+		return cmdutil.Usage(c, "tac", 1, err)
 	}
 	sep, before := []byte("\n"), false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "s":
-			if o.val == "" {
+			if o.Val == "" {
 				return c.Errorf(1, "tac", "separator cannot be empty")
 			}
-			sep = []byte(o.val)
+			sep = []byte(o.Val)
 		case "b":
 			before = true
 		}
@@ -38,24 +42,24 @@ func textTac(ctx context.Context, c *Call, args []string) error {
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	status := 0
 	for _, name := range files {
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
 			out.Flush()
-			fmt.Fprintf(c.Stderr, "tac: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "tac: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
-		data, err := io.ReadAll(&textCtxReader{ctx: ctx, r: r})
+		data, err := io.ReadAll(posixfs.ContextReader(ctx, r))
 		r.Close()
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
 			out.Flush()
-			fmt.Fprintf(c.Stderr, "tac: %s: read error: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "tac: %s: read error: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
@@ -92,8 +96,8 @@ func textTac(ctx context.Context, c *Call, args []string) error {
 			out.Write(recs[k])
 		}
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "tac", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "tac", err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }

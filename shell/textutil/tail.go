@@ -1,17 +1,20 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"io"
 	"regexp"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textTail, "tail") }
+func init() { command.Register(textTail, "tail") }
 
-var tailFlags = textFlags{
-	short: "n:c:qvzfFs:",
-	long: map[string]string{
+var tailFlags = cmdutil.Flags{
+	Short: "n:c:qvzfFs:",
+	Long: map[string]string{
 		"lines": "n:", "bytes": "c:", "quiet": "q", "silent": "q",
 		"verbose": "v", "zero-terminated": "z", "follow": "f::",
 		"retry": "retry", "pid": "pid:", "sleep-interval": "s:",
@@ -29,7 +32,7 @@ var tailObsolete = regexp.MustCompile(`^([-+])([0-9]+)([bcl]?)$`)
 // -q/--quiet/--silent, -v/--verbose, -z. A regular file is read from its
 // end; a stream keeps only the last N lines in memory. -f/-F (follow) are
 // refused: a sandbox command has no way to wait for a file to grow.
-func textTail(ctx context.Context, c *Call, args []string) error {
+func textTail(ctx context.Context, c *command.Call, args []string) error {
 	args = args[1:]
 	if len(args) > 0 {
 		if m := tailObsolete.FindStringSubmatch(args[0]); m != nil && len(args) > 2 && m[1] == "-" {
@@ -50,30 +53,30 @@ func textTail(ctx context.Context, c *Call, args []string) error {
 			args = append([]string{flag, num}, args[1:]...)
 		}
 	}
-	opts, files, err := textParse(tailFlags, args)
+	opts, files, err := cmdutil.Parse(tailFlags, args)
 	if err != nil {
-		return textUsage(c, "tail", 1, err)
+		return cmdutil.Usage(c, "tail", 1, err)
 	}
 	count, bytesMode, fromStart := int64(10), false, false
 	quiet, verbose := false, false
 	delim := byte('\n')
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "n", "c":
-			v := o.val
+			v := o.Val
 			plus := strings.HasPrefix(v, "+")
 			if plus || strings.HasPrefix(v, "-") {
 				v = v[1:]
 			}
-			n, ok := textParseCount(v)
+			n, ok := cmdutil.ParseCount(v)
 			if !ok {
 				what := "lines"
-				if o.key == "c" {
+				if o.Key == "c" {
 					what = "bytes"
 				}
-				return c.Errorf(1, "tail", "invalid number of %s: %s", what, textQuote(o.val))
+				return c.Errorf(1, "tail", "invalid number of %s: %s", what, cmdutil.Quote(o.Val))
 			}
-			count, bytesMode, fromStart = n, o.key == "c", plus
+			count, bytesMode, fromStart = n, o.Key == "c", plus
 		case "q":
 			quiet, verbose = true, false
 		case "v":
@@ -91,7 +94,7 @@ func textTail(ctx context.Context, c *Call, args []string) error {
 		files = []string{"-"}
 	}
 	headers := verbose || (len(files) > 1 && !quiet)
-	return textEachHeaded(ctx, c, "tail", files, headers, func(out textOut, r io.ReadCloser) error {
+	return textEachHeaded(ctx, c, "tail", files, headers, func(out cmdutil.Out, r io.ReadCloser) error {
 		return tailOne(ctx, out, r, count, bytesMode, fromStart, delim)
 	})
 }
@@ -99,7 +102,7 @@ func textTail(ctx context.Context, c *Call, args []string) error {
 // tailSeeker is a regular file tail can read from its end.
 type tailSeeker interface {
 	io.ReadSeeker
-	textStatter
+	cmdutil.Statter
 }
 
 func tailOne(ctx context.Context, w io.Writer, r io.Reader, n int64, bytesMode, fromStart bool, delim byte) error {
@@ -114,18 +117,18 @@ func tailOne(ctx context.Context, w io.Writer, r io.Reader, n int64, bytesMode, 
 				}
 				return err
 			}
-			return textCopy(ctx, w, r)
+			return cmdutil.Copy(ctx, w, r)
 		}
-		lr := newTextLineReader(ctx, r, delim)
+		lr := cmdutil.NewLineReader(ctx, r, delim)
 		for ; n > 0; n-- {
-			if _, err := lr.next(); err != nil {
+			if _, err := lr.Next(); err != nil {
 				if err == io.EOF {
 					return nil
 				}
 				return err
 			}
 		}
-		return textCopy(ctx, w, lr.br)
+		return cmdutil.Copy(ctx, w, lr.Reader)
 	}
 	if f, ok := r.(tailSeeker); ok {
 		if st, err := f.Stat(); err == nil && st.Mode().IsRegular() {
@@ -136,7 +139,7 @@ func tailOne(ctx context.Context, w io.Writer, r io.Reader, n int64, bytesMode, 
 			if _, err := f.Seek(start, io.SeekStart); err != nil {
 				return err
 			}
-			return textCopy(ctx, w, f)
+			return cmdutil.Copy(ctx, w, f)
 		}
 	}
 	if bytesMode {
@@ -193,13 +196,13 @@ func tailStart(ctx context.Context, f io.ReadSeeker, size, n int64, bytesMode bo
 
 func tailStreamLines(ctx context.Context, w io.Writer, r io.Reader, n int64, delim byte) error {
 	if n == 0 {
-		return textCopy(ctx, io.Discard, r)
+		return cmdutil.Copy(ctx, io.Discard, r)
 	}
-	lr := newTextLineReader(ctx, r, delim)
+	lr := cmdutil.NewLineReader(ctx, r, delim)
 	var ring [][]byte
 	next := 0
 	for {
-		line, err := lr.next()
+		line, err := lr.Next()
 		if err == io.EOF {
 			break
 		}
@@ -215,7 +218,7 @@ func tailStreamLines(ctx context.Context, w io.Writer, r io.Reader, n int64, del
 	}
 	for i := range ring {
 		if _, err := w.Write(ring[(next+i)%len(ring)]); err != nil {
-			return &textWriteError{err}
+			return &cmdutil.WriteError{Err: err}
 		}
 	}
 	return nil
@@ -241,7 +244,7 @@ func tailStreamBytes(ctx context.Context, w io.Writer, r io.Reader, n int64) err
 		}
 	}
 	if _, err := w.Write(held); err != nil {
-		return &textWriteError{err}
+		return &cmdutil.WriteError{Err: err}
 	}
 	return nil
 }

@@ -1,17 +1,20 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"fmt"
 	"io"
 	"os"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textTee, "tee") }
+func init() { command.Register(textTee, "tee") }
 
-var teeFlags = textFlags{
-	short: "aip",
-	long: map[string]string{
+var teeFlags = cmdutil.Flags{
+	Short: "aip",
+	Long: map[string]string{
 		"append": "a", "ignore-interrupts": "i", "output-error": "p::",
 	},
 }
@@ -21,15 +24,15 @@ var teeFlags = textFlags{
 // Supports -a/--append, -i (accepted; there are no signals here) and
 // -p/--output-error[=MODE] (keep writing the files when standard output
 // goes away). Output is written as it arrives, not buffered.
-func textTee(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(teeFlags, args[1:])
+func textTee(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(teeFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "tee", 1, err)
+		return cmdutil.Usage(c, "tee", 1, err)
 	}
 	flag := os.O_WRONLY | os.O_CREATE | os.O_TRUNC
 	keepGoing := false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "a":
 			flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
 		case "p":
@@ -53,9 +56,9 @@ func textTee(ctx context.Context, c *Call, args []string) error {
 			targets = append(targets, target{"-", c.Stdout})
 			continue
 		}
-		f, err := textCreate(c, name, flag)
+		f, err := cmdutil.Create(c, name, flag)
 		if err != nil {
-			fmt.Fprintf(c.Stderr, "tee: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "tee: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
@@ -63,7 +66,7 @@ func textTee(ctx context.Context, c *Call, args []string) error {
 		targets = append(targets, target{name, f})
 	}
 	buf := make([]byte, 64*1024)
-	stdin := textStdin(c)
+	stdin := cmdutil.Stdin(c)
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -73,11 +76,11 @@ func textTee(ctx context.Context, c *Call, args []string) error {
 			live := targets[:0]
 			for _, t := range targets {
 				if _, err := t.w.Write(buf[:n]); err != nil {
-					if t.name == "-" && textBrokenPipe(err) && !keepGoing {
-						return Exit(141)
+					if t.name == "-" && cmdutil.BrokenPipe(err) && !keepGoing {
+						return command.Exit(141)
 					}
-					if !(t.name == "-" && textBrokenPipe(err)) {
-						fmt.Fprintf(c.Stderr, "tee: %s: %s\n", t.name, textErrText(err))
+					if !(t.name == "-" && cmdutil.BrokenPipe(err)) {
+						fmt.Fprintf(c.Stderr, "tee: %s: %s\n", t.name, cmdutil.ErrText(err))
 						status = 1
 					}
 					continue
@@ -90,8 +93,8 @@ func textTee(ctx context.Context, c *Call, args []string) error {
 			break
 		}
 		if rerr != nil {
-			fmt.Fprintf(c.Stderr, "tee: read error: %s\n", textErrText(rerr))
-			return Exit(1)
+			fmt.Fprintf(c.Stderr, "tee: read error: %s\n", cmdutil.ErrText(rerr))
+			return command.Exit(1)
 		}
 	}
 	for _, cl := range closers {
@@ -100,5 +103,5 @@ func textTee(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	closers = nil
-	return Exit(status)
+	return command.Exit(status)
 }

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"context"
@@ -6,13 +6,16 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textTr, "tr") }
+func init() { command.Register(textTr, "tr") }
 
-var trFlags = textFlags{
-	short: "cCdst",
-	long: map[string]string{
+var trFlags = cmdutil.Flags{
+	Short: "cCdst",
+	Long: map[string]string{
 		"complement": "c", "delete": "d", "squeeze-repeats": "s", "truncate-set1": "t",
 	},
 }
@@ -24,14 +27,14 @@ var trFlags = textFlags{
 // [:punct:] [:blank:] [:cntrl:] [:graph:] [:print:] [:xdigit:]),
 // equivalence classes ([=c=]) and repeats in SET2 ([c*N], [c*]); -d, -s,
 // -c/-C, -t and their combinations. It works on bytes, as GNU tr does.
-func textTr(ctx context.Context, c *Call, args []string) error {
-	opts, sets, err := textParse(trFlags, args[1:])
+func textTr(ctx context.Context, c *command.Call, args []string) error {
+	opts, sets, err := cmdutil.Parse(trFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "tr", 1, err)
+		return cmdutil.Usage(c, "tr", 1, err)
 	}
 	var complement, del, squeeze, truncate bool
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "c", "C":
 			complement = true
 		case "d":
@@ -45,15 +48,15 @@ func textTr(ctx context.Context, c *Call, args []string) error {
 	translating := !del && len(sets) == 2
 	switch {
 	case len(sets) == 0:
-		return textUsage(c, "tr", 1, textUsagef("missing operand"))
+		return cmdutil.Usage(c, "tr", 1, cmdutil.Usagef("missing operand"))
 	case len(sets) == 1 && !del && !squeeze:
-		return textUsage(c, "tr", 1, textUsagef("missing operand after %s\nTwo strings must be given when translating.", textQuote(sets[0])))
+		return cmdutil.Usage(c, "tr", 1, cmdutil.Usagef("missing operand after %s\nTwo strings must be given when translating.", cmdutil.Quote(sets[0])))
 	case len(sets) == 1 && del && squeeze:
-		return textUsage(c, "tr", 1, textUsagef("missing operand after %s\nTwo strings must be given when both deleting and squeezing repeats.", textQuote(sets[0])))
+		return cmdutil.Usage(c, "tr", 1, cmdutil.Usagef("missing operand after %s\nTwo strings must be given when both deleting and squeezing repeats.", cmdutil.Quote(sets[0])))
 	case len(sets) == 2 && del && !squeeze:
-		return textUsage(c, "tr", 1, textUsagef("extra operand %s\nOnly one string may be given when deleting without squeezing repeats.", textQuote(sets[1])))
+		return cmdutil.Usage(c, "tr", 1, cmdutil.Usagef("extra operand %s\nOnly one string may be given when deleting without squeezing repeats.", cmdutil.Quote(sets[1])))
 	case len(sets) > 2:
-		return textUsage(c, "tr", 1, textUsagef("extra operand %s", textQuote(sets[2])))
+		return cmdutil.Usage(c, "tr", 1, cmdutil.Usagef("extra operand %s", cmdutil.Quote(sets[2])))
 	}
 	set1, err := trExpand(sets[0], false, 0)
 	if err != nil {
@@ -106,7 +109,7 @@ func textTr(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	buf := make([]byte, 64*1024)
-	stdin := textStdin(c)
+	stdin := cmdutil.Stdin(c)
 	outBuf := make([]byte, 0, 64*1024)
 	last := -1
 	for {
@@ -128,14 +131,14 @@ func textTr(ctx context.Context, c *Call, args []string) error {
 		}
 		if len(outBuf) > 0 {
 			if _, err := c.Stdout.Write(outBuf); err != nil {
-				return textFinish(c, "tr", &textWriteError{err})
+				return cmdutil.Finish(c, "tr", &cmdutil.WriteError{Err: err})
 			}
 		}
 		if rerr == io.EOF {
 			return nil
 		}
 		if rerr != nil {
-			return c.Errorf(1, "tr", "read error: %s", textErrText(rerr))
+			return c.Errorf(1, "tr", "read error: %s", cmdutil.ErrText(rerr))
 		}
 	}
 }
@@ -272,7 +275,7 @@ func trParse(spec string) ([]trElem, error) {
 					name := string(s[i+2 : i+2+end])
 					f, ok := trClasses[name]
 					if !ok {
-						return nil, fmt.Errorf("invalid character class %s", textQuote(name))
+						return nil, fmt.Errorf("invalid character class %s", cmdutil.Quote(name))
 					}
 					var b []byte
 					for c := 0; c < 256; c++ {
@@ -304,7 +307,7 @@ func trParse(spec string) ([]trElem, error) {
 						}
 						v, err := strconv.ParseInt(num, base, 64)
 						if err != nil {
-							return nil, fmt.Errorf("invalid repeat count %s in [c*n] construct", textQuote(num))
+							return nil, fmt.Errorf("invalid repeat count %s in [c*n] construct", cmdutil.Quote(num))
 						}
 						if v > 0 {
 							n = int(min(v, 1<<20))

@@ -1,27 +1,31 @@
-package shell
+package textutil
 
-import "testing"
+import (
+	"testing"
+
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
+)
 
 func TestTextTr(t *testing.T) {
-	runTextCases(t, "tr", []textCase{
-		{args: textArgs("a-z", "A-Z"), stdin: "hello\n", want: "HELLO\n"},
-		{args: textArgs("[:lower:]", "[:upper:]"), stdin: "Hi there\n", want: "HI THERE\n"},
-		{args: textArgs("-d", "[:digit:]"), stdin: "a1b22c\n", want: "abc\n"},
-		{args: textArgs("-s", " "), stdin: "a   b  c\n", want: "a b c\n"},
-		{args: textArgs("-cd", "[:alnum:]\\n"), stdin: "a-b_c!\n", want: "abc\n"},
-		{args: textArgs("\\n", " "), stdin: "a\nb\n", want: "a b "},
-		{args: textArgs("-s", "a-z", "A-Z"), stdin: "aabbcc\n", want: "ABC\n"},
-		{args: textArgs("abc", "x"), stdin: "abcd", want: "xxxd"},
-		{args: textArgs("-t", "abc", "xy"), stdin: "abcd", want: "xycd"},
-		{args: textArgs("a-c", "[x*]"), stdin: "abcd", want: "xxxd"},
-		{args: textArgs(), code: 1, stderr: "tr: missing operand\nTry 'tr --help' for more information.\n"},
-		{args: textArgs("z-a", "x"), code: 1, stderr: "tr: range-endpoints of 'z-a' are in reverse collating sequence order\n"},
+	cmdtest.RunCases(t, "tr", []cmdtest.Case{
+		{Args: cmdtest.Args("a-z", "A-Z"), Stdin: "hello\n", Want: "HELLO\n"},
+		{Args: cmdtest.Args("[:lower:]", "[:upper:]"), Stdin: "Hi there\n", Want: "HI THERE\n"},
+		{Args: cmdtest.Args("-d", "[:digit:]"), Stdin: "a1b22c\n", Want: "abc\n"},
+		{Args: cmdtest.Args("-s", " "), Stdin: "a   b  c\n", Want: "a b c\n"},
+		{Args: cmdtest.Args("-cd", "[:alnum:]\\n"), Stdin: "a-b_c!\n", Want: "abc\n"},
+		{Args: cmdtest.Args("\\n", " "), Stdin: "a\nb\n", Want: "a b "},
+		{Args: cmdtest.Args("-s", "a-z", "A-Z"), Stdin: "aabbcc\n", Want: "ABC\n"},
+		{Args: cmdtest.Args("abc", "x"), Stdin: "abcd", Want: "xxxd"},
+		{Args: cmdtest.Args("-t", "abc", "xy"), Stdin: "abcd", Want: "xycd"},
+		{Args: cmdtest.Args("a-c", "[x*]"), Stdin: "abcd", Want: "xxxd"},
+		{Args: cmdtest.Args(), Code: 1, Stderr: "tr: missing operand\nTry 'tr --help' for more information.\n"},
+		{Args: cmdtest.Args("z-a", "x"), Code: 1, Stderr: "tr: range-endpoints of 'z-a' are in reverse collating sequence order\n"},
 	})
 }
 
 func TestTextTrGNU(t *testing.T) {
 	in := "Hello, World! 123\n\tTabs  and   spaces\n\\back\\slash\nxxyyzz aaaa\n\x01\x7f\xff end"
-	var cases []textGNUCase
+	var cases []cmdtest.GNUCase
 	for _, a := range [][]string{
 		{"a-z", "A-Z"}, {"A-Z", "a-z"}, {"[:lower:]", "[:upper:]"}, {"[:upper:]", "[:lower:]"}, {"-d", "[:digit:]"},
 		{"-d", "[:space:]"}, {"-d", "[:punct:]"}, {"-d", "[:alpha:]"}, {"-d", "[:alnum:]"}, {"-cd", "[:alnum:]"},
@@ -32,19 +36,19 @@ func TestTextTrGNU(t *testing.T) {
 		{"-d", "lo"}, {"lo", "01"}, {"a-zA-Z", "n-za-mN-ZA-M"}, {"-s", "x-z"}, {"[:blank:]", "."}, {"-d", "[:cntrl:]"},
 		{"[:xdigit:]", "X"}, {"-d", "[:graph:]"}, {"-d", "a-"}, {"-d", "-a"},
 	} {
-		cases = append(cases, textGNUCase{args: a, stdin: in})
+		cases = append(cases, cmdtest.GNUCase{Args: a, Stdin: in})
 	}
 	cases = append(cases,
-		textGNUCase{args: textArgs(), stderr: true},
-		textGNUCase{args: textArgs("abc"), stderr: true},
-		textGNUCase{args: textArgs("-d", "a", "b"), stderr: true},
-		textGNUCase{args: textArgs("a", "b", "c"), stderr: true},
-		textGNUCase{args: textArgs("z-a", "x"), stderr: true},
-		textGNUCase{args: textArgs("abc", ""), stderr: true},
-		textGNUCase{args: textArgs("-ds", "a"), stderr: true},
-		textGNUCase{args: textArgs("[:foo:]", "x"), stderr: true},
-		textGNUCase{args: textArgs("a", "[:digit:]"), stderr: true},
-		textGNUCase{args: textArgs("[a*]", "x"), stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args(), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("abc"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("-d", "a", "b"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "b", "c"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("z-a", "x"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("abc", ""), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("-ds", "a"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("[:foo:]", "x"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "[:digit:]"), Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("[a*]", "x"), Stderr: true},
 	)
-	textGNUDiff(t, "tr", "tr", cases)
+	cmdtest.GNUDiff(t, "tr", "tr", cases)
 }

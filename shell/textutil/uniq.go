@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"bufio"
@@ -8,13 +8,16 @@ import (
 	"io"
 	"os"
 	"strconv"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textUniq, "uniq") }
+func init() { command.Register(textUniq, "uniq") }
 
-var uniqFlags = textFlags{
-	short: "cdDuif:s:w:z",
-	long: map[string]string{
+var uniqFlags = cmdutil.Flags{
+	Short: "cdDuif:s:w:z",
+	Long: map[string]string{
 		"count": "c", "repeated": "d", "all-repeated": "D::", "unique": "u",
 		"ignore-case": "i", "skip-fields": "f:", "skip-chars": "s:",
 		"check-chars": "w:", "zero-terminated": "z", "group": "group::",
@@ -26,51 +29,51 @@ var uniqFlags = textFlags{
 // Supports -c ("%7d " counts), -d, -D/--all-repeated[=none|prepend|
 // separate], --group[=separate|prepend|append|both], -u, -i, -f N, -s N,
 // -w N, -z, and the INPUT and OUTPUT operands.
-func textUniq(ctx context.Context, c *Call, args []string) error {
-	opts, operands, err := textParse(uniqFlags, args[1:])
+func textUniq(ctx context.Context, c *command.Call, args []string) error {
+	opts, operands, err := cmdutil.Parse(uniqFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "uniq", 1, err)
+		return cmdutil.Usage(c, "uniq", 1, err)
 	}
 	u := uniqSettings{checkChars: -1, unique: true, firstRepeated: true}
 	delim := byte('\n')
 	count := false
 	allRepeated := false
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "c":
 			count = true
 		case "d":
 			u.unique = false
 		case "D":
 			allRepeated = true
-			switch o.val {
+			switch o.Val {
 			case "", "none":
 				u.sepMode = ""
 			case "prepend", "separate":
-				u.sepMode = o.val
+				u.sepMode = o.Val
 			default:
-				return textUsage(c, "uniq", 1, textUsagef("invalid argument %s for '--all-repeated'", textQuote(o.val)))
+				return cmdutil.Usage(c, "uniq", 1, cmdutil.Usagef("invalid argument %s for '--all-repeated'", cmdutil.Quote(o.Val)))
 			}
 		case "group":
-			switch o.val {
+			switch o.Val {
 			case "":
 				u.group = "separate"
 			case "separate", "prepend", "append", "both":
-				u.group = o.val
+				u.group = o.Val
 			default:
-				return textUsage(c, "uniq", 1, textUsagef("invalid argument %s for '--group'", textQuote(o.val)))
+				return cmdutil.Usage(c, "uniq", 1, cmdutil.Usagef("invalid argument %s for '--group'", cmdutil.Quote(o.Val)))
 			}
 		case "u":
 			u.firstRepeated = false
 		case "i":
 			u.foldCase = true
 		case "f", "s", "w":
-			n, err := strconv.ParseInt(o.val, 10, 64)
+			n, err := strconv.ParseInt(o.Val, 10, 64)
 			if err != nil || n < 0 {
-				what := map[string]string{"f": "number of fields to skip", "s": "number of bytes to skip", "w": "number of bytes to compare"}[o.key]
-				return c.Errorf(1, "uniq", "%s: %s", o.val, "invalid "+what)
+				what := map[string]string{"f": "number of fields to skip", "s": "number of bytes to skip", "w": "number of bytes to compare"}[o.Key]
+				return c.Errorf(1, "uniq", "%s: %s", o.Val, "invalid "+what)
 			}
-			switch o.key {
+			switch o.Key {
 			case "f":
 				u.skipFields = int(n)
 			case "s":
@@ -85,48 +88,48 @@ func textUniq(ctx context.Context, c *Call, args []string) error {
 	if allRepeated {
 		u.unique, u.laterRepeated = false, true
 		if count {
-			return textUsage(c, "uniq", 1, textUsagef("printing all duplicated lines and repeat counts is meaningless"))
+			return cmdutil.Usage(c, "uniq", 1, cmdutil.Usagef("printing all duplicated lines and repeat counts is meaningless"))
 		}
 	}
 	if u.group != "" && (count || allRepeated || !u.unique || !u.firstRepeated) {
-		return textUsage(c, "uniq", 1, textUsagef("--group is mutually exclusive with -c/-d/-D/-u"))
+		return cmdutil.Usage(c, "uniq", 1, cmdutil.Usagef("--group is mutually exclusive with -c/-d/-D/-u"))
 	}
 	u.count = count
 	if len(operands) > 2 {
-		return textUsage(c, "uniq", 1, textUsagef("extra operand %s", textQuote(operands[2])))
+		return cmdutil.Usage(c, "uniq", 1, cmdutil.Usagef("extra operand %s", cmdutil.Quote(operands[2])))
 	}
 	in := "-"
 	if len(operands) > 0 {
 		in = operands[0]
 	}
-	r, err := textOpen(c, in)
+	r, err := cmdutil.Open(c, in)
 	if err != nil {
-		return c.Errorf(1, "uniq", "%s: %s", in, textErrText(err))
+		return c.Errorf(1, "uniq", "%s: %s", in, cmdutil.ErrText(err))
 	}
 	defer r.Close()
 	var w io.Writer = c.Stdout
 	var file io.WriteCloser
 	if len(operands) == 2 && operands[1] != "-" {
-		f, err := textCreate(c, operands[1], os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
+		f, err := cmdutil.Create(c, operands[1], os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
 		if err != nil {
-			return c.Errorf(1, "uniq", "%s: %s", operands[1], textErrText(err))
+			return c.Errorf(1, "uniq", "%s: %s", operands[1], cmdutil.ErrText(err))
 		}
 		file, w = f, f
 	}
 	out := bufio.NewWriterSize(w, 32*1024)
 	err = u.run(ctx, r, out, delim)
 	if ferr := out.Flush(); err == nil && ferr != nil {
-		err = &textWriteError{ferr}
+		err = &cmdutil.WriteError{Err: ferr}
 	}
 	if file != nil {
 		file.Close()
 	}
 	if err != nil {
-		if _, isWrite := err.(*textWriteError); !isWrite && ctx.Err() == nil {
-			return c.Errorf(1, "uniq", "error reading %s", textQuote(in))
+		if _, isWrite := err.(*cmdutil.WriteError); !isWrite && ctx.Err() == nil {
+			return c.Errorf(1, "uniq", "error reading %s", cmdutil.Quote(in))
 		}
 	}
-	return textFinish(c, "uniq", err)
+	return cmdutil.Finish(c, "uniq", err)
 }
 
 type uniqSettings struct {
@@ -187,11 +190,11 @@ func (u *uniqSettings) run(ctx context.Context, r io.Reader, out *bufio.Writer, 
 		}
 		out.Write(line)
 		if err := out.WriteByte(delim); err != nil {
-			return &textWriteError{err}
+			return &cmdutil.WriteError{Err: err}
 		}
 		return nil
 	}
-	err := textReadLines(ctx, r, delim, func(line []byte, _ bool) error {
+	err := cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
 		if !have {
 			have = true
 			prev = append(prev[:0], line...)
@@ -234,7 +237,7 @@ func (u *uniqSettings) run(ctx context.Context, r io.Reader, out *bufio.Writer, 
 func (u *uniqSettings) runGroups(ctx context.Context, r io.Reader, out *bufio.Writer, delim byte) error {
 	var prev []byte
 	have := false
-	err := textReadLines(ctx, r, delim, func(line []byte, _ bool) error {
+	err := cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
 		newGroup := !have || !u.same(line, prev)
 		if newGroup {
 			if (have && (u.group == "separate" || u.group == "append" || u.group == "both")) ||
@@ -246,7 +249,7 @@ func (u *uniqSettings) runGroups(ctx context.Context, r io.Reader, out *bufio.Wr
 		have = true
 		out.Write(line)
 		if err := out.WriteByte(delim); err != nil {
-			return &textWriteError{err}
+			return &cmdutil.WriteError{Err: err}
 		}
 		return nil
 	})

@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 // textVersionCompare compares two names as versions, like gnulib's
 // filevercmp (sort -V, ls -v): "." and ".." first, then hidden names, then

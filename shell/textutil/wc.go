@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"context"
@@ -8,13 +8,16 @@ import (
 	"strconv"
 	"unicode"
 	"unicode/utf8"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textWc, "wc") }
+func init() { command.Register(textWc, "wc") }
 
-var wcFlags = textFlags{
-	short: "clmwL",
-	long: map[string]string{
+var wcFlags = cmdutil.Flags{
+	Short: "clmwL",
+	Long: map[string]string{
 		"bytes": "c", "chars": "m", "lines": "l", "words": "w", "max-line-length": "L",
 	},
 }
@@ -31,14 +34,14 @@ type wcCounts struct {
 // least 7 when one is standard input or not a regular file) and a total
 // line for several files. A word is a run of printable characters
 // delimited by white space.
-func textWc(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(wcFlags, args[1:])
+func textWc(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(wcFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "wc", 1, err)
+		return cmdutil.Usage(c, "wc", 1, err)
 	}
 	var show struct{ l, w, m, c, L bool }
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "l":
 			show.l = true
 		case "w":
@@ -65,7 +68,7 @@ func textWc(ctx context.Context, c *Call, args []string) error {
 		files = []string{"-"}
 	}
 	width := wcWidth(c, files, nshow)
-	out := newTextOut(c)
+	out := cmdutil.NewOut(c)
 	emit := func(k wcCounts, name string) {
 		var fields []string
 		add := func(on bool, n int64) {
@@ -99,14 +102,14 @@ func textWc(ctx context.Context, c *Call, args []string) error {
 		if !named {
 			label = ""
 		}
-		r, err := textOpen(c, name)
+		r, err := cmdutil.Open(c, name)
 		if err != nil {
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "wc", ferr)
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, "wc", ferr)
 			}
-			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
-			if err == errTextIsDir {
+			if err == cmdutil.ErrIsDir {
 				emit(wcCounts{}, label)
 			}
 			continue
@@ -117,10 +120,10 @@ func textWc(ctx context.Context, c *Call, args []string) error {
 			if ctx.Err() != nil {
 				return err
 			}
-			if ferr := textFlush(out); ferr != nil {
-				return textFinish(c, "wc", ferr)
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, "wc", ferr)
 			}
-			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, textErrText(err))
+			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, cmdutil.ErrText(err))
 			status = 1
 		}
 		emit(k, label)
@@ -133,16 +136,16 @@ func textWc(ctx context.Context, c *Call, args []string) error {
 	if len(files) > 1 {
 		emit(total, "total")
 	}
-	if err := textFlush(out); err != nil {
-		return textFinish(c, "wc", err)
+	if err := cmdutil.Flush(out); err != nil {
+		return cmdutil.Finish(c, "wc", err)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // wcWidth is GNU wc's column width: 1 for one count of one input, else the
 // digits of the total size of the regular files, at least 7 when an input
 // is not a regular file.
-func wcWidth(c *Call, files []string, nshow int) int {
+func wcWidth(c *command.Call, files []string, nshow int) int {
 	if len(files) == 1 && nshow == 1 {
 		return 1
 	}
@@ -152,7 +155,7 @@ func wcWidth(c *Call, files []string, nshow int) int {
 		var st fs.FileInfo
 		var err error
 		if name == "-" {
-			if s, ok := c.Stdin.(textStatter); ok {
+			if s, ok := c.Stdin.(cmdutil.Statter); ok {
 				st, err = s.Stat()
 			}
 		} else {

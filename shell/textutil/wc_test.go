@@ -1,24 +1,26 @@
-package shell
+package textutil
 
 import (
 	"strings"
 	"testing"
+
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 )
 
 func TestTextWc(t *testing.T) {
 	files := map[string]string{"a": "one two\nthree\n", "b": "x", "d/": ""}
-	runTextCases(t, "wc", []textCase{
-		{args: textArgs(), stdin: "hello world\n", want: "      1       2      12\n"},
-		{args: textArgs("-l"), stdin: "a\nb\n", want: "2\n"},
-		{args: textArgs("a"), files: files, want: " 2  3 14 a\n"},
-		{args: textArgs("a", "b"), files: files, want: " 2  3 14 a\n 0  1  1 b\n 2  4 15 total\n"},
-		{args: textArgs("-l", "a", "b"), files: files, want: " 2 a\n 0 b\n 2 total\n"},
-		{args: textArgs("-m"), stdin: "h\u00e9\n", want: "3\n"},
-		{args: textArgs("-w"), stdin: "\u4f60\u597d world\n", want: "2\n"},
-		{args: textArgs("-L"), stdin: "ab\tc\nx\n", want: "9\n"},
-		{args: textArgs("a", "nope"), files: files, want: " 2  3 14 a\n 2  3 14 total\n", code: 1,
-			stderr: "wc: nope: No such file or directory\n"},
-		{args: textArgs("d"), files: files, want: "      0       0       0 d\n", code: 1, stderr: "wc: d: Is a directory\n"},
+	cmdtest.RunCases(t, "wc", []cmdtest.Case{
+		{Args: cmdtest.Args(), Stdin: "hello world\n", Want: "      1       2      12\n"},
+		{Args: cmdtest.Args("-l"), Stdin: "a\nb\n", Want: "2\n"},
+		{Args: cmdtest.Args("a"), Files: files, Want: " 2  3 14 a\n"},
+		{Args: cmdtest.Args("a", "b"), Files: files, Want: " 2  3 14 a\n 0  1  1 b\n 2  4 15 total\n"},
+		{Args: cmdtest.Args("-l", "a", "b"), Files: files, Want: " 2 a\n 0 b\n 2 total\n"},
+		{Args: cmdtest.Args("-m"), Stdin: "h\u00e9\n", Want: "3\n"},
+		{Args: cmdtest.Args("-w"), Stdin: "\u4f60\u597d world\n", Want: "2\n"},
+		{Args: cmdtest.Args("-L"), Stdin: "ab\tc\nx\n", Want: "9\n"},
+		{Args: cmdtest.Args("a", "nope"), Files: files, Want: " 2  3 14 a\n 2  3 14 total\n", Code: 1,
+			Stderr: "wc: nope: No such file or directory\n"},
+		{Args: cmdtest.Args("d"), Files: files, Want: "      0       0       0 d\n", Code: 1, Stderr: "wc: d: Is a directory\n"},
 	})
 }
 
@@ -27,24 +29,24 @@ func TestTextWcGNU(t *testing.T) {
 		"a": "one two\nthree\n", "b": "x", "e": "", "ctl": "\x01 a\x02b \x80\n\x7f\v\f\rq\n",
 		"big": strings.Repeat("lorem ipsum dolor\tsit amet\n", 5000), "d/": "",
 	}
-	var cases []textGNUCase
+	var cases []cmdtest.GNUCase
 	for _, a := range [][]string{{}, {"-l"}, {"-w"}, {"-c"}, {"-m"}, {"-L"}, {"-lw"}, {"-cl"}, {"-wmL"}, {"-lwmcL"}} {
 		cases = append(cases,
-			textGNUCase{args: a, stdin: "hello world\nfoo  bar baz\n"},
-			textGNUCase{args: append(append([]string{}, a...), "a"), files: files},
-			textGNUCase{args: append(append([]string{}, a...), "a", "b", "e", "ctl"), files: files},
-			textGNUCase{args: append(append([]string{}, a...), "big", "a"), files: files},
-			textGNUCase{args: append(append([]string{}, a...), "a", "-"), stdin: "in put\n", files: files},
+			cmdtest.GNUCase{Args: a, Stdin: "hello world\nfoo  bar baz\n"},
+			cmdtest.GNUCase{Args: append(append([]string{}, a...), "a"), Files: files},
+			cmdtest.GNUCase{Args: append(append([]string{}, a...), "a", "b", "e", "ctl"), Files: files},
+			cmdtest.GNUCase{Args: append(append([]string{}, a...), "big", "a"), Files: files},
+			cmdtest.GNUCase{Args: append(append([]string{}, a...), "a", "-"), Stdin: "in put\n", Files: files},
 		)
 	}
 	cases = append(cases,
-		textGNUCase{args: textArgs("a", "missing", "b"), files: files, stderr: true},
-		textGNUCase{args: textArgs("missing", "a"), files: files, stderr: true},
-		textGNUCase{args: textArgs("d"), files: files, stderr: true},
-		textGNUCase{args: textArgs("a", "d"), files: files, stderr: true},
-		textGNUCase{args: textArgs("ctl"), files: files},
-		textGNUCase{args: textArgs("-"), stdin: "x y\n"},
-		textGNUCase{args: textArgs("-x"), stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "missing", "b"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("missing", "a"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("d"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", "d"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("ctl"), Files: files},
+		cmdtest.GNUCase{Args: cmdtest.Args("-"), Stdin: "x y\n"},
+		cmdtest.GNUCase{Args: cmdtest.Args("-x"), Stderr: true},
 	)
-	textGNUDiff(t, "wc", "wc", cases)
+	cmdtest.GNUDiff(t, "wc", "wc", cases)
 }

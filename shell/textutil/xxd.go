@@ -1,4 +1,4 @@
-package shell
+package textutil
 
 import (
 	"bufio"
@@ -8,13 +8,17 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(textXxd, "xxd") }
+func init() { command.Register(textXxd, "xxd") }
 
-var xxdFlags = textFlags{
-	short: "c:g:l:s:uprio:",
-	long: map[string]string{
+var xxdFlags = cmdutil.Flags{
+	Short: "c:g:l:s:uprio:",
+	Long: map[string]string{
 		"cols": "c:", "groupsize": "g:", "len": "l:", "seek": "s:", "plain": "p", "ps": "p",
 		"revert": "r", "include": "i",
 	},
@@ -26,10 +30,10 @@ var xxdFlags = textFlags{
 // hex), -r (reverse, plain with -p or the default format), -i (C
 // include), -c COLS, -g BYTES, -l LEN, -s OFFSET and -u; an optional
 // output file operand.
-func textXxd(ctx context.Context, c *Call, args []string) error {
-	opts, files, err := textParse(xxdFlags, args[1:])
+func textXxd(ctx context.Context, c *command.Call, args []string) error {
+	opts, files, err := cmdutil.Parse(xxdFlags, args[1:])
 	if err != nil {
-		return textUsage(c, "xxd", 1, err)
+		return cmdutil.Usage(c, "xxd", 1, err)
 	}
 	cols, group, limit, seek := 16, 2, int64(-1), int64(0)
 	plain, revert, upper, include := false, false, false, false
@@ -39,27 +43,27 @@ func textXxd(ctx context.Context, c *Call, args []string) error {
 		return n, err == nil && n >= 0
 	}
 	for _, o := range opts {
-		switch o.key {
+		switch o.Key {
 		case "c":
-			n, ok := num(o.val)
+			n, ok := num(o.Val)
 			if !ok || n == 0 || n > 256 {
 				return c.Errorf(1, "xxd", "invalid number of columns (max. 256).")
 			}
 			cols, colsSet = int(n), true
 		case "g":
-			n, ok := num(o.val)
+			n, ok := num(o.Val)
 			if !ok {
 				return c.Errorf(1, "xxd", "invalid group size")
 			}
 			group = int(n)
 		case "l":
-			n, ok := num(o.val)
+			n, ok := num(o.Val)
 			if !ok {
 				return c.Errorf(1, "xxd", "invalid length")
 			}
 			limit = n
 		case "s":
-			n, ok := num(strings.TrimPrefix(o.val, "+"))
+			n, ok := num(strings.TrimPrefix(o.Val, "+"))
 			if !ok {
 				return c.Errorf(1, "xxd", "invalid seek offset")
 			}
@@ -81,34 +85,34 @@ func textXxd(ctx context.Context, c *Call, args []string) error {
 		cols = 12
 	}
 	if len(files) > 2 {
-		return textUsage(c, "xxd", 1, textUsagef("too many arguments"))
+		return cmdutil.Usage(c, "xxd", 1, cmdutil.Usagef("too many arguments"))
 	}
 	name := "-"
 	if len(files) > 0 {
 		name = files[0]
 	}
-	r, err := textOpen(c, name)
+	r, err := cmdutil.Open(c, name)
 	if err != nil {
-		return c.Errorf(2, "xxd", "%s: %s", name, textErrText(err))
+		return c.Errorf(2, "xxd", "%s: %s", name, cmdutil.ErrText(err))
 	}
 	defer r.Close()
 	w := c.Stdout
 	if len(files) == 2 && files[1] != "-" {
-		f, err := textCreate(c, files[1], 0x241) // O_WRONLY|O_CREATE|O_TRUNC
+		f, err := cmdutil.Create(c, files[1], 0x241) // O_WRONLY|O_CREATE|O_TRUNC
 		if err != nil {
-			return c.Errorf(2, "xxd", "%s: %s", files[1], textErrText(err))
+			return c.Errorf(2, "xxd", "%s: %s", files[1], cmdutil.ErrText(err))
 		}
 		defer f.Close()
 		w = f
 	}
 	out := bufio.NewWriterSize(w, 32*1024)
-	in := io.Reader(&textCtxReader{ctx: ctx, r: r})
+	in := io.Reader(posixfs.ContextReader(ctx, r))
 	if revert {
 		err = xxdRevert(in, out, plain)
 	} else {
 		if seek > 0 {
 			if _, err := io.CopyN(io.Discard, in, seek); err != nil && err != io.EOF {
-				return textFinish(c, "xxd", err)
+				return cmdutil.Finish(c, "xxd", err)
 			}
 		}
 		if limit >= 0 {
@@ -128,9 +132,9 @@ func textXxd(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if ferr := out.Flush(); err == nil && ferr != nil {
-		err = &textWriteError{ferr}
+		err = &cmdutil.WriteError{Err: ferr}
 	}
-	return textFinish(c, "xxd", err)
+	return cmdutil.Finish(c, "xxd", err)
 }
 
 func xxdDump(in io.Reader, out *bufio.Writer, cols, group int, offset int64, digits string) error {

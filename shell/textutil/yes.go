@@ -1,16 +1,19 @@
-package shell
+package textutil
 
 import (
 	"context"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-func init() { register(textYes, "yes") }
+func init() { command.Register(textYes, "yes") }
 
 // textYes is yes: print its arguments joined by spaces ("y" without any)
 // over and over until the reader goes away (a write error ends it
 // quietly) or the context ends.
-func textYes(ctx context.Context, c *Call, args []string) error {
+func textYes(ctx context.Context, c *command.Call, args []string) error {
 	operands := args[1:]
 	if len(operands) > 0 && operands[0] == "--" {
 		operands = operands[1:]
@@ -26,10 +29,10 @@ func textYes(ctx context.Context, c *Call, args []string) error {
 			return err
 		}
 		if _, err := c.Stdout.Write(buf); err != nil {
-			if textBrokenPipe(err) {
-				return Exit(141)
+			if cmdutil.BrokenPipe(err) {
+				return command.Exit(141)
 			}
-			return Exit(1)
+			return command.Exit(1)
 		}
 	}
 }

@@ -1,29 +1,32 @@
-package shell
+package cmdtest
 
 import (
 	"bytes"
 	"context"
 	"errors"
+	"io"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
 // textTestDir is the current folder of the calls the text tests make.
 const textTestDir = "/home/user"
 
-// textTestMtime is the modification time of every file the text tests
+// Mtime is the modification time of every file the text tests
 // write, on the virtual filesystem and on the host alike.
-var textTestMtime = time.Date(2024, 1, 2, 3, 4, 5, 123456789, time.UTC)
+var Mtime = time.Date(2024, 1, 2, 3, 4, 5, 123456789, time.UTC)
 
-// newTextCall builds a Call over a fresh MemMapFs holding files (names
+// NewCall builds a Call over a fresh MemMapFs holding files (names
 // relative to textTestDir or absolute; a name ending in "/" is a folder).
-func newTextCall(t *testing.T, stdin string, files map[string]string) (*Call, *bytes.Buffer, *bytes.Buffer) {
+func NewCall(t *testing.T, stdin string, files map[string]string) (*command.Call, *bytes.Buffer, *bytes.Buffer) {
 	t.Helper()
 	fsys := afero.NewMemMapFs()
 	if err := fsys.MkdirAll(textTestDir, 0o755); err != nil {
@@ -46,13 +49,13 @@ func newTextCall(t *testing.T, stdin string, files map[string]string) (*Call, *b
 		if err := afero.WriteFile(fsys, p, []byte(data), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		if err := fsys.Chtimes(p, textTestMtime, textTestMtime); err != nil {
+		if err := fsys.Chtimes(p, Mtime, Mtime); err != nil {
 			t.Fatal(err)
 		}
 	}
 	env := map[string]string{"TZ": "UTC", "HOME": textTestDir, "LC_ALL": "C"}
 	var stdout, stderr bytes.Buffer
-	c := &Call{
+	c := &command.Call{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &stdout,
 		Stderr: &stderr,
@@ -67,7 +70,7 @@ func newTextCall(t *testing.T, stdin string, files map[string]string) (*Call, *b
 		},
 	}
 	c.Exec = func(ctx context.Context, args []string) error {
-		b, ok := lookupBuiltin(args[0])
+		b, ok := command.Lookup(args[0])
 		if !ok {
 			return c.Errorf(127, args[0], "command not found")
 		}
@@ -76,71 +79,71 @@ func newTextCall(t *testing.T, stdin string, files map[string]string) (*Call, *b
 	return c, &stdout, &stderr
 }
 
-// runBuiltin runs the builtin name with args over a MemMapFs holding files,
+// Run runs the builtin name with args over a MemMapFs holding files,
 // with stdin as standard input, and returns what it printed and its status.
-func runBuiltin(t *testing.T, name, stdin string, files map[string]string, args ...string) (stdout, stderr string, code int) {
+func Run(t *testing.T, name, stdin string, files map[string]string, args ...string) (stdout, stderr string, code int) {
 	t.Helper()
-	c, out, errb := newTextCall(t, stdin, files)
-	b, ok := lookupBuiltin(name)
+	c, out, errb := NewCall(t, stdin, files)
+	b, ok := command.Lookup(name)
 	if !ok {
 		t.Fatalf("no builtin %q", name)
 	}
 	err := b(context.Background(), c, append([]string{name}, args...))
-	return out.String(), errb.String(), ExitCode(err)
+	return out.String(), errb.String(), command.ExitCode(err)
 }
 
-// textCase is one case of a table test: a builtin's arguments, input and
+// Case is one case of a table test: a builtin's arguments, input and
 // files, and what it must print and return.
-type textCase struct {
-	name   string
-	args   []string
-	stdin  string
-	files  map[string]string
-	want   string
-	stderr string // checked when not empty
-	code   int
+type Case struct {
+	Name   string
+	Args   []string
+	Stdin  string
+	Files  map[string]string
+	Want   string
+	Stderr string // checked when not empty
+	Code   int
 }
 
-// runTextCases runs a table of cases of the builtin cmd.
-func runTextCases(t *testing.T, cmd string, cases []textCase) {
+// RunCases runs a table of cases of the builtin cmd.
+func RunCases(t *testing.T, cmd string, cases []Case) {
 	t.Helper()
 	for _, tc := range cases {
-		name := tc.name
+		name := tc.Name
 		if name == "" {
-			name = strings.Join(tc.args, " ")
+			name = strings.Join(tc.Args, " ")
 		}
 		t.Run(name, func(t *testing.T) {
-			out, errOut, code := runBuiltin(t, cmd, tc.stdin, tc.files, tc.args...)
-			if out != tc.want {
-				t.Errorf("%s %q: stdout\n got %q\nwant %q", cmd, tc.args, out, tc.want)
+			out, errOut, code := Run(t, cmd, tc.Stdin, tc.Files, tc.Args...)
+			if out != tc.Want {
+				t.Errorf("%s %q: stdout\n got %q\nwant %q", cmd, tc.Args, out, tc.Want)
 			}
-			if code != tc.code {
-				t.Errorf("%s %q: status %d, want %d (stderr %q)", cmd, tc.args, code, tc.code, errOut)
+			if code != tc.Code {
+				t.Errorf("%s %q: status %d, want %d (stderr %q)", cmd, tc.Args, code, tc.Code, errOut)
 			}
-			if tc.stderr != "" && errOut != tc.stderr {
-				t.Errorf("%s %q: stderr\n got %q\nwant %q", cmd, tc.args, errOut, tc.stderr)
+			if tc.Stderr != "" && errOut != tc.Stderr {
+				t.Errorf("%s %q: stderr\n got %q\nwant %q", cmd, tc.Args, errOut, tc.Stderr)
 			}
 		})
 	}
 }
 
-// textGNUCase is a case of a differential test against the host's GNU tool.
-type textGNUCase struct {
-	args  []string
-	stdin string
-	files map[string]string
+// GNUCase is a case of a differential test against the host's GNU tool.
+type GNUCase struct {
+	Args  []string
+	Stdin string
+	Files map[string]string
 	// stderr compares standard error too.
-	stderr bool
+	Stderr bool
 	// gnuFix, when set, rewrites GNU's standard output before the
 	// comparison (for a wording newer GNU versions changed).
-	gnuFix func(string) string
+	GNUFix func(string) string
 }
 
-// textGNUDiff runs each case with the host's tool bin (in a t.TempDir with
+// GNUDiff runs each case with the host's tool bin (in a t.TempDir with
 // LC_ALL=C and TZ=UTC) and with the builtin cmd (over a MemMapFs holding
 // the same files), and compares standard output and exit status. It logs
 // how many cases passed.
-func textGNUDiff(t *testing.T, cmd, bin string, cases []textGNUCase) {
+func GNUDiff(t *testing.T, cmd, bin string, cases []GNUCase) {
 	t.Helper()
 	path, err := exec.LookPath(bin)
 	if err != nil {
@@ -149,7 +152,7 @@ func textGNUDiff(t *testing.T, cmd, bin string, cases []textGNUCase) {
 	pass := 0
 	for i, gc := range cases {
 		dir := t.TempDir()
-		for name, data := range gc.files {
+		for name, data := range gc.Files {
 			p := filepath.Join(dir, name)
 			if strings.HasSuffix(name, "/") {
 				if err := os.MkdirAll(p, 0o755); err != nil {
@@ -163,16 +166,16 @@ func textGNUDiff(t *testing.T, cmd, bin string, cases []textGNUCase) {
 			if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
 				t.Fatal(err)
 			}
-			if err := os.Chtimes(p, textTestMtime, textTestMtime); err != nil {
+			if err := os.Chtimes(p, Mtime, Mtime); err != nil {
 				t.Fatal(err)
 			}
 		}
 		ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
-		cmdx := exec.CommandContext(ctx, path, gc.args...)
+		cmdx := exec.CommandContext(ctx, path, gc.Args...)
 		cmdx.Args[0] = bin
 		cmdx.Dir = dir
 		cmdx.Env = []string{"LC_ALL=C", "TZ=UTC", "PATH=/usr/bin:/bin", "HOME=" + dir}
-		cmdx.Stdin = strings.NewReader(gc.stdin)
+		cmdx.Stdin = strings.NewReader(gc.Stdin)
 		var gout, gerr bytes.Buffer
 		cmdx.Stdout, cmdx.Stderr = &gout, &gerr
 		err := cmdx.Run()
@@ -181,28 +184,28 @@ func textGNUDiff(t *testing.T, cmd, bin string, cases []textGNUCase) {
 		if err != nil {
 			var ee *exec.ExitError
 			if !errors.As(err, &ee) {
-				t.Fatalf("%s %q: %v", bin, gc.args, err)
+				t.Fatalf("%s %q: %v", bin, gc.Args, err)
 			}
 			gcode = ee.ExitCode()
 		}
-		out, errOut, code := runBuiltin(t, cmd, gc.stdin, gc.files, gc.args...)
-		if gc.gnuFix != nil {
-			fixed := gc.gnuFix(gout.String())
+		out, errOut, code := Run(t, cmd, gc.Stdin, gc.Files, gc.Args...)
+		if gc.GNUFix != nil {
+			fixed := gc.GNUFix(gout.String())
 			gout.Reset()
 			gout.WriteString(fixed)
 		}
 		ok := true
 		if out != gout.String() {
 			ok = false
-			t.Errorf("case %d: %s %q: stdout differs from GNU\n ours %q\n  gnu %q", i, cmd, gc.args, out, gout.String())
+			t.Errorf("case %d: %s %q: stdout differs from GNU\n ours %q\n  gnu %q", i, cmd, gc.Args, out, gout.String())
 		}
 		if code != gcode {
 			ok = false
-			t.Errorf("case %d: %s %q: status %d, GNU %d (ours %q, gnu %q)", i, cmd, gc.args, code, gcode, errOut, gerr.String())
+			t.Errorf("case %d: %s %q: status %d, GNU %d (ours %q, gnu %q)", i, cmd, gc.Args, code, gcode, errOut, gerr.String())
 		}
-		if gc.stderr && errOut != gerr.String() {
+		if gc.Stderr && errOut != gerr.String() {
 			ok = false
-			t.Errorf("case %d: %s %q: stderr differs from GNU\n ours %q\n  gnu %q", i, cmd, gc.args, errOut, gerr.String())
+			t.Errorf("case %d: %s %q: stderr differs from GNU\n ours %q\n  gnu %q", i, cmd, gc.Args, errOut, gerr.String())
 		}
 		if ok {
 			pass++
@@ -211,11 +214,33 @@ func textGNUDiff(t *testing.T, cmd, bin string, cases []textGNUCase) {
 	t.Logf("%s: %d/%d GNU differential cases pass", cmd, pass, len(cases))
 }
 
-// textArgs is shorthand for a list of arguments.
-func textArgs(a ...string) []string { return a }
+// Args is shorthand for a list of arguments.
+func Args(a ...string) []string { return a }
 
-// readTextFile reads a file of c's filesystem.
-func readTextFile(c *Call, name string) (string, error) {
+// ReadFile reads a file of c's filesystem.
+func ReadFile(c *command.Call, name string) (string, error) {
 	b, err := afero.ReadFile(c.FS, c.Abs(name))
 	return string(b), err
+}
+
+// CountWriter counts and drops what is written.
+type CountWriter struct{ N atomic.Int64 }
+
+func (w *CountWriter) Write(p []byte) (int, error) { w.N.Add(int64(len(p))); return len(p), nil }
+
+// LimitWriter accepts N bytes and then fails.
+type LimitWriter struct {
+	W io.Writer
+	N int
+}
+
+func (l *LimitWriter) Write(p []byte) (int, error) {
+	if l.N <= 0 {
+		return 0, io.ErrClosedPipe
+	}
+	if len(p) > l.N {
+		p = p[:l.N]
+	}
+	l.N -= len(p)
+	return l.W.Write(p)
 }

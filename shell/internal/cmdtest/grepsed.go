@@ -1,4 +1,4 @@
-package shell
+package cmdtest
 
 import (
 	"bytes"
@@ -8,24 +8,25 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
 
 // grepSedDir is the current folder of the calls made by runGrepSed.
 const grepSedDir = "/home/user"
 
-// runGrepSed runs the builtin name (grep, sed, ...) with args on a fresh
+// RunGrepSed runs the builtin name (grep, sed, ...) with args on a fresh
 // MemMapFs holding files (paths relative to grepSedDir, or absolute) and
 // returns its stdout, stderr and exit status.
-func runGrepSed(t testing.TB, name, stdin string, files map[string]string, args ...string) (string, string, int) {
+func RunGrepSed(t testing.TB, name, stdin string, files map[string]string, args ...string) (string, string, int) {
 	t.Helper()
 	fsys := afero.NewMemMapFs()
-	out, errOut, code := runGrepSedFS(t, fsys, name, stdin, files, args...)
+	out, errOut, code := RunFS(t, fsys, name, stdin, files, args...)
 	return out, errOut, code
 }
 
-// runGrepSedFS is runGrepSed on a given filesystem.
-func runGrepSedFS(t testing.TB, fsys afero.Fs, name, stdin string, files map[string]string, args ...string) (string, string, int) {
+// RunFS is runGrepSed on a given filesystem.
+func RunFS(t testing.TB, fsys afero.Fs, name, stdin string, files map[string]string, args ...string) (string, string, int) {
 	t.Helper()
 	if err := fsys.MkdirAll(grepSedDir, 0o755); err != nil {
 		t.Fatal(err)
@@ -53,13 +54,13 @@ func runGrepSedFS(t testing.TB, fsys afero.Fs, name, stdin string, files map[str
 			t.Fatal(err)
 		}
 	}
-	b, ok := lookupBuiltin(name)
+	b, ok := command.Lookup(name)
 	if !ok {
 		t.Fatalf("no builtin %q", name)
 	}
 	var stdout, stderr bytes.Buffer
 	env := map[string]string{"HOME": grepSedDir}
-	c := &Call{
+	c := &command.Call{
 		Stdin:  strings.NewReader(stdin),
 		Stdout: &stdout,
 		Stderr: &stderr,
@@ -71,16 +72,16 @@ func runGrepSedFS(t testing.TB, fsys afero.Fs, name, stdin string, files map[str
 		},
 		Environ: func() []string { return []string{"HOME=" + grepSedDir} },
 		Exec: func(ctx context.Context, args []string) error {
-			return Exit(127)
+			return command.Exit(127)
 		},
 	}
 	err := b(context.Background(), c, append([]string{name}, args...))
-	return stdout.String(), stderr.String(), ExitCode(err)
+	return stdout.String(), stderr.String(), command.ExitCode(err)
 }
 
-// readGrepSedFile returns a file's content from fsys (relative to
+// ReadFSFile returns a file's content from fsys (relative to
 // grepSedDir), or "<missing>".
-func readGrepSedFile(fsys afero.Fs, name string) string {
+func ReadFSFile(fsys afero.Fs, name string) string {
 	p := name
 	if !path.IsAbs(p) {
 		p = path.Join(grepSedDir, p)
@@ -90,4 +91,18 @@ func readGrepSedFile(fsys afero.Fs, name string) string {
 		return "<missing>"
 	}
 	return string(b)
+}
+
+// Endless is an endless stream of "y\n".
+type Endless struct{}
+
+func (Endless) Read(p []byte) (int, error) {
+	for i := range p {
+		if i%2 == 0 {
+			p[i] = 'y'
+		} else {
+			p[i] = '\n'
+		}
+	}
+	return len(p) - len(p)%2, nil
 }

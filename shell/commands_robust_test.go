@@ -7,6 +7,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 )
 
 // textCommands are the builtins of the text_*.go files.
@@ -18,7 +21,7 @@ var textCommands = []string{
 
 func TestTextRegistered(t *testing.T) {
 	for _, name := range textCommands {
-		if _, ok := lookupBuiltin(name); !ok {
+		if _, ok := command.Lookup(name); !ok {
 			t.Errorf("%s is not registered", name)
 		}
 	}
@@ -34,7 +37,7 @@ func TestTextNoPanic(t *testing.T) {
 	files := map[string]string{"a": "b\na\nc\n\x00\xff\n", "b": "1 2\n3\tx\n", "d/": "", "e": ""}
 	r := rand.New(rand.NewSource(7))
 	for _, name := range textCommands {
-		b, _ := lookupBuiltin(name)
+		b, _ := command.Lookup(name)
 		for i := 0; i < 150; i++ {
 			n := r.Intn(5)
 			argv := []string{name}
@@ -42,10 +45,10 @@ func TestTextNoPanic(t *testing.T) {
 				argv = append(argv, pool[r.Intn(len(pool))])
 			}
 			stdin := []string{"", "a\nb\n", "{\"a\":1}", "\x00\x01\xff", "x y z", "1\n10\n2"}[r.Intn(6)]
-			c, _, _ := newTextCall(t, stdin, files)
+			c, _, _ := cmdtest.NewCall(t, stdin, files)
 			// Endless output goes nowhere: a growing buffer would make the
 			// test's memory, not the command, the slow part.
-			c.Stdout = &countWriter{}
+			c.Stdout = &cmdtest.CountWriter{}
 			ctx, cancel := context.WithTimeout(context.Background(), 500*time.Millisecond)
 			func() {
 				defer func() {
@@ -54,7 +57,7 @@ func TestTextNoPanic(t *testing.T) {
 					}
 				}()
 				if name == "yes" {
-					c.Stdout = &textLimitWriter{w: c.Stdout, n: 100}
+					c.Stdout = &cmdtest.LimitWriter{W: c.Stdout, N: 100}
 				}
 				start := time.Now()
 				_ = b(ctx, c, argv)
@@ -84,10 +87,10 @@ func TestTextCancelled(t *testing.T) {
 		{"expand", "big"}, {"column", "-t", "big"}, {"jq", "-R", ".", "big"},
 	}
 	for _, argv := range cases {
-		c, _, _ := newTextCall(t, big, files)
+		c, _, _ := cmdtest.NewCall(t, big, files)
 		ctx, cancel := context.WithCancel(context.Background())
 		cancel()
-		b, _ := lookupBuiltin(argv[0])
+		b, _ := command.Lookup(argv[0])
 		if err := b(ctx, c, argv); !errors.Is(err, context.Canceled) {
 			t.Errorf("%q under a cancelled context returned %v", argv, err)
 		}
