@@ -7,7 +7,7 @@ package shell
 import (
 	"context"
 	"fmt"
-	"io"
+	"io/fs"
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash"
@@ -53,8 +53,11 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 		Args:         sp.params,
 		Flags:        sp.flags,
 		FinalDir:     &final,
-		Umask: func(stdout, stderr io.Writer, args []string) int {
-			return ExitCode(s.umask(stdout, stderr, args[1:]))
+		Umask: func(set bool, mask uint32) uint32 {
+			if set {
+				posixfs.SetUmask(s.base, fs.FileMode(mask))
+			}
+			return uint32(posixfs.UmaskOf(s.base))
 		},
 		Exec: func(ctx context.Context, c *Call, args []string) error {
 			if shTooDeep() {

@@ -1210,54 +1210,171 @@ func letBuiltin(r *Runner, args []string) int {
 	return b2i(n == 0)
 }
 
+// umaskBuiltin is bash's umask [-p] [-S] [mode]: it prints the mask (0022,
+// u=rwx,g=rx,o=rx with -S, as a command with -p) or sets it from an octal
+// number or a symbolic mode (the permissions to leave: "u=rwx,g=rx,o=",
+// "g-w"), parsed as bash's umask.def does: clauses of who letters, one
+// operator and r, w, x.
 func umaskBuiltin(r *Runner, args []string) int {
-	if r.opts.Umask != nil {
-		return r.opts.Umask(r.stdout(), r.stderr(), args)
+	usage := func(c byte) int {
+		r.errf("umask: -%c: invalid option", c)
+		fmt.Fprintln(r.stderr(), "umask: usage: umask [-p] [-S] [mode]")
+		return 2
 	}
-	v, ok := r.getVar("__UMASK")
-	if !ok {
-		v = "0022"
-	}
+	symbolic, print := false, false
 	args = args[1:]
-	sym := false
-	if len(args) > 0 && args[0] == "-S" {
-		sym = true
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for i := 1; i < len(args[0]); i++ {
+			switch args[0][i] {
+			case 'S':
+				symbolic = true
+			case 'p':
+				print = true
+			default:
+				return usage(args[0][i])
+			}
+		}
 		args = args[1:]
 	}
-	if len(args) > 0 && args[0] == "-p" {
-		fmt.Fprintf(r.stdout(), "umask %s\n", v)
-		return 0
-	}
-	if len(args) == 0 {
-		if sym {
-			n, _ := strconv.ParseUint(v, 8, 32)
-			perm := func(shift uint) string {
-				m := (^n >> shift) & 7
-				s := ""
-				if m&4 != 0 {
-					s += "r"
-				}
-				if m&2 != 0 {
-					s += "w"
-				}
-				if m&1 != 0 {
-					s += "x"
-				}
-				return s
+	mask := r.umask(false, 0)
+	if len(args) > 0 {
+		spec := args[0]
+		if spec != "" && spec[0] >= '0' && spec[0] <= '9' {
+			n, err := strconv.ParseUint(spec, 8, 32)
+			if err != nil || n > 0o7777 {
+				r.errf("umask: %s: octal number out of range", spec)
+				return 1
 			}
-			fmt.Fprintf(r.stdout(), "u=%s,g=%s,o=%s\n", perm(6), perm(3), perm(0))
+			mask = uint32(n) & 0o777
+		} else {
+			allowed, err := symbolicUmask(spec, ^mask&0o777)
+			if err != "" {
+				r.errf("umask: %s", err)
+				return 1
+			}
+			mask = ^allowed & 0o777
+		}
+		r.umask(true, mask)
+		if !symbolic {
 			return 0
 		}
-		fmt.Fprintln(r.stdout(), v)
+	}
+	out := fmt.Sprintf("%04o", mask)
+	if symbolic {
+		out = umaskSymbolic(mask)
+		if print {
+			out = "-S " + out
+		}
+	}
+	if print {
+		out = "umask " + out
+	}
+	return r.writeOut(out + "\n")
+}
+
+// umask returns the mask, after setting it when set is true: Options.Umask
+// or the shell's own number.
+func (r *Runner) umask(set bool, mask uint32) uint32 {
+	if r.opts.Umask != nil {
+		return r.opts.Umask(set, mask)
+	}
+	g := r.vars.global().vars
+	if set {
+		g["__UMASK"] = &Var{Set: true, Str: fmt.Sprintf("%04o", mask)}
+	}
+	if v, ok := g["__UMASK"]; ok {
+		n, _ := strconv.ParseUint(v.Str, 8, 32)
+		return uint32(n)
+	}
+	return 0o022
+}
+
+// symbolicUmask applies a symbolic mode to perm (the permissions the mask
+// leaves) as bash does, or returns bash's error text.
+func symbolicUmask(spec string, perm uint32) (uint32, string) {
+	s := spec
+	at := func(i int) byte {
+		if i < len(s) {
+			return s[i]
+		}
 		return 0
 	}
-	n, err := strconv.ParseUint(args[0], 8, 32)
-	if err != nil {
-		r.errf("umask: %s: octal number out of range", args[0])
-		return 1
+	i := 0
+	for {
+		who := uint32(0)
+	whoLoop:
+		for ; i < len(s); i++ {
+			switch s[i] {
+			case 'u':
+				who |= 0o700
+			case 'g':
+				who |= 0o070
+			case 'o':
+				who |= 0o007
+			case 'a':
+				who |= 0o777
+			default:
+				break whoLoop
+			}
+		}
+		op := at(i)
+		i++
+		if op != '+' && op != '-' && op != '=' {
+			return 0, fmt.Sprintf("`%c': invalid symbolic mode operator", op)
+		}
+		bits := uint32(0)
+	permLoop:
+		for ; i < len(s); i++ {
+			switch s[i] {
+			case 'r':
+				bits |= 0o444
+			case 'w':
+				bits |= 0o222
+			case 'x':
+				bits |= 0o111
+			default:
+				break permLoop
+			}
+		}
+		if c := at(i); c != 0 && c != ',' {
+			return 0, fmt.Sprintf("`%c': invalid symbolic mode character", c)
+		}
+		if who == 0 {
+			who = 0o777
+		}
+		switch op {
+		case '+':
+			perm |= bits & who
+		case '-':
+			perm &^= bits & who
+		case '=':
+			perm = perm&^who | bits&who
+		}
+		if i >= len(s) {
+			return perm & 0o777, ""
+		}
+		i++ // the comma
 	}
-	r.vars.global().vars["__UMASK"] = &Var{Set: true, Str: fmt.Sprintf("%04o", n)}
-	return 0
+}
+
+// umaskSymbolic is mask as umask -S prints it: the permissions it leaves.
+func umaskSymbolic(mask uint32) string {
+	var parts []string
+	for i, who := range []string{"u", "g", "o"} {
+		allowed := ^mask >> uint(6-3*i) & 7
+		p := who + "="
+		for j, c := range "rwx" {
+			if allowed&(4>>j) != 0 {
+				p += string(c)
+			}
+		}
+		parts = append(parts, p)
+	}
+	return strings.Join(parts, ",")
 }
 
 func execBuiltin(r *Runner, args []string) int {

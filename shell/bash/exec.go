@@ -686,7 +686,11 @@ func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, err
 	if fi, err := r.fs.Stat(abs); err == nil && fi.IsDir() && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
 		return nil, &shError{msg: name + ": Is a directory", status: 1, noExit: true}
 	}
-	f, err := r.fs.OpenFile(abs, flag, 0o666&^0o022)
+	perm := fs.FileMode(0o644)
+	if r.opts.Umask != nil {
+		perm = 0o666 // FS applies the umask
+	}
+	f, err := r.fs.OpenFile(abs, flag, perm)
 	if err != nil {
 		return nil, &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
 	}

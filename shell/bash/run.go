@@ -68,12 +68,12 @@ type Options struct {
 	// "file" with its path, or "" when nothing does. Used by type,
 	// command -v and hash.
 	Lookup func(name, pathList, dir string) (kind, where string)
-	// Umask, when set, is the umask builtin (args[0] is "umask"): the
-	// caller keeps the mask where file creation sees it (the filesystem
-	// applies it to every create of the Run). It prints to stdout and
-	// stderr and returns the exit status. Nil: the mask is a number this
-	// package only prints.
-	Umask func(stdout, stderr io.Writer, args []string) int
+	// Umask, when set, keeps the umask where file creation sees it (FS
+	// applies it to every file it creates, and redirections create
+	// theirs 0666): it returns the mask, after setting it to mask when
+	// set is true. Nil: the mask is a number this package only prints,
+	// and redirections create files 0644.
+	Umask func(set bool, mask uint32) uint32
 	// FinalDir, when set, receives the folder the script ended in.
 	FinalDir *string
 }
