@@ -53,7 +53,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 		r.vars.global().vars[name] = v
 	}
 	if v.ReadOnly {
-		return &shError{msg: name + ": readonly variable", status: 1}
+		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
 	}
 	if v.Kind == kAssoc {
 		if !app {
@@ -365,6 +365,11 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			case 'x':
 				v.Exported = true
 			case 'n':
+				if as.Value == nil && v.Set && v.Kind == kString && !validRefName(v.Str) {
+					r.errf("%s: `%s': invalid variable name for name reference", variant, v.Str)
+					status = 1
+					continue
+				}
 				v.NameRef = true
 			}
 		}
@@ -387,6 +392,12 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			if v.NameRef && as.Value != nil && as.Index == nil {
 				val, e := r.assignValue(as.Value)
 				err = e
+				if err == nil && !validRefName(val) {
+					r.errf("%s: `%s': invalid variable name for name reference", variant, val)
+					status = 1
+					v.NameRef = false
+					continue
+				}
 				if err == nil {
 					v.Str, v.Set = val, true
 				}
@@ -419,6 +430,15 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 		}
 	}
 	return status
+}
+
+// validRefName reports whether s can be a nameref's target: a name or
+// name[subscript].
+func validRefName(s string) bool {
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		return syntax.ValidName(s[:i])
+	}
+	return syntax.ValidName(s)
 }
 
 func opts2(opts []string) string { return strings.Join(opts[1:], "") }

@@ -14,14 +14,25 @@ import (
 
 // resolve follows namerefs from name to the variable's real name.
 func (r *Runner) resolve(name string) string {
-	for range 10 {
+	n, _ := r.resolveRef(name)
+	return n
+}
+
+// resolveRef follows namerefs from name; circular is true when they
+// loop.
+func (r *Runner) resolveRef(name string) (target string, circular bool) {
+	seen := map[string]bool{}
+	for {
 		v, _ := r.vars.lookup(name)
 		if v == nil || !v.NameRef || !v.Set {
-			return name
+			return name, false
 		}
+		if seen[name] || len(seen) > 64 {
+			return name, true
+		}
+		seen[name] = true
 		name = v.Str
 	}
-	return name
 }
 
 // special returns a special parameter's value.
@@ -116,10 +127,25 @@ func (r *Runner) dashFlags() string {
 
 // getVar returns a variable's scalar value.
 func (r *Runner) getVar(name string) (string, bool) {
+	orig := name
 	if s, ok, isSpecial := r.special(name); isSpecial {
 		return s, ok
 	}
-	name = r.resolve(name)
+	name, circular := r.resolveRef(name)
+	if circular {
+		r.errf("warning: %s: circular name reference", orig)
+		return "", false
+	}
+	if strings.HasSuffix(name, "]") && strings.Contains(name, "[") {
+		// A nameref to a[i].
+		if pe, err := parseParamRef(name); err == nil {
+			vals, _, _, set, err := r.paramValues(pe)
+			if err != nil || !set || len(vals) == 0 {
+				return "", false
+			}
+			return strings.Join(vals, " "), true
+		}
+	}
 	v, _ := r.vars.lookup(name)
 	return v.scalar()
 }
@@ -135,7 +161,11 @@ func (r *Runner) setVar(name, val string) error {
 	if !syntax.ValidName(name) {
 		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
 	}
-	name = r.resolve(name)
+	orig := name
+	name, circular := r.resolveRef(name)
+	if circular {
+		return &shError{msg: "warning: " + orig + ": circular name reference", status: 1, abort: true}
+	}
 	v, _ := r.vars.lookup(name)
 	if v == nil {
 		v = &Var{}
@@ -145,7 +175,7 @@ func (r *Runner) setVar(name, val string) error {
 		}
 	}
 	if v.ReadOnly {
-		return &shError{msg: name + ": readonly variable", status: 1}
+		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
 	}
 	if v.Integer {
 		n, err := r.arithString(val)
@@ -179,7 +209,7 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 		r.vars.global().vars[name] = v
 	}
 	if v.ReadOnly {
-		return &shError{msg: name + ": readonly variable", status: 1}
+		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
 	}
 	if v.Kind == kAssoc {
 		k, err := r.assocKey(index)

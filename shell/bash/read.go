@@ -158,7 +158,7 @@ func readBuiltin(r *Runner, args []string) int {
 			name = args[0]
 		}
 		if err := r.setVar(name, s); err != nil {
-			r.report(err)
+			r.reportSoft(err)
 			return 1
 		}
 		return status
@@ -184,7 +184,7 @@ func readBuiltin(r *Runner, args []string) int {
 	}
 	if len(args) == 0 {
 		if err := r.setVar("REPLY", s); err != nil {
-			r.report(err)
+			r.reportSoft(err)
 			return 1
 		}
 		return status
@@ -196,7 +196,7 @@ func readBuiltin(r *Runner, args []string) int {
 			val = fields[i]
 		}
 		if err := r.setVar(name, val); err != nil {
-			r.report(err)
+			r.reportSoft(err)
 			return 1
 		}
 	}

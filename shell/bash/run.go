@@ -543,6 +543,18 @@ type shError struct {
 
 func (e *shError) Error() string { return e.msg }
 
+// reportSoft reports err of a builtin or loop: the command fails, the
+// shell goes on.
+func (r *Runner) reportSoft(err error) {
+	var se *shError
+	if errors.As(err, &se) {
+		c := *se
+		c.abort, c.noExit = false, true
+		err = &c
+	}
+	r.report(err)
+}
+
 func (r *Runner) report(err error) {
 	var se *shError
 	if errors.As(err, &se) {
@@ -553,6 +565,9 @@ func (r *Runner) report(err error) {
 		switch {
 		case se.abort:
 			r.aborting = true
+			if r.opt["errexit"] && r.noErrExit == 0 {
+				r.exit(se.status)
+			}
 		case !se.noExit:
 			r.exit(se.status)
 		}
@@ -887,7 +902,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		r.status = 0
 		for _, it := range items {
 			if err := r.setVar(l.Name.Value, it); err != nil {
-				r.report(err)
+				r.reportSoft(err)
 				return
 			}
 			if !r.loopBody(c.Do) {
