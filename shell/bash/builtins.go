@@ -585,6 +585,7 @@ func evalBuiltin(r *Runner, args []string) int {
 	r.lineFrozen++
 	r.runStmts(file.Stmts)
 	r.lineFrozen--
+	r.aborting = false // an error that skips the rest of a command ends the eval only
 	r.line = line
 	if err != nil && !r.stopped() {
 		printSyntaxError(r.stderr(), r.name+": eval", src, r.line, err)
@@ -650,6 +651,10 @@ func sourceBuiltin(r *Runner, args []string) int {
 	r.runStmts(file.Stmts)
 	r.line = line
 	r.sourceDepth--
+	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {
+		r.returning = false
+		r.runTrap(t)
+	}
 	if len(args) > 2 {
 		r.params = saved
 	}
@@ -937,25 +942,52 @@ func trapBuiltin(r *Runner, args []string) int {
 		args = args[1:]
 	}
 	if len(args) == 0 || args[0] == "-p" {
+		traps := r.traps
+		if r.shownTraps != nil {
+			traps = r.shownTraps
+		}
 		// EXIT first, then the signals by number, as bash lists them.
-		keys := sortedKeys(r.traps)
+		keys := sortedKeys(traps)
 		sort.SliceStable(keys, func(i, j int) bool { return trapOrder(keys[i]) < trapOrder(keys[j]) })
 		for _, k := range keys {
 			name := k
 			if _, ok := signals[k]; ok {
 				name = "SIG" + k
 			}
-			fmt.Fprintf(r.stdout(), "trap -- '%s' %s\n", strings.ReplaceAll(r.traps[k], "'", `'\''`), name)
+			fmt.Fprintf(r.stdout(), "trap -- '%s' %s\n", strings.ReplaceAll(traps[k], "'", `'\''`), name)
 		}
 		return 0
 	}
+	r.shownTraps = nil
 	if args[0] == "-l" {
 		fmt.Fprint(r.stdout(), signalTable())
 		return 0
 	}
+	usage := func() int {
+		fmt.Fprintln(r.stderr(), "trap: usage: trap [-lp] [[arg] signal_spec ...]")
+		return 2
+	}
+	if len(args[0]) > 1 && args[0][0] == '-' && args[0] != "--" && !(len(args) > 1 && args[0] == "-") {
+		r.errf("trap: %s: invalid option", args[0][:2])
+		return usage()
+	}
+	if args[0] == "--" {
+		args = args[1:]
+		if len(args) == 0 {
+			return 0
+		}
+	}
 	action := args[0]
 	sigs := args[1:]
-	if len(sigs) == 0 {
+	switch {
+	case len(sigs) == 0:
+		// one argument: a signal to reset
+		if _, ok := sigName(action); !ok || action == "-" {
+			return usage()
+		}
+		sigs, action = args, "-"
+	case strings.Trim(action, "0123456789") == "":
+		// an unsigned number first: every argument is a signal to reset
 		sigs, action = args, "-"
 	}
 	status := 0

@@ -80,7 +80,16 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			done[i] = nil
 			break
 		}
+		if _, simple := st.Cmd.(*syntax.CallExpr); simple {
+			// bash runs the DEBUG trap of a simple command's stage in
+			// the shell, before it forks the stage
+			if r.lineFrozen == 0 {
+				r.line = int(st.Pos().Line())
+			}
+			r.debugTrap()
+		}
 		s := r.subshellCopy()
+		s.inStage = true
 		s.fds = cloneMap(r.fds)
 		if in != nil {
 			s.fds[0] = &fdesc{r: in, name: "pipe"}
@@ -122,6 +131,19 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	r.setPipestatus(statuses)
 }
 
+// debugTrap runs the DEBUG trap before a command, keeping $?, and reports
+// whether control flow leaves the command.
+func (r *Runner) debugTrap() bool {
+	t, ok := r.traps["DEBUG"]
+	if !ok || r.inTrap {
+		return false
+	}
+	st := r.status
+	r.runTrap(t)
+	r.status = st
+	return r.stopped()
+}
+
 func (r *Runner) setPipestatus(st []int) {
 	v := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
 	for i, s := range st {
@@ -135,13 +157,8 @@ func (r *Runner) call(c *syntax.CallExpr) {
 	if r.lineFrozen == 0 {
 		r.line = int(c.Pos().Line())
 	}
-	if t, ok := r.traps["DEBUG"]; ok && !r.inTrap {
-		st := r.status
-		r.runTrap(t)
-		r.status = st
-		if r.stopped() {
-			return
-		}
+	if !r.inStage && r.debugTrap() {
+		return
 	}
 	if len(c.Args) == 0 {
 		// Assignments alone.
@@ -340,10 +357,24 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	savedLine := r.line
 	savedLoops := r.loopDepth
 	r.loopDepth = 0 // break and continue do not reach the caller's loops
+	// A function does not see the ERR trap without errtrace, nor DEBUG
+	// and RETURN without functrace; one it sets holds after it.
+	hidden := map[string]string{}
+	for k, on := range map[string]bool{"ERR": r.opt["errtrace"], "DEBUG": r.opt["functrace"], "RETURN": r.opt["functrace"]} {
+		if t, ok := r.traps[k]; ok && !on {
+			hidden[k] = t
+			delete(r.traps, k)
+		}
+	}
 	r.stmt(body)
 	r.loopDepth = savedLoops
 	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {
 		r.runTrap(t)
+	}
+	for k, t := range hidden {
+		if _, set := r.traps[k]; !set {
+			r.traps[k] = t
+		}
 	}
 	if len(r.vars.frames) >= depth {
 		r.vars.frames = r.vars.frames[:depth-1]

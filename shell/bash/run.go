@@ -162,12 +162,14 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
-	trapName      string   // the next trap's name in syntax errors: "exit trap"
-	dirStack      []string // pushd/popd, below the current folder
-	stderrToOut   bool     // |&: the next statement's stderr joins its stdout after its redirections
-	nest          int      // eval and source nesting
-	lineFrozen    int      // >0 in traps and eval: $LINENO stays the caller's
-	aborting      bool     // an expansion error skips the rest of the top-level command
+	inStage       bool              // a pipeline stage's subshell: its DEBUG trap ran in the parent
+	shownTraps    map[string]string // in a subshell that set no trap yet: the parent's, which trap lists
+	trapName      string            // the next trap's name in syntax errors: "exit trap"
+	dirStack      []string          // pushd/popd, below the current folder
+	stderrToOut   bool              // |&: the next statement's stderr joins its stdout after its redirections
+	nest          int               // eval and source nesting
+	lineFrozen    int               // >0 in traps and eval: $LINENO stays the caller's
+	aborting      bool              // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
 	src           string // the source text positions refer to
@@ -304,17 +306,28 @@ func (r *Runner) subshellCopy() *Runner {
 	c.aliases = cloneMap(r.aliases)
 	c.opt = cloneMap(r.opt)
 	c.shopt = cloneMap(r.shopt)
+	// EXIT is not inherited; ERR only with errtrace, DEBUG and RETURN
+	// only with functrace. trap with no arguments still lists the
+	// parent's until the subshell sets one (bash's quirk).
 	c.traps = map[string]string{}
 	for k, v := range r.traps {
-		if k != "EXIT" { // EXIT traps are not inherited by subshells
+		switch {
+		case k == "EXIT":
+		case k == "ERR" && !r.opt["errtrace"]:
+		case (k == "DEBUG" || k == "RETURN") && !r.opt["functrace"]:
+		default:
 			c.traps[k] = v
 		}
+	}
+	if r.shownTraps == nil {
+		c.shownTraps = r.traps
 	}
 	c.fds = cloneMap(r.fds)
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.dirStack = append([]string(nil), r.dirStack...)
 	c.jobs = nil
+	c.inStage = false
 	c.subshell = r.subshell + 1
 	c.shared.mu.Lock()
 	c.shared.nextID++
@@ -609,7 +622,7 @@ func (r *Runner) checkErr(st *syntax.Stmt) {
 	if bc, ok := st.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.AndStmt || bc.Op == syntax.OrStmt) {
 		return // checked on the last command of the list
 	}
-	if t, ok := r.traps["ERR"]; ok && !r.inTrap {
+	if t, ok := r.traps["ERR"]; ok && !r.inTrap && errTrapFor(st) {
 		st := r.status
 		r.runTrap(t)
 		r.status = st
@@ -617,6 +630,17 @@ func (r *Runner) checkErr(st *syntax.Stmt) {
 	if r.opt["errexit"] {
 		r.exit(r.status)
 	}
+}
+
+// errTrapFor reports whether the ERR trap runs for st's failure: for a
+// simple command, a pipeline, a subshell, (( )), [[ ]] and declarations,
+// not for a compound command (the failing command inside ran it).
+func errTrapFor(st *syntax.Stmt) bool {
+	switch st.Cmd.(type) {
+	case *syntax.Block, *syntax.IfClause, *syntax.WhileClause, *syntax.ForClause, *syntax.CaseClause, *syntax.FuncDecl:
+		return false
+	}
+	return true
 }
 
 func (r *Runner) runTrap(text string) {
@@ -706,6 +730,12 @@ func (r *Runner) cmd(c syntax.Command) {
 	if r.ctx.Err() != nil {
 		r.exit(124)
 		return
+	}
+	switch c.(type) {
+	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause, *syntax.CaseClause:
+		if r.debugTrap() {
+			return
+		}
 	}
 	switch c := c.(type) {
 	case nil:
@@ -901,6 +931,12 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		}
 		r.status = 0
 		for _, it := range items {
+			if r.lineFrozen == 0 {
+				r.line = int(c.Pos().Line())
+			}
+			if r.debugTrap() {
+				return
+			}
 			if err := r.setVar(l.Name.Value, it); err != nil {
 				r.reportSoft(err)
 				return
