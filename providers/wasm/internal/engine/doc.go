@@ -3,8 +3,7 @@
 //
 // # Vocabulary
 //
-//   - An Engine owns one wazero.Runtime (compiler backend, termination checks
-//     on, DWARF off) with an optional compilation cache on disk, and the host
+//   - An Engine owns one wazero.Runtime (compiler backend, DWARF off) with an optional compilation cache on disk, and the host
 //     modules every guest may import (WASI, plus any AddHostModule adds).
 //   - An Image is one compiled module (Load compiles it once per Engine, even
 //     when many goroutines ask at once). Many commands run it concurrently;
@@ -13,9 +12,21 @@
 //
 // # Limits
 //
-//   - Time: RunSpec.Timeout and ctx's deadline. The instance is closed when
-//     the context ends (wazero's WithCloseOnContextDone), a sleeping guest
-//     wakes at once, and a guest waiting on stdin gets end of file.
+//   - Time: RunSpec.Timeout and ctx's deadline. Each image is instrumented
+//     at Load with a countdown at every loop head (checks.go): every
+//     checkEvery iterations the guest calls WASI's sched_yield, which ends
+//     the instance when its context has ended and lets other goroutines
+//     run, so a spinning guest ends soon after its deadline even when more
+//     guests spin than there are cores (TestBusyGuestsEndAtDeadline).
+//     Only loops are counted: code that recurses without a loop is not
+//     ended before it overflows its stack; in both images, work that
+//     input can make long goes through loops (CPython's eval loop, the
+//     shell's interpreter). This costs a few
+//     percent of guest CPU where wazero's WithCloseOnContextDone (a check
+//     outside native code at every back-edge and call) doubled it. A
+//     sleeping guest wakes at once, and a guest waiting on stdin gets end
+//     of file. An image with loops that does not import sched_yield
+//     cannot be ended, and Load refuses it.
 //   - Memory: a cap per instance (Options.MemoryLimitPages, default 8192
 //     pages = 512 MiB, or RunSpec.MemoryLimitPages). Growing past it fails
 //     inside the guest (Python raises MemoryError); the rest of the process

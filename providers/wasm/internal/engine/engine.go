@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"path/filepath"
 	"runtime"
 	"sync"
 
@@ -35,7 +36,19 @@ type Options struct {
 	// instead of cloning a template's memory (clone.go), which is the
 	// default where memory can be mapped (Linux).
 	NoClones bool
+
+	// cancel is how a run's end is enforced; tests compare the modes.
+	cancel cancelMode
 }
+
+// cancelMode is how runs end when their context does.
+type cancelMode int
+
+const (
+	cancelChecks      cancelMode = iota // countdown checks at loop heads (addChecks): the default
+	cancelNone                          // uninstrumented, never ended (benchmarks only)
+	cancelCloseOnDone                   // wazero's WithCloseOnContextDone (benchmarks only)
+)
 
 // ErrClosed: the Engine was closed.
 var ErrClosed = errors.New("engine: closed")
@@ -49,6 +62,7 @@ type Engine struct {
 	cache    wazero.CompilationCache
 	opts     Options
 	pollOrig api.GoModuleFunction
+	prepared string // folder of rewritten modules (prepare), or ""
 
 	mu     sync.Mutex
 	images map[string]*loading
@@ -76,12 +90,15 @@ func New(ctx context.Context, opts Options) (*Engine, error) {
 	if opts.CompileWorkers <= 0 {
 		opts.CompileWorkers = runtime.NumCPU()
 	}
-	cfg := wazero.NewRuntimeConfig().
-		WithCloseOnContextDone(true).
-		WithDebugInfoEnabled(false)
+	// No WithCloseOnContextDone: images are instrumented instead (addChecks).
+	cfg := wazero.NewRuntimeConfig().WithDebugInfoEnabled(false)
+	if opts.cancel == cancelCloseOnDone {
+		cfg = cfg.WithCloseOnContextDone(true)
+	}
 	e := &Engine{opts: opts, images: map[string]*loading{}, hosts: map[string]bool{}}
 	if opts.CacheDir != "" {
 		dir := cacheDir(opts.CacheDir)
+		e.prepared = filepath.Join(dir, "prepared")
 		pruneCache(opts.CacheDir, dir, CacheLimit)
 		if err := os.MkdirAll(dir, 0o755); err != nil {
 			return nil, fmt.Errorf("engine: compilation cache: %w", err)
@@ -178,10 +195,8 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 		return nil, fmt.Errorf("engine: image %q: %w", name, err)
 	}
 	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
-	if IsPython(name) {
-		if with, err := addEntry(b); err == nil {
-			b = with // the exports a snapshot clone needs (clone.go)
-		}
+	if b, err = e.prepare(b, IsPython(name)); err != nil {
+		return nil, fmt.Errorf("engine: image %q (%s): %w", name, path, err)
 	}
 	var data *dataImage
 	if canMapData {

@@ -38,6 +38,10 @@ func (e *Engine) instantiateWASI(ctx context.Context) error {
 		WithParameterNames("in", "out", "nsubscriptions", "result.nevents").
 		WithResultNames("errno").
 		Export("poll_oneoff")
+	b.NewFunctionBuilder().
+		WithGoModuleFunction(api.GoModuleFunc(schedYield), nil, []api.ValueType{i32}).
+		WithResultNames("errno").
+		Export(yieldField)
 	if _, err := b.Instantiate(ctx); err != nil {
 		return fmt.Errorf("engine: wasi: %w", err)
 	}
