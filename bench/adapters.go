@@ -88,8 +88,9 @@ func Adapters() []Adapter {
 		{Name: "wasm", New: func() (sandbox.Provider, func(), error) {
 			// TestNetwork lets the download workload reach its server on
 			// the host's loopback, which the policy refuses otherwise.
-			p := wasm.New(wasm.Options{Kv: wasmKv, TestNetwork: &wasm.TestNetwork{AllowLoopback: true}})
-			// Compile the images first (once per process), so that no
+			p := wasm.New(wasm.Options{Kv: wasmKv, TestNetwork: &wasm.TestNetwork{AllowLoopback: true}, Prewarm: true})
+			// Compile the images and make the Python template first
+			// (once per process, as a long-lived process would), so that no
 			// workload measures it.
 			ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 			defer cancel()

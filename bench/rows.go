@@ -92,7 +92,7 @@ func shellLoopRun(ctx context.Context, a Adapter, p sandbox.Provider) (Result, e
 		return Result{}, err
 	}
 	start, cpu0 := time.Now(), cpuTime()
-	res, err := sb.RunCommand(ctx, shellLoop, sandbox.RunCommandOptions{Timeout: 5 * time.Minute})
+	res, err := sb.RunCommand(ctx, shellLoop, sandbox.RunCommandOptions{Timeout: 15 * time.Minute})
 	d, cpu := time.Since(start), cpuTime()-cpu0
 	if err == nil && res.Stdout != "100000\n" {
 		err = fmt.Errorf("the loop printed %q (exit %d, stderr %q)", res.Stdout, res.ExitCode, res.Stderr)

@@ -174,6 +174,26 @@ func TestPrestartedPython(t *testing.T) {
 	})
 }
 
+// TestPrewarmFirstPython: with Options.Prewarm, a new sandbox's first
+// python3 command, and the first of another, start from a clone of the
+// template Warm made, and print what a new CPython prints.
+func TestPrewarmFirstPython(t *testing.T) {
+	p, sb := newWarmSandbox(t, Options{Prewarm: true})
+	ctx := context.Background()
+	img, err := p.image(ctx, "python")
+	require.NoError(t, err)
+	sb2, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	t.Cleanup(func() { _ = sb2.Destroy(context.Background()) })
+	for _, s := range []sandbox.Sandbox{sb, sb2} {
+		before := img.CloneRuns()
+		r, err := s.RunCommand(ctx, "python3 -c 'import sys, os; print(6*7, sys.argv, os.getcwd())'", sandbox.RunCommandOptions{Timeout: time.Minute})
+		require.NoError(t, err)
+		assert.Equal(t, "42 ['-c'] /home/user\n", r.Stdout, "stderr %q", r.Stderr)
+		assert.Equal(t, before+1, img.CloneRuns(), "the first python3 of %s started from a clone", s.ID())
+	}
+}
+
 // TestPythonLoadsOnlyWhenNeeded: a sandbox that runs shell commands never
 // asks for the python image (a CLI process running `echo hi` does not load
 // it); the first python3 command does.

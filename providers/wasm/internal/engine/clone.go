@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
 	"time"
 
@@ -64,13 +65,20 @@ type templateSlot struct {
 	once sync.Once
 	t    *pyTemplate
 	err  error
+	made atomic.Bool // once has run: t and err are set
 }
 
+// key is ps's template's key: the program name and the variables CPython
+// reads at its start (startupKey), the only ones a clone's command must
+// share with the template (the prestart program sets the rest from the
+// command's request).
 func (ps *prestart) key() string {
 	var b strings.Builder
 	b.WriteString(ps.argv0)
 	for _, k := range slices.Sorted(maps.Keys(ps.env)) {
-		b.WriteString("\x00" + k + "=" + ps.env[k])
+		if startupKey(k) {
+			b.WriteString("\x00" + k + "=" + ps.env[k])
+		}
 	}
 	return b.String()
 }
@@ -88,7 +96,10 @@ func (img *Image) template(ctx context.Context, ps *prestart) (*pyTemplate, erro
 		img.tmpl.m[key] = s
 	}
 	img.tmpl.mu.Unlock()
-	s.once.Do(func() { s.t, s.err = img.makeTemplate(context.WithoutCancel(ctx), ps) })
+	s.once.Do(func() {
+		s.t, s.err = img.makeTemplate(context.WithoutCancel(ctx), ps)
+		s.made.Store(true)
+	})
 	return s.t, s.err
 }
 

@@ -3,6 +3,8 @@ package engine
 import (
 	"bytes"
 	"context"
+	"strings"
+	"sync/atomic"
 	"testing"
 	"time"
 )
@@ -60,5 +62,77 @@ func TestClonesRandom(t *testing.T) {
 	}
 	if len(seen) != 2 {
 		t.Errorf("two clones printed the same random numbers: %v", seen)
+	}
+}
+
+// TestCloneBudget: a python3 started from a clone counts against the
+// command's budget from its start, as its own process, and ends as a new
+// CPython does at the budget: a MemoryError and the message naming the
+// command's processes together, where the budget holds its start; the
+// same end as a new CPython's where the budget cannot even hold that.
+func TestCloneBudget(t *testing.T) {
+	if !canMapData {
+		t.Skip("clones need memory mappings (Linux)")
+	}
+	_, py := python(t)
+	ctx := context.Background()
+	if err := py.PrewarmPython(ctx, "python3", nil); err != nil {
+		t.Fatal(err)
+	}
+	type end struct {
+		code        int
+		stdout, msg string
+	}
+	run := func(clone bool, budget *MemoryBudget, code string) end {
+		var out, errb bytes.Buffer
+		spec := RunSpec{Args: pyc(code), Stdout: &out, Stderr: &errb, Budget: budget, Timeout: time.Minute}
+		var c int
+		before := py.CloneRuns()
+		if clone {
+			c, _ = py.Run(ctx, spec)
+		} else {
+			c, _ = py.run(ctx, spec, py.site, py.stdlib)
+		}
+		if clone && py.CloneRuns() == before && budget.Limit() > 32<<20 {
+			t.Errorf("%q with a budget of %d MiB did not start from a clone", code, budget.Limit()>>20)
+		}
+		lines := strings.Split(strings.TrimSpace(errb.String()), "\n")
+		return end{c, out.String(), lines[len(lines)-1]}
+	}
+	for _, c := range []struct {
+		mib  uint64
+		code string
+	}{
+		{48, "import sys; sys.stdout.write('started\\n'); x = bytearray(60 << 20); print('held')"},
+		{48, "import time; time.sleep(0.5); print('small')"},
+		{4, "print('never')"}, // under a CPython's start
+	} {
+		// During a clone's run the budget holds its memory.
+		b := NewMemoryBudget(c.mib << 20)
+		var peak atomic.Uint64
+		done := make(chan struct{})
+		go func() {
+			for {
+				peak.Store(max(peak.Load(), b.Used()))
+				select {
+				case <-done:
+					return
+				case <-time.After(time.Millisecond):
+				}
+			}
+		}()
+		got := run(true, b, c.code)
+		close(done)
+		want := run(false, NewMemoryBudget(c.mib<<20), c.code)
+		if got != want || strings.Contains(got.msg, "host panic") {
+			t.Errorf("%q in %d MiB: from a clone %+v, new %+v", c.code, c.mib, got, want)
+		}
+		if c.mib > 32 && peak.Load() < 8<<20 {
+			t.Errorf("%q: the budget held at most %d bytes while the clone ran", c.code, peak.Load())
+		}
+		if b.Used() != 0 {
+			t.Errorf("%q: %d bytes still held after the run", c.code, b.Used())
+		}
+		t.Logf("%q in %d MiB: %+v, budget peak %d MiB", c.code, c.mib, got, peak.Load()>>20)
 	}
 }

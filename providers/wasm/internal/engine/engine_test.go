@@ -459,17 +459,42 @@ func TestCapMemory(t *testing.T) {
 }
 
 // BenchmarkPythonPrint is python -c 'print(1)' on a warm engine: one fresh
-// instance per op.
+// instance per op, a new CPython's start (cold) or a clone of the template
+// PrewarmPython made (clone); cpu-ns/op is the process's CPU time.
 func BenchmarkPythonPrint(b *testing.B) {
 	_, py := python(b)
 	ctx := context.Background()
-	var out bytes.Buffer
-	for b.Loop() {
-		out.Reset()
-		code, err := py.Run(ctx, RunSpec{Args: pyc("print(1)"), Stdout: &out})
-		if err != nil || code != 0 || out.String() != "1\n" {
-			b.Fatalf("code %d err %v out %q", code, err, out.String())
-		}
+	for _, clone := range []bool{false, true} {
+		b.Run(map[bool]string{false: "cold", true: "clone"}[clone], func(b *testing.B) {
+			if clone {
+				if !canMapData {
+					b.Skip("clones need memory mappings (Linux)")
+				}
+				if err := py.PrewarmPython(ctx, "python3", nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			var out bytes.Buffer
+			cpu0, clones := cpuTime(), py.CloneRuns()
+			for b.Loop() {
+				out.Reset()
+				spec := RunSpec{Args: pyc("print(1)"), Stdout: &out}
+				var code int
+				var err error
+				if clone {
+					code, err = py.Run(ctx, spec)
+				} else {
+					code, err = py.run(ctx, spec, py.site, py.stdlib)
+				}
+				if err != nil || code != 0 || out.String() != "1\n" {
+					b.Fatalf("code %d err %v out %q", code, err, out.String())
+				}
+			}
+			if clone && py.CloneRuns()-clones != int64(b.N) {
+				b.Fatalf("%d of %d runs from a clone", py.CloneRuns()-clones, b.N)
+			}
+			b.ReportMetric(float64(cpuTime()-cpu0)/float64(b.N), "cpu-ns/op")
+		})
 	}
 }
 

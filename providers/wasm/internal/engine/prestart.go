@@ -42,7 +42,7 @@ func (img *Image) Prestart(ctx context.Context, spec WarmSpec, argv0 string, env
 	if !img.python {
 		return nil, ErrNotPython
 	}
-	w := img.newWarm(ctx, spec)
+	w := img.newWarm(ctx, spec, nil)
 	w.python = img.prestartFor(argv0, env)
 	start := maps.Clone(w.python.env)
 	start["PWD"] = "/"

@@ -12,14 +12,28 @@ import (
 // TestPrestartLikeCold: a prestarted Python prints, exits and fails exactly
 // as a new CPython does for what it serves; TestCloneLikeCold: one cloned
 // from a template (clone.go) too.
-func TestPrestartLikeCold(t *testing.T) { testPrestartLikeCold(t, false) }
+func TestPrestartLikeCold(t *testing.T) { testPrestartLikeCold(t, false, false) }
+
+// TestRunCloneLikeCold: Image.Run, once PrewarmPython made the template,
+// runs each case in a clone, exactly as a new CPython.
+func TestRunCloneLikeCold(t *testing.T) {
+	if !canMapData {
+		t.Skip("clones need memory mappings (Linux)")
+	}
+	_, py := python(t)
+	before := py.cloneRuns.Load()
+	n := testPrestartLikeCold(t, true, true)
+	if got := py.cloneRuns.Load() - before; got != int64(n) {
+		t.Errorf("%d of %d runs started from a clone", got, n)
+	}
+}
 
 func TestCloneLikeCold(t *testing.T) {
 	if !canMapData {
 		t.Skip("clones need memory mappings (Linux)")
 	}
 	_, py := python(t)
-	testPrestartLikeCold(t, true)
+	testPrestartLikeCold(t, true, false)
 	py.tmpl.mu.Lock()
 	defer py.tmpl.mu.Unlock()
 	if len(py.tmpl.m) == 0 {
@@ -32,7 +46,10 @@ func TestCloneLikeCold(t *testing.T) {
 	}
 }
 
-func testPrestartLikeCold(t *testing.T, clones bool) {
+// testPrestartLikeCold runs each case in a new CPython and in a prestarted
+// one (viaRun: through Image.Run after PrewarmPython) and compares; it
+// returns how many cases it ran.
+func testPrestartLikeCold(t *testing.T, clones, viaRun bool) int {
 	eng, py := python(t)
 	eng.opts.NoClones = !clones
 	defer func() { eng.opts.NoClones = false }()
@@ -45,7 +62,7 @@ func testPrestartLikeCold(t *testing.T, clones bool) {
 		"/work/in.py":           "import sys\nprint(sys.stdin.read().upper(), end='')\n",
 	})
 	env := map[string]string{"HOME": "/work", "LANG": "C.UTF-8"}
-	for _, c := range []struct {
+	cases := []struct {
 		name  string
 		args  []string
 		stdin string
@@ -70,7 +87,8 @@ func testPrestartLikeCold(t *testing.T, clones bool) {
 		{name: "module", args: []string{"python3", "-m", "pkg.helper", "x"}},
 		{name: "stderr", args: pyc("import sys; print('out'); print('err', file=sys.stderr)")},
 		{name: "atexit", args: pyc("import atexit; atexit.register(print, 'at exit'); print('main')")},
-	} {
+	}
+	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
 			e := map[string]string{}
 			for k, v := range env {
@@ -83,7 +101,15 @@ func testPrestartLikeCold(t *testing.T, clones bool) {
 				return RunSpec{Args: c.args, Env: e, Dir: "/work", FS: fsys, Stdin: strings.NewReader(c.stdin), Stdout: out, Stderr: errb, Timeout: time.Minute}
 			}
 			var coldOut, coldErr, preOut, preErr bytes.Buffer
-			coldCode, coldRunErr := py.Run(context.Background(), spec(&coldOut, &coldErr))
+			coldCode, coldRunErr := py.run(context.Background(), spec(&coldOut, &coldErr), py.site, py.stdlib)
+			if viaRun {
+				if err := py.PrewarmPython(context.Background(), "python3", e); err != nil {
+					t.Fatal(err)
+				}
+				preCode, preRunErr := py.Run(context.Background(), spec(&preOut, &preErr))
+				compareCold(t, c.name, preCode, coldCode, preRunErr, coldRunErr, &preOut, &coldOut, &preErr, &coldErr)
+				return
+			}
 
 			start := map[string]string{"OLD": "from the command before"}
 			for k, v := range env {
@@ -98,24 +124,32 @@ func testPrestartLikeCold(t *testing.T, clones bool) {
 				t.Fatalf("does not serve %q", c.args)
 			}
 			preCode, preRunErr := w.Run(context.Background(), spec(&preOut, &preErr))
-			if preCode != coldCode || (preRunErr == nil) != (coldRunErr == nil) {
-				t.Errorf("exit %d (%v), a new CPython %d (%v)", preCode, preRunErr, coldCode, coldRunErr)
-			}
-			cold, pre := coldOut.String(), preOut.String()
-			if c.name == "script" { // the cold path passes the script's absolute path as argv[0]
-				cold = strings.ReplaceAll(cold, "/work/s.py", "s.py")
-				pre = strings.ReplaceAll(pre, "/work/s.py", "s.py")
-			}
-			if pre != cold {
-				t.Errorf("stdout %q, a new CPython %q", pre, cold)
-			}
-			if preErr.String() != coldErr.String() {
-				t.Errorf("stderr %q, a new CPython %q", preErr.String(), coldErr.String())
-			}
+			compareCold(t, c.name, preCode, coldCode, preRunErr, coldRunErr, &preOut, &coldOut, &preErr, &coldErr)
 			if w.Reusable() {
 				t.Error("a prestarted Python is reusable after its command")
 			}
 		})
+	}
+	return len(cases)
+}
+
+// compareCold fails t where a prestarted Python's exit, stdout or stderr
+// differs from a new CPython's.
+func compareCold(t *testing.T, name string, preCode, coldCode int, preRunErr, coldRunErr error, preOut, coldOut, preErr, coldErr *bytes.Buffer) {
+	t.Helper()
+	if preCode != coldCode || (preRunErr == nil) != (coldRunErr == nil) {
+		t.Errorf("exit %d (%v), a new CPython %d (%v)", preCode, preRunErr, coldCode, coldRunErr)
+	}
+	cold, pre := coldOut.String(), preOut.String()
+	if name == "script" { // the cold path passes the script's absolute path as argv[0]
+		cold = strings.ReplaceAll(cold, "/work/s.py", "s.py")
+		pre = strings.ReplaceAll(pre, "/work/s.py", "s.py")
+	}
+	if pre != cold {
+		t.Errorf("stdout %q, a new CPython %q", pre, cold)
+	}
+	if preErr.String() != coldErr.String() {
+		t.Errorf("stderr %q, a new CPython %q", preErr.String(), coldErr.String())
 	}
 }
 

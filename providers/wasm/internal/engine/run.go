@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path"
 	"strings"
+	"sync/atomic"
 	"time"
 
 	"github.com/tetratelabs/wazero"
@@ -91,10 +92,11 @@ type Image struct {
 	e          *Engine
 	compiled   wazero.CompiledModule
 	python     bool
-	site       fs.FS      // Python: mounted at PythonSiteDir
-	stdlib     fs.FS      // Python: mounted at PythonStdlibDir when not nil
-	data       *dataImage // the data segments, when taken out of the module (dataimage.go)
-	tmpl       templates  // Python: clone templates by start (clone.go)
+	site       fs.FS        // Python: mounted at PythonSiteDir
+	stdlib     fs.FS        // Python: mounted at PythonStdlibDir when not nil
+	data       *dataImage   // the data segments, when taken out of the module (dataimage.go)
+	tmpl       templates    // Python: clone templates by start (clone.go)
+	cloneRuns  atomic.Int64 // Runs started from a clone (clonerun.go)
 }
 
 // Name is the name the image was loaded under.
@@ -104,6 +106,9 @@ func (img *Image) Name() string { return img.name }
 // context's values reach host functions the guest calls. See the package
 // doc for what the returned code and error mean.
 func (img *Image) Run(ctx context.Context, spec RunSpec) (code int, err error) {
+	if code, err, ok := img.runClone(ctx, spec); ok {
+		return code, err
+	}
 	return img.run(ctx, spec, img.site, img.stdlib)
 }
 
@@ -141,6 +146,14 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 
 	defer func() { // a bug in a host function must not take the process down
 		if r := recover(); r != nil {
+			if alloc.hit.Load() {
+				// wazero panics when the first memory is refused (a
+				// budget that cannot hold even the module's start):
+				// the memory limit is the reason.
+				//lint:ignore ST1005 result tells a trap by the stack trace's header
+				code, err = img.result(ctx, fmt.Errorf("host panic: %v\nwasm stack trace:", r), alloc, stderr)
+				return
+			}
 			code, err = ExitTrap, &RunError{Code: ExitTrap, Kind: ErrTrap, Detail: fmt.Sprint("host panic: ", r)}
 			fmt.Fprintf(stderr, "wasm: %v\n", err)
 		}

@@ -115,17 +115,19 @@ func CommandContext(ctx context.Context) context.Context {
 // first request. The instance lives until Close (or a command that ends
 // it); ctx only bounds the start.
 func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
-	w := img.newWarm(ctx, spec)
+	w := img.newWarm(ctx, spec, nil)
 	env := map[string]string{WarmEnv: "1", "PWD": "/"}
 	return w.start(ctx, w.config([]string{img.name}, env, img.mounts(spec.FS, nil, nil)))
 }
 
-func (img *Image) newWarm(ctx context.Context, spec WarmSpec) *Warm {
+// newWarm is a Warm instance not started yet, whose memory counts against
+// budget (nil: none) from its start.
+func (img *Image) newWarm(ctx context.Context, spec WarmSpec, budget *MemoryBudget) *Warm {
 	base, kill := context.WithCancel(context.WithoutCancel(ctx))
 	w := &Warm{
 		img:    img,
 		fs:     spec.FS,
-		alloc:  img.allocator(spec.MemoryLimitPages, nil),
+		alloc:  img.allocator(spec.MemoryLimitPages, budget),
 		kill:   kill,
 		reqs:   make(chan *warmCmd),
 		ready:  make(chan struct{}),
