@@ -5,9 +5,12 @@ package shell
 // one place they are linked: every program that runs this shell — the
 // memory adapter natively, busybox.wasm for the wasm adapter — gets them.
 import (
+	_ "github.com/agentenkit/agentenkit/shell/archive"  // tar, gzip, gunzip, zcat
 	_ "github.com/agentenkit/agentenkit/shell/awk"      // awk (gawk, mawk, nawk)
+	_ "github.com/agentenkit/agentenkit/shell/codec"    // od, xxd, base64, md5sum, sha*sum, cksum
 	_ "github.com/agentenkit/agentenkit/shell/diff"     // diff, cmp
-	_ "github.com/agentenkit/agentenkit/shell/fileutil" // file, install, split
+	_ "github.com/agentenkit/agentenkit/shell/fileutil" // cat, cp, mv, ls, ln, mkdir, rm, stat, date, ...
+	_ "github.com/agentenkit/agentenkit/shell/findutil" // find, xargs
 	_ "github.com/agentenkit/agentenkit/shell/git"      // git on go-git
 	_ "github.com/agentenkit/agentenkit/shell/grep"     // grep, egrep, fgrep
 	_ "github.com/agentenkit/agentenkit/shell/jq"       // jq on gojq

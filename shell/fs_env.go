@@ -100,7 +100,7 @@ assignments:
 	if dir != "" {
 		abs := c.Abs(dir)
 		if fi, err := c.FS.Stat(abs); err != nil || !fi.IsDir() {
-			posixfs.Warn(c, "env", "cannot change directory to %s: %s", posixfs.Quote(dir), fsErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, "env", "cannot change directory to %s: %s", posixfs.Quote(dir), posixfs.ErrTextOr(err, "Not a directory"))
 			return Exit(125)
 		}
 		c.Dir = abs
@@ -200,7 +200,7 @@ func fsPwd(ctx context.Context, c *Call, args []string) error {
 	}
 	dir := c.Dir
 	if physical {
-		real, err := fsRealpath(c.FS, c.Dir, true)
+		real, err := posixfs.Realpath(c.FS, c.Dir, true)
 		if err != nil {
 			posixfs.Warn(c, "pwd", "error retrieving current directory: %s", posixfs.ErrText(err))
 			return Exit(1)

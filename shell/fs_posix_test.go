@@ -9,6 +9,7 @@ import (
 	"syscall"
 	"testing"
 
+	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
@@ -204,7 +205,7 @@ func TestFsApplyMode(t *testing.T) {
 		{"99", 0o644, false, 0o644, false},
 		{"", 0o644, false, 0o644, false},
 	} {
-		got, ok := fsApplyMode(tc.spec, tc.old, tc.dir)
+		got, ok := posixfs.ApplyMode(tc.spec, tc.old, tc.dir)
 		if ok != tc.valid || (ok && got != tc.want) {
 			t.Errorf("fsApplyMode(%q, %o, %v) = %o, %v; want %o, %v", tc.spec, tc.old, tc.dir, got, ok, tc.want, tc.valid)
 		}
@@ -217,7 +218,7 @@ func TestFsHuman(t *testing.T) {
 		0: "0", 1023: "1023", 1024: "1.0K", 1025: "1.1K", 1536: "1.5K", 10239: "10K",
 		10240: "10K", 1048575: "1.0M", 1 << 20: "1.0M", 5 << 30: "5.0G", 123456789: "118M",
 	} {
-		if got := fsHuman(n); got != want {
+		if got := fileutil.Human(n); got != want {
 			t.Errorf("fsHuman(%d) = %q, want %q", n, got, want)
 		}
 	}

@@ -53,7 +53,7 @@ func (s *session) umask(stdout, stderr io.Writer, args []string) error {
 			}
 			mask = uint32(n) & 0o777
 		} else {
-			allowed, ok := fsApplyModeMask(spec, ^mask&0o777, false, 0)
+			allowed, ok := posixfs.ApplyModeMask(spec, ^mask&0o777, false, 0)
 			if !ok {
 				fmt.Fprintf(stderr, "%s: umask: `%c': invalid symbolic mode operator\n", s.name, umaskBadOp(spec))
 				return Exit(1)

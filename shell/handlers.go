@@ -10,7 +10,6 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/hex"
-	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -766,7 +765,7 @@ func (s *session) pwdP(hc interp.HandlerContext, args []string) error {
 		dir = hc.Dir
 	}
 	if physical {
-		real, err := fsRealpath(s.hcFS(hc), hc.Dir, true)
+		real, err := posixfs.Realpath(s.hcFS(hc), hc.Dir, true)
 		if err != nil {
 			fmt.Fprintf(hc.Stderr, "pwd: error retrieving current directory: %s\n", posixfs.ErrText(err))
 			return Exit(1)
@@ -776,6 +775,3 @@ func (s *session) pwdP(hc interp.HandlerContext, args []string) error {
 	fmt.Fprintln(hc.Stdout, dir)
 	return nil
 }
-
-// errIsNotFound tells whether err is a missing file.
-func errIsNotFound(err error) bool { return errors.Is(err, fs.ErrNotExist) }

@@ -10,6 +10,7 @@ import (
 	"syscall"
 	"unsafe"
 
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
@@ -127,7 +128,7 @@ func (w *wasiFS) MkdirAll(name string, perm fs.FileMode) error {
 
 // Chmod sets name's mode through the host (links followed).
 func (w *wasiFS) Chmod(name string, mode fs.FileMode) error {
-	bits := fsModeToUnix(mode)
+	bits := command.UnixMode(mode)
 	p := []byte(name)
 	if len(p) == 0 {
 		return &fs.PathError{Op: "chmod", Path: name, Err: syscall.ENOENT}
@@ -195,7 +196,7 @@ func wasiInfo(fi fs.FileInfo) fs.FileInfo {
 		return fi
 	}
 	bits := uint32(st.Dev & 0o7777)
-	mode := fi.Mode()&fs.ModeType | fsUnixToMode(bits)
+	mode := fi.Mode()&fs.ModeType | command.FileMode(bits)
 	sys := *st
 	sys.Dev = 1
 	sys.Mode = int(bits)

@@ -1,4 +1,4 @@
-package shell
+package archive
 
 import (
 	"bufio"
@@ -12,13 +12,14 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(posixfs.Strictly(fsGzip), "gzip")
-	register(posixfs.Strictly(fsGzip), "gunzip")
-	register(posixfs.Strictly(fsGzip), "zcat")
+	command.Register(posixfs.Strictly(fsGzip), "gzip")
+	command.Register(posixfs.Strictly(fsGzip), "gunzip")
+	command.Register(posixfs.Strictly(fsGzip), "zcat")
 }
 
 type fsGzipOpts struct {
@@ -31,7 +32,7 @@ type fsGzipOpts struct {
 // back), removed unless -k; no operand or "-" filters stdin to stdout.
 // -c, -d, -k, -f, -v, -q, -t, -l, -1 ... -9, -S SUF; -n, -N, -r are
 // accepted.
-func fsGzip(ctx context.Context, c *Call, args []string) error {
+func fsGzip(ctx context.Context, c *command.Call, args []string) error {
 	me := args[0]
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "cdkfvqtlnNr123456789S:", Long: map[string]string{
 		"stdout": "c", "to-stdout": "c", "decompress": "d", "uncompress": "d", "keep": "k",
@@ -96,12 +97,12 @@ func fsGzip(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsGzipOne handles one operand and returns its status: 0, 1 (error) or
 // 2 (warning).
-func fsGzipOne(ctx context.Context, c *Call, o *fsGzipOpts, me, name string, warn func(string, ...any)) int {
+func fsGzipOne(ctx context.Context, c *command.Call, o *fsGzipOpts, me, name string, warn func(string, ...any)) int {
 	if name == "-" {
 		var out io.Writer = c.Stdout
 		if o.test {

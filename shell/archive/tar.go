@@ -1,4 +1,4 @@
-package shell
+package archive
 
 import (
 	"archive/tar"
@@ -16,11 +16,13 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"mvdan.cc/sh/v3/pattern"
 )
 
-func init() { register(posixfs.Strictly(fsTar), "tar") }
+func init() { command.Register(posixfs.Strictly(fsTar), "tar") }
 
 type fsTarOpts struct {
 	mode      byte // c, x, t
@@ -42,7 +44,7 @@ type fsTarOpts struct {
 // -O (extract to stdout), -k (keep existing files), -p,
 // --strip-components=N, --exclude=PATTERN. The first argument may be the
 // old bundled form ("czf out.tgz").
-func fsTar(ctx context.Context, c *Call, args []string) error {
+func fsTar(ctx context.Context, c *command.Call, args []string) error {
 	args = fsTarBundle(args[1:])
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "cxtzvf:C:OkpPmohjJaU", Long: map[string]string{
 		"create": "c", "extract": "x", "get": "x", "list": "t", "gzip": "z", "gunzip": "z",
@@ -84,7 +86,7 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
 				posixfs.Warn(c, "tar", "Invalid number of elements: %s", posixfs.Quote(op.Val))
-				return Exit(2)
+				return command.Exit(2)
 			}
 			o.strip = n
 		case "exclude":
@@ -96,7 +98,7 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 			}
 		case "j", "J":
 			posixfs.Warn(c, "tar", "only gzip compression (-z) is available in this sandbox")
-			return Exit(2)
+			return command.Exit(2)
 		}
 	}
 	o.members = ops
@@ -104,9 +106,9 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 	if o.dir != "" {
 		base = c.Abs(o.dir)
 		if fi, err := c.FS.Stat(base); err != nil || !fi.IsDir() {
-			posixfs.Warn(c, "tar", "%s: Cannot open: %s", o.dir, fsErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, "tar", "%s: Cannot open: %s", o.dir, posixfs.ErrTextOr(err, "Not a directory"))
 			posixfs.Warn(c, "tar", "Error is not recoverable: exiting now")
-			return Exit(2)
+			return command.Exit(2)
 		}
 	}
 	t := &fsTarRun{ctx: ctx, c: c, o: &o, base: base}
@@ -118,7 +120,7 @@ func fsTar(ctx context.Context, c *Call, args []string) error {
 	}
 	posixfs.Warn(c, "tar", "You must specify one of the '-Acdtrux', '--delete' or '--test-label' options")
 	fmt.Fprintln(c.Stderr, "Try 'tar --help' or 'tar --usage' for more information.")
-	return Exit(2)
+	return command.Exit(2)
 }
 
 // fsTarBundle expands the old form "tar czf FILE ..." into options.
@@ -145,7 +147,7 @@ func fsTarBundle(args []string) []string {
 // fsTarRun is one run of tar.
 type fsTarRun struct {
 	ctx    context.Context
-	c      *Call
+	c      *command.Call
 	o      *fsTarOpts
 	base   string
 	status int
@@ -164,7 +166,7 @@ func (t *fsTarRun) finish() error {
 	if t.status != 0 {
 		posixfs.Warn(t.c, "tar", "Exiting with failure status due to previous errors")
 	}
-	return Exit(t.status)
+	return command.Exit(t.status)
 }
 
 // verboseOut is where -v writes: stdout, or stderr when the archive or
@@ -190,7 +192,7 @@ func (t *fsTarRun) create() error {
 	if len(t.o.members) == 0 {
 		posixfs.Warn(c, "tar", "Cowardly refusing to create an empty archive")
 		fmt.Fprintln(c.Stderr, "Try 'tar --help' or 'tar --usage' for more information.")
-		return Exit(2)
+		return command.Exit(2)
 	}
 	var out io.Writer = c.Stdout
 	var file io.WriteCloser
@@ -200,7 +202,7 @@ func (t *fsTarRun) create() error {
 		if err != nil {
 			posixfs.Warn(c, "tar", "%s: Cannot open: %s", t.o.file, posixfs.ErrText(err))
 			posixfs.Warn(c, "tar", "Error is not recoverable: exiting now")
-			return Exit(2)
+			return command.Exit(2)
 		}
 		file, out = f, f
 	}
@@ -264,11 +266,11 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 	}
 	hdr := &tar.Header{
 		Name:    name,
-		Mode:    int64(fsModeToUnix(fi.Mode())),
-		Uid:     fsUID,
-		Gid:     fsUID,
-		Uname:   fsOwner,
-		Gname:   fsOwner,
+		Mode:    int64(command.UnixMode(fi.Mode())),
+		Uid:     fileutil.UID,
+		Gid:     fileutil.UID,
+		Uname:   fileutil.Owner,
+		Gname:   fileutil.Owner,
 		ModTime: fi.ModTime().Truncate(time.Second),
 		Format:  tar.FormatGNU,
 	}
@@ -280,7 +282,7 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 		}
 	case posixfs.IsSymlink(fi):
 		hdr.Typeflag = tar.TypeSymlink
-		hdr.Linkname = fsLinkTarget(c.FS, abs)
+		hdr.Linkname = fileutil.LinkTarget(c.FS, abs)
 	case fi.Mode().IsRegular():
 		hdr.Typeflag = tar.TypeReg
 		hdr.Size = fi.Size()
@@ -334,7 +336,7 @@ func (t *fsTarRun) read() error {
 		if err != nil {
 			posixfs.Warn(c, "tar", "%s: Cannot open: %s", t.o.file, posixfs.ErrText(err))
 			posixfs.Warn(c, "tar", "Error is not recoverable: exiting now")
-			return Exit(2)
+			return command.Exit(2)
 		}
 		defer f.Close()
 		in = f
@@ -415,7 +417,7 @@ func (t *fsTarRun) list(hdr *tar.Header) {
 		return
 	}
 	mode := fs.FileMode(hdr.Mode & 0o777)
-	mode |= fsUnixToMode(uint32(hdr.Mode))
+	mode |= command.FileMode(uint32(hdr.Mode))
 	switch hdr.Typeflag {
 	case tar.TypeDir:
 		mode |= fs.ModeDir
@@ -438,8 +440,8 @@ func (t *fsTarRun) list(hdr *tar.Header) {
 	case tar.TypeLink:
 		name += " link to " + hdr.Linkname
 	}
-	mt := hdr.ModTime.In(fsLocation(t.c)).Format("2006-01-02 15:04")
-	fmt.Fprintf(w, "%s %s %*d %s %s\n", fsModeString(mode), ug, max(19-len(ug)-1, 1), hdr.Size, mt, name)
+	mt := hdr.ModTime.In(fileutil.Location(t.c)).Format("2006-01-02 15:04")
+	fmt.Fprintf(w, "%s %s %*d %s %s\n", fileutil.ModeString(mode), ug, max(19-len(ug)-1, 1), hdr.Size, mt, name)
 }
 
 // memberPath is where a member goes: leading "/" and the first
@@ -488,7 +490,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 		t.fail("%s: Cannot mkdir: %s", rel, posixfs.ErrText(err))
 		return
 	}
-	perm := fsUnixToMode(uint32(hdr.Mode))
+	perm := command.FileMode(uint32(hdr.Mode))
 	if !t.o.preserve {
 		perm &^= posixfs.UmaskOf(c.FS)
 	}
@@ -528,7 +530,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 		srcAbs := path.Join(t.base, src)
 		fi, err := c.FS.Stat(srcAbs)
 		if err == nil {
-			err = fsCopyFile(t.ctx, c.FS, srcAbs, abs, fi, true)
+			err = fileutil.CopyFile(t.ctx, c.FS, srcAbs, abs, fi, true)
 		}
 		if err != nil {
 			t.fail("%s: Cannot hard link to %s: %s", rel, posixfs.Quote(hdr.Linkname), posixfs.ErrText(err))

@@ -1,4 +1,4 @@
-package textutil
+package codec
 
 import (
 	"context"

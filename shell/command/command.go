@@ -49,7 +49,10 @@ type Call struct {
 	// Exec runs another command (args[0] is its name) with this call's
 	// stdio, folder and environment, through the shell's whole lookup
 	// (builtins, handlers, scripts, the fallback). It returns like a Func.
-	// Used by xargs, find -exec, env CMD, timeout CMD.
+	// Used by xargs, find -exec, env CMD, timeout CMD. The error for a
+	// command that could not start (127 not found, 126 cannot run)
+	// carries its status and has a method NotRun() string that returns
+	// "NAME: reason".
 	Exec func(ctx context.Context, args []string) error
 }
 

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"bufio"
@@ -6,16 +6,17 @@ import (
 	"io"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(posixfs.Strictly(fsCat), "cat") }
+func init() { command.Register(posixfs.Strictly(fsCat), "cat") }
 
 // fsCat is cat: -n (number lines), -b (number non-blank lines), -s
 // (squeeze blank lines), -E (show ends), -T (show tabs), -v (show
 // non-printing), -A (-vET), -e (-vE), -t (-vT), -u (ignored). "-" and no
 // operand read stdin.
-func fsCat(ctx context.Context, c *Call, args []string) error {
+func fsCat(ctx context.Context, c *command.Call, args []string) error {
 	opts, files, err := cmdutil.Parse(cmdutil.Flags{Short: "AbeEnstTuv", Long: map[string]string{
 		"show-all": "A", "number-nonblank": "b", "show-ends": "E", "number": "n",
 		"squeeze-blank": "s", "show-tabs": "T", "show-nonprinting": "v",
@@ -95,9 +96,9 @@ func fsCat(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if err := w.Flush(); err != nil {
-		return Exit(1)
+		return command.Exit(1)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 type fsCatOpts struct {

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"context"
@@ -9,19 +9,20 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
 func init() {
-	register(posixfs.Strictly(fsCp), "cp")
-	register(posixfs.Strictly(fsMv), "mv")
+	command.Register(posixfs.Strictly(fsCp), "cp")
+	command.Register(posixfs.Strictly(fsMv), "mv")
 }
 
 // fsCopyFile copies the regular file src (described by fi) to dst,
 // replacing dst's content. A new dst gets src's mode less the umask, or
 // src's mode and time with preserve.
-func fsCopyFile(ctx context.Context, fsys afero.Fs, src, dst string, fi fs.FileInfo, preserve bool) error {
+func CopyFile(ctx context.Context, fsys afero.Fs, src, dst string, fi fs.FileInfo, preserve bool) error {
 	in, err := fsys.Open(src)
 	if err != nil {
 		return err
@@ -55,7 +56,7 @@ type fsCpOpts struct {
 // fsCp is cp: -r/-R (folders), -a (-R, links as links, preserve), -p
 // (preserve mode and times), -f, -n (no clobber), -u (only newer), -v,
 // -L/-P (follow links or not), -T, -t DIR; -i is ignored (no terminal).
-func fsCp(ctx context.Context, c *Call, args []string) error {
+func fsCp(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "aRrfnpvuLPdiHTt:", Long: map[string]string{
 		"archive": "a", "recursive": "R", "force": "f", "no-clobber": "n", "preserve": "p",
 		"verbose": "v", "update": "u", "dereference": "L", "no-dereference": "P",
@@ -120,16 +121,16 @@ func fsCp(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsTargets splits the operands of cp and mv into sources and a target,
 // telling whether the target is a folder to put them in.
-func fsTargets(c *Call, name string, ops []string, targetDir string, noTargetDir bool) (srcs []string, dst string, toDir bool, err error) {
+func fsTargets(c *command.Call, name string, ops []string, targetDir string, noTargetDir bool) (srcs []string, dst string, toDir bool, err error) {
 	if targetDir != "" {
 		if fi, err := c.FS.Stat(c.Abs(targetDir)); err != nil || !fi.IsDir() {
-			posixfs.Warn(c, name, "target directory %s: %s", posixfs.Quote(targetDir), fsErrTextOr(err, "Not a directory"))
-			return nil, "", false, Exit(1)
+			posixfs.Warn(c, name, "target directory %s: %s", posixfs.Quote(targetDir), posixfs.ErrTextOr(err, "Not a directory"))
+			return nil, "", false, command.Exit(1)
 		}
 		if len(ops) == 0 {
 			return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing file operand"))
@@ -148,7 +149,7 @@ func fsTargets(c *Call, name string, ops []string, targetDir string, noTargetDir
 	if noTargetDir {
 		if len(ops) > 2 {
 			posixfs.Warn(c, name, "extra operand %s", posixfs.Quote(ops[2]))
-			return nil, "", false, Exit(1)
+			return nil, "", false, command.Exit(1)
 		}
 		return ops[:1], dst, false, nil
 	}
@@ -158,21 +159,14 @@ func fsTargets(c *Call, name string, ops []string, targetDir string, noTargetDir
 		} else {
 			posixfs.Warn(c, name, "target %s is not a directory", posixfs.Quote(dst))
 		}
-		return nil, "", false, Exit(1)
+		return nil, "", false, command.Exit(1)
 	}
 	return ops[:len(ops)-1], dst, isDir, nil
 }
 
-func fsErrTextOr(err error, text string) string {
-	if err != nil {
-		return posixfs.ErrText(err)
-	}
-	return text
-}
-
 // fsCpOne copies src to dst (as named on the command line; top says so),
 // reporting errors; false when something failed.
-func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top bool) bool {
+func fsCpOne(ctx context.Context, c *command.Call, o *fsCpOpts, src, dst string, top bool) bool {
 	if ctx.Err() != nil {
 		return false
 	}
@@ -262,10 +256,10 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 				return true
 			}
 		}
-		err := fsCopyFile(ctx, c.FS, srcAbs, dstAbs, fi, o.preserve)
+		err := CopyFile(ctx, c.FS, srcAbs, dstAbs, fi, o.preserve)
 		if err != nil && o.force && derr == nil {
 			if c.FS.Remove(dstAbs) == nil {
-				err = fsCopyFile(ctx, c.FS, srcAbs, dstAbs, fi, o.preserve)
+				err = CopyFile(ctx, c.FS, srcAbs, dstAbs, fi, o.preserve)
 			}
 		}
 		if err != nil {
@@ -285,14 +279,14 @@ func fsCpOne(ctx context.Context, c *Call, o *fsCpOpts, src, dst string, top boo
 // fsSameFile tells whether a and b are the same file (after resolving
 // links, which is all a filesystem without inodes can tell).
 func fsSameFile(fsys afero.Fs, a, b string) bool {
-	ra, err1 := fsResolve(fsys, "/", a, 'e')
-	rb, err2 := fsResolve(fsys, "/", b, 'e')
+	ra, err1 := posixfs.Resolve(fsys, "/", a, 'e')
+	rb, err2 := posixfs.Resolve(fsys, "/", b, 'e')
 	return err1 == nil && err2 == nil && ra == rb
 }
 
 // fsMv is mv: -f, -n (no clobber), -u (only newer), -v, -T, -t DIR; -i is
 // ignored (no terminal).
-func fsMv(ctx context.Context, c *Call, args []string) error {
+func fsMv(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "fnuvibTt:", Long: map[string]string{
 		"force": "f", "no-clobber": "n", "update": "u", "verbose": "v", "interactive": "i",
 		"no-target-directory": "T", "target-directory": "t:", "backup": "b",
@@ -374,5 +368,5 @@ func fsMv(ctx context.Context, c *Call, args []string) error {
 			fmt.Fprintf(c.Stdout, "renamed %s -> %s\n", posixfs.Quote(src), posixfs.Quote(target))
 		}
 	}
-	return Exit(status)
+	return command.Exit(status)
 }

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"context"
@@ -6,15 +6,16 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(fsWhoami, "whoami", "logname")
-	register(fsID, "id")
-	register(fsGroups, "groups")
-	register(fsUname, "uname")
-	register(fsHostname, "hostname")
+	command.Register(fsWhoami, "whoami", "logname")
+	command.Register(fsID, "id")
+	command.Register(fsGroups, "groups")
+	command.Register(fsUname, "uname")
+	command.Register(fsHostname, "hostname")
 }
 
 // The sandbox's fixed identity.
@@ -27,17 +28,17 @@ const (
 )
 
 // fsWhoami is whoami (and logname): the sandbox's user.
-func fsWhoami(ctx context.Context, c *Call, args []string) error {
+func fsWhoami(ctx context.Context, c *command.Call, args []string) error {
 	if len(args) > 1 {
 		return cmdutil.Usage(c, args[0], 1, cmdutil.Usagef("extra operand %s", posixfs.Quote(args[1])))
 	}
-	fmt.Fprintln(c.Stdout, fsOwner)
+	fmt.Fprintln(c.Stdout, Owner)
 	return nil
 }
 
 // fsID is id: uid=1000(user) gid=1000(user) groups=1000(user); -u, -g,
 // -G with -n (names) and -r (accepted). Other users do not exist.
-func fsID(ctx context.Context, c *Call, args []string) error {
+func fsID(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "ugGnrz", Long: map[string]string{
 		"user": "u", "group": "g", "groups": "G", "name": "n", "real": "r", "zero": "z",
 	}}, args[1:])
@@ -46,9 +47,9 @@ func fsID(ctx context.Context, c *Call, args []string) error {
 		return cmdutil.Usage(c, "id", 1, err)
 	}
 	for _, u := range ops {
-		if u != fsOwner && u != fmt.Sprint(fsUID) {
+		if u != Owner && u != fmt.Sprint(UID) {
 			posixfs.Warn(c, "id", "%s: no such user", posixfs.Quote(u))
-			return Exit(1)
+			return command.Exit(1)
 		}
 	}
 	what, names := "", false
@@ -61,30 +62,30 @@ func fsID(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if what == "" {
-		fmt.Fprintf(c.Stdout, "uid=%d(%s) gid=%d(%s) groups=%d(%s)\n", fsUID, fsOwner, fsUID, fsOwner, fsUID, fsOwner)
+		fmt.Fprintf(c.Stdout, "uid=%d(%s) gid=%d(%s) groups=%d(%s)\n", UID, Owner, UID, Owner, UID, Owner)
 		return nil
 	}
 	if names {
-		fmt.Fprintln(c.Stdout, fsOwner)
+		fmt.Fprintln(c.Stdout, Owner)
 	} else {
-		fmt.Fprintln(c.Stdout, fsUID)
+		fmt.Fprintln(c.Stdout, UID)
 	}
 	return nil
 }
 
 // fsGroups is groups: the user's one group.
-func fsGroups(ctx context.Context, c *Call, args []string) error {
+func fsGroups(ctx context.Context, c *command.Call, args []string) error {
 	if len(args) > 1 {
-		fmt.Fprintf(c.Stdout, "%s : %s\n", args[1], fsOwner)
+		fmt.Fprintf(c.Stdout, "%s : %s\n", args[1], Owner)
 		return nil
 	}
-	fmt.Fprintln(c.Stdout, fsOwner)
+	fmt.Fprintln(c.Stdout, Owner)
 	return nil
 }
 
 // fsUname is uname with the sandbox's fixed answers: -s (default), -n,
 // -r, -v, -m, -p, -i, -o, -a.
-func fsUname(ctx context.Context, c *Call, args []string) error {
+func fsUname(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "asnrvmpio", Long: map[string]string{
 		"all": "a", "kernel-name": "s", "nodename": "n", "kernel-release": "r",
 		"kernel-version": "v", "machine": "m", "processor": "p", "hardware-platform": "i",
@@ -125,11 +126,11 @@ func fsUname(ctx context.Context, c *Call, args []string) error {
 
 // fsHostname is hostname: "sandbox" (-s, -f and -A too); setting it is
 // not permitted.
-func fsHostname(ctx context.Context, c *Call, args []string) error {
+func fsHostname(ctx context.Context, c *command.Call, args []string) error {
 	for _, a := range args[1:] {
 		if !strings.HasPrefix(a, "-") {
 			posixfs.Warn(c, "hostname", "you must be root to change the host name")
-			return Exit(1)
+			return command.Exit(1)
 		}
 		if a == "-I" || a == "-i" || a == "--ip-address" || a == "--all-ip-addresses" {
 			fmt.Fprintln(c.Stdout, "127.0.0.1")

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"context"
@@ -10,107 +10,22 @@ import (
 	"syscall"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
 func init() {
-	register(posixfs.Strictly(fsLn), "ln")
-	register(posixfs.Strictly(fsReadlinkCmd), "readlink")
-	register(posixfs.Strictly(fsRealpathCmd), "realpath")
-}
-
-// fsResolveMode says which components of a path must exist when
-// resolving it: all of them ('e'), all but the last ('f'), none ('m').
-type fsResolveMode byte
-
-// fsResolve returns the absolute path of name (relative to dir) with every
-// symbolic link resolved and no ".", ".." or repeated slash, as
-// realpath(3) and readlink -f/-e/-m do. A chain of more than 40 links is
-// ELOOP.
-func fsResolve(fsys afero.Fs, dir, name string, mode fsResolveMode) (string, error) {
-	if name == "" {
-		return "", posixfs.PathErr("stat", name, syscall.ENOENT)
-	}
-	// Component by component, as written: "x/../a" needs x (a cleaned
-	// path would not).
-	raw := name
-	if !path.IsAbs(raw) {
-		raw = dir + "/" + raw
-	}
-	rest := strings.Split(raw, "/")
-	cur := "/"
-	links := 0
-	for len(rest) > 0 {
-		comp := rest[0]
-		rest = rest[1:]
-		switch comp {
-		case "", ".":
-			continue
-		case "..":
-			cur = path.Dir(cur)
-			continue
-		}
-		next := path.Join(cur, comp)
-		last := len(rest) == 0 || fsOnlyEmpty(rest)
-		fi, err := posixfs.Lstat(fsys, next)
-		if err != nil {
-			if !errors.Is(err, fs.ErrNotExist) && !errors.Is(err, syscall.ENOTDIR) {
-				return "", err
-			}
-			if mode == 'm' || (mode == 'f' && last) {
-				cur = next
-				continue
-			}
-			return "", err
-		}
-		if posixfs.IsSymlink(fi) {
-			links++
-			if links > 40 {
-				return "", posixfs.PathErr("stat", name, syscall.ELOOP)
-			}
-			target, err := posixfs.Readlink(fsys, next)
-			if err != nil {
-				return "", err
-			}
-			if path.IsAbs(target) {
-				cur = "/"
-			}
-			rest = append(strings.Split(target, "/"), rest...)
-			continue
-		}
-		if !fi.IsDir() && !last && mode != 'm' {
-			return "", posixfs.PathErr("stat", name, syscall.ENOTDIR)
-		}
-		cur = next
-	}
-	return cur, nil
-}
-
-func fsOnlyEmpty(parts []string) bool {
-	for _, p := range parts {
-		if p != "" && p != "." {
-			return false
-		}
-	}
-	return true
-}
-
-// fsRealpath resolves the folder or file abs; with all, every component
-// must exist.
-func fsRealpath(fsys afero.Fs, abs string, all bool) (string, error) {
-	mode := fsResolveMode('f')
-	if all {
-		mode = 'e'
-	}
-	return fsResolve(fsys, "/", abs, mode)
+	command.Register(posixfs.Strictly(fsLn), "ln")
+	command.Register(posixfs.Strictly(fsReadlinkCmd), "readlink")
+	command.Register(posixfs.Strictly(fsRealpathCmd), "realpath")
 }
 
 // fsLn is ln: -s (symbolic), -f (replace), -n/-h (do not follow a link to
 // a folder as the target), -T (the target is never a folder), -v, -r
 // (relative link). Without -s, where the filesystem has no hard links, the
 // file is copied.
-func fsLn(ctx context.Context, c *Call, args []string) error {
+func fsLn(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "sfnhTvrbit:", Long: map[string]string{
 		"symbolic": "s", "force": "f", "no-dereference": "n", "no-target-directory": "T",
 		"verbose": "v", "relative": "r", "target-directory": "t:", "interactive": "i", "backup": "b",
@@ -168,7 +83,7 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 		dir := ops[len(ops)-1]
 		if !isDir(dir) {
 			posixfs.Warn(c, "ln", "target %s is not a directory", posixfs.Quote(dir))
-			return Exit(1)
+			return command.Exit(1)
 		}
 		for _, t := range ops[:len(ops)-1] {
 			pairs = append(pairs, pair{t, posixfs.Join(dir, path.Base(t))})
@@ -213,12 +128,12 @@ func fsLn(ctx context.Context, c *Call, args []string) error {
 			fmt.Fprintf(c.Stdout, "%s %s %s\n", posixfs.Quote(p.link), arrow, posixfs.Quote(target))
 		}
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsHardLink makes dst a copy of the regular file src: the stand-in for a
 // hard link on filesystems without them.
-func fsHardLink(ctx context.Context, c *Call, src, dst string) error {
+func fsHardLink(ctx context.Context, c *command.Call, src, dst string) error {
 	fi, err := c.FS.Stat(src)
 	if err != nil {
 		return err
@@ -229,7 +144,7 @@ func fsHardLink(ctx context.Context, c *Call, src, dst string) error {
 	if posixfs.Exists(c.FS, dst) {
 		return posixfs.PathErr("link", dst, syscall.EEXIST)
 	}
-	return fsCopyFile(ctx, c.FS, src, dst, fi, true)
+	return CopyFile(ctx, c.FS, src, dst, fi, true)
 }
 
 // fsRelPath is the path of target relative to the folder dir (both
@@ -259,7 +174,7 @@ func fsRelPath(dir, target string) string {
 
 // fsReadlinkCmd is readlink: a link's target; -f, -e, -m canonicalize
 // (see fsResolve); -n no newline; -z NUL; -q, -s, -v quiet or not.
-func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
+func fsReadlinkCmd(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "femnqsvz", Long: map[string]string{
 		"canonicalize": "f", "canonicalize-existing": "e", "canonicalize-missing": "m",
 		"no-newline": "n", "quiet": "q", "silent": "s", "verbose": "v", "zero": "z",
@@ -268,12 +183,12 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 	if err != nil {
 		return cmdutil.Usage(c, "readlink", 1, err)
 	}
-	var mode fsResolveMode
+	var mode posixfs.ResolveMode
 	noNL, verbose, zero := false, false, false
 	for _, o := range opts {
 		switch o.Key {
 		case "f", "e", "m":
-			mode = fsResolveMode(o.Key[0])
+			mode = posixfs.ResolveMode(o.Key[0])
 		case "n":
 			noNL = true
 		case "v":
@@ -301,7 +216,7 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 		}
 		var out string
 		if mode != 0 {
-			out, err = fsResolve(c.FS, c.Dir, name, mode)
+			out, err = posixfs.Resolve(c.FS, c.Dir, name, mode)
 		} else {
 			out, err = posixfs.Readlink(c.FS, c.Abs(name))
 		}
@@ -314,12 +229,12 @@ func fsReadlinkCmd(ctx context.Context, c *Call, args []string) error {
 		}
 		fmt.Fprint(c.Stdout, out+end)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsRealpathCmd is realpath: -e (all must exist), -m (none must), -s (no
 // link resolution), -q, -z, --relative-to=DIR, --relative-base=DIR.
-func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
+func fsRealpathCmd(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "emsqzLP", Long: map[string]string{
 		"canonicalize-existing": "e", "canonicalize-missing": "m", "strip": "s", "no-symlinks": "s",
 		"quiet": "q", "zero": "z", "relative-to": "relative-to:", "relative-base": "relative-base:",
@@ -329,13 +244,13 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 	if err != nil {
 		return cmdutil.Usage(c, "realpath", 1, err)
 	}
-	mode := fsResolveMode('f')
+	mode := posixfs.ResolveMode('f')
 	strip, quiet, zero := false, false, false
 	relTo, relBase := "", ""
 	for _, o := range opts {
 		switch o.Key {
 		case "e", "m":
-			mode = fsResolveMode(o.Key[0])
+			mode = posixfs.ResolveMode(o.Key[0])
 		case "s":
 			strip = true
 		case "q":
@@ -361,18 +276,18 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 			}
 			return abs, nil
 		}
-		return fsResolve(c.FS, c.Dir, p, mode)
+		return posixfs.Resolve(c.FS, c.Dir, p, mode)
 	}
 	if relTo != "" {
 		if relTo, err = resolve(relTo); err != nil {
 			posixfs.Warn(c, "realpath", "%s: %s", relTo, posixfs.ErrText(err))
-			return Exit(1)
+			return command.Exit(1)
 		}
 	}
 	if relBase != "" {
 		if relBase, err = resolve(relBase); err != nil {
 			posixfs.Warn(c, "realpath", "%s: %s", relBase, posixfs.ErrText(err))
-			return Exit(1)
+			return command.Exit(1)
 		}
 	}
 	end := "\n"
@@ -400,7 +315,7 @@ func fsRealpathCmd(ctx context.Context, c *Call, args []string) error {
 		}
 		fmt.Fprint(c.Stdout, out+end)
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsUnder tells whether p is dir or inside it.
@@ -409,7 +324,7 @@ func fsUnder(p, dir string) bool {
 }
 
 // fsLinkTarget is a link's target for listings, or "" for none.
-func fsLinkTarget(fsys afero.Fs, abs string) string {
+func LinkTarget(fsys afero.Fs, abs string) string {
 	t, err := posixfs.Readlink(fsys, abs)
 	if err != nil {
 		return ""

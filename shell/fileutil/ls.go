@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"bufio"
@@ -12,16 +12,17 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/spf13/afero"
 )
 
-func init() { register(posixfs.Strictly(fsLs), "ls") }
+func init() { command.Register(posixfs.Strictly(fsLs), "ls") }
 
 // fsOwner and fsUID are the sandbox's one user (and group).
 const (
-	fsOwner = "user"
-	fsUID   = 1000
+	Owner = "user"
+	UID   = 1000
 )
 
 type fsLsOpts struct {
@@ -43,7 +44,7 @@ type fsLsEntry struct {
 // -a, -A, -1, -R, -h, -t, -S, -r, -U, -d, -F, -p, -n, -g, -o, -G, -L, -i,
 // -m, --full-time, --time-style, --group-directories-first; -C, -x and
 // --color are accepted.
-func fsLs(ctx context.Context, c *Call, args []string) error {
+func fsLs(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "laA1RhtSrUdFpngoGLCxfiBmsvc", Long: map[string]string{
 		"all": "a", "almost-all": "A", "recursive": "R", "human-readable": "h", "reverse": "r",
 		"directory": "d", "classify": "F", "numeric-uid-gid": "n", "dereference": "L",
@@ -132,7 +133,7 @@ func fsLs(ctx context.Context, c *Call, args []string) error {
 	}
 	w := bufio.NewWriterSize(c.Stdout, 32<<10)
 	defer w.Flush()
-	l := &fsLister{c: c, o: o, w: w, now: time.Now(), loc: fsLocation(c)}
+	l := &lister{c: c, o: o, w: w, now: time.Now(), loc: Location(c)}
 	var files []fsLsEntry
 	var dirs []fsLsEntry
 	for _, name := range ops {
@@ -173,12 +174,12 @@ func fsLs(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(l.status)
+	return command.Exit(l.status)
 }
 
 // fsLister prints the listings of one ls.
-type fsLister struct {
-	c      *Call
+type lister struct {
+	c      *command.Call
 	o      fsLsOpts
 	w      *bufio.Writer
 	now    time.Time
@@ -186,7 +187,7 @@ type fsLister struct {
 	status int
 }
 
-func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printed *bool) {
+func (l *lister) listDir(ctx context.Context, d fsLsEntry, header bool, printed *bool) {
 	if *printed {
 		l.w.WriteString("\n")
 	}
@@ -206,7 +207,7 @@ func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printe
 		for _, n := range []string{".", ".."} {
 			abs := path.Join(d.abs, n)
 			if fi, err := l.c.FS.Stat(abs); err == nil {
-				entries = append(entries, fsLsEntry{name: n, abs: abs, fi: fsNamedInfo{fi, n}})
+				entries = append(entries, fsLsEntry{name: n, abs: abs, fi: namedInfo{fi, n}})
 			}
 		}
 	}
@@ -217,7 +218,7 @@ func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printe
 		abs := path.Join(d.abs, fi.Name())
 		if l.o.deref && posixfs.IsSymlink(fi) {
 			if st, err := l.c.FS.Stat(abs); err == nil {
-				fi = fsNamedInfo{st, fi.Name()}
+				fi = namedInfo{st, fi.Name()}
 			}
 		}
 		entries = append(entries, fsLsEntry{name: fi.Name(), abs: abs, fi: fi})
@@ -238,7 +239,7 @@ func (l *fsLister) listDir(ctx context.Context, d fsLsEntry, header bool, printe
 	}
 }
 
-func (l *fsLister) sort(list []fsLsEntry) {
+func (l *lister) sort(list []fsLsEntry) {
 	if l.o.unsorted {
 		return
 	}
@@ -265,7 +266,7 @@ func (l *fsLister) sort(list []fsLsEntry) {
 }
 
 // print writes entries; inDir adds the "total" line of a long listing.
-func (l *fsLister) print(entries []fsLsEntry, inDir bool) {
+func (l *lister) print(entries []fsLsEntry, inDir bool) {
 	if !l.o.long {
 		names := make([]string, len(entries))
 		for i, e := range entries {
@@ -291,23 +292,23 @@ func (l *fsLister) print(entries []fsLsEntry, inDir bool) {
 	wLinks, wOwner, wGroup, wSize := 0, 0, 0, 0
 	for i, e := range entries {
 		fi := e.fi
-		total += fsBlocks(fi)
-		r := row{mode: fsModeString(fi.Mode())}
-		r.links = fsItoa(fsLinks(l.c.FS, e.abs, fi))
-		r.owner, r.group = fsOwner, fsOwner
+		total += Blocks(fi)
+		r := row{mode: ModeString(fi.Mode())}
+		r.links = fsItoa(Links(l.c.FS, e.abs, fi))
+		r.owner, r.group = Owner, Owner
 		if l.o.numeric {
-			r.owner, r.group = fsItoa(fsUID), fsItoa(fsUID)
+			r.owner, r.group = fsItoa(UID), fsItoa(UID)
 		}
-		size := fsShownSize(fi)
+		size := ShownSize(fi)
 		if l.o.human {
-			r.size = fsHuman(size)
+			r.size = Human(size)
 		} else {
 			r.size = fsItoa(int(size))
 		}
 		r.date = l.date(fi.ModTime())
 		r.name = l.decorate(e)
 		if posixfs.IsSymlink(fi) {
-			if t := fsLinkTarget(l.c.FS, e.abs); t != "" {
+			if t := LinkTarget(l.c.FS, e.abs); t != "" {
 				r.name += " -> " + t
 			}
 		}
@@ -316,7 +317,7 @@ func (l *fsLister) print(entries []fsLsEntry, inDir bool) {
 	}
 	if inDir {
 		if l.o.human {
-			fmt.Fprintf(l.w, "total %s\n", fsHuman(total*1024))
+			fmt.Fprintf(l.w, "total %s\n", Human(total*1024))
 		} else {
 			fmt.Fprintf(l.w, "total %d\n", total)
 		}
@@ -339,7 +340,7 @@ func (l *fsLister) print(entries []fsLsEntry, inDir bool) {
 }
 
 // decorate adds -F's or -p's indicator to a name.
-func (l *fsLister) decorate(e fsLsEntry) string {
+func (l *lister) decorate(e fsLsEntry) string {
 	m := e.fi.Mode()
 	switch {
 	case !l.o.classify && !l.o.slash:
@@ -368,7 +369,7 @@ func (l *fsLister) decorate(e fsLsEntry) string {
 
 // date formats a modification time as ls -l does: the time of day within
 // six months of now, else the year.
-func (l *fsLister) date(t time.Time) string {
+func (l *lister) date(t time.Time) string {
 	t = t.In(l.loc)
 	switch {
 	case l.o.timeStyle == "full-iso":
@@ -389,7 +390,7 @@ func (l *fsLister) date(t time.Time) string {
 				f = old
 			}
 		}
-		return fsStrftime(f, t)
+		return Strftime(f, t)
 	}
 	if fsRecent(t, l.now) {
 		return t.Format("Jan _2 15:04")
@@ -404,16 +405,25 @@ func fsRecent(t, now time.Time) bool {
 	return !t.After(now.Add(time.Second)) && now.Sub(t) < half
 }
 
-// fsNamedInfo is a FileInfo under another name ("." and "..").
-type fsNamedInfo struct {
+// WithName returns fi under the name name.
+func WithName(fi fs.FileInfo, name string) fs.FileInfo { return namedInfo{fi, name} }
+
+// LsDate is the date ls -l shows for t in its default time style, in loc,
+// at the time now.
+func LsDate(t, now time.Time, loc *time.Location) string {
+	return (&lister{now: now, loc: loc}).date(t)
+}
+
+// namedInfo is a FileInfo under another name ("." and "..").
+type namedInfo struct {
 	fs.FileInfo
 	name string
 }
 
-func (n fsNamedInfo) Name() string { return n.name }
+func (n namedInfo) Name() string { return n.name }
 
 // fsShownSize is the size ls and stat show: 4096 for a folder, as ext4.
-func fsShownSize(fi fs.FileInfo) int64 {
+func ShownSize(fi fs.FileInfo) int64 {
 	if fi.IsDir() {
 		return 4096
 	}
@@ -421,7 +431,7 @@ func fsShownSize(fi fs.FileInfo) int64 {
 }
 
 // fsBlocks is the space a file takes in KiB on a 4 KiB-block filesystem.
-func fsBlocks(fi fs.FileInfo) int64 {
+func Blocks(fi fs.FileInfo) int64 {
 	switch {
 	case fi.IsDir():
 		return 4
@@ -433,7 +443,7 @@ func fsBlocks(fi fs.FileInfo) int64 {
 
 // fsLinks is a file's link count: 1, or 2 plus the subfolders for a
 // folder.
-func fsLinks(fsys afero.Fs, abs string, fi fs.FileInfo) int {
+func Links(fsys afero.Fs, abs string, fi fs.FileInfo) int {
 	if !fi.IsDir() {
 		return 1
 	}
@@ -449,7 +459,7 @@ func fsLinks(fsys afero.Fs, abs string, fi fs.FileInfo) int {
 }
 
 // fsModeString is ls -l's mode column: "drwxr-xr-x", with s, S, t, T.
-func fsModeString(m fs.FileMode) string {
+func ModeString(m fs.FileMode) string {
 	b := []byte("----------")
 	switch {
 	case m&fs.ModeDir != 0:
@@ -489,7 +499,7 @@ func fsModeString(m fs.FileMode) string {
 
 // fsHuman is a size as ls -h and du -h print it: powers of 1024, rounded
 // up, one decimal below 10 ("4.0K", "12K", "1.5M").
-func fsHuman(n int64) string {
+func Human(n int64) string {
 	if n < 1024 {
 		return fsItoa(int(n))
 	}

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
@@ -17,13 +17,13 @@ import (
 )
 
 func init() {
-	register(posixfs.Strictly(fsMkdir), "mkdir")
-	register(posixfs.Strictly(fsTouch), "touch")
-	register(posixfs.Strictly(fsChmod), "chmod")
+	command.Register(posixfs.Strictly(fsMkdir), "mkdir")
+	command.Register(posixfs.Strictly(fsTouch), "touch")
+	command.Register(posixfs.Strictly(fsChmod), "chmod")
 }
 
 // fsMkdir is mkdir: -p (parents, no error if existing), -v, -m MODE.
-func fsMkdir(ctx context.Context, c *Call, args []string) error {
+func fsMkdir(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "pvm:", Long: map[string]string{
 		"parents": "p", "verbose": "v", "mode": "m:",
 	}}, args[1:])
@@ -44,9 +44,9 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 		}
 	}
 	if mode != "" {
-		if _, ok := fsApplyMode(mode, 0o777, true); !ok {
+		if _, ok := posixfs.ApplyMode(mode, 0o777, true); !ok {
 			posixfs.Warn(c, "mkdir", "invalid mode %s", posixfs.Quote(mode))
-			return Exit(1)
+			return command.Exit(1)
 		}
 	}
 	if len(ops) == 0 {
@@ -55,8 +55,8 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 	status := 0
 	made := func(name, abs string) {
 		if mode != "" {
-			bits, _ := fsApplyMode(mode, 0o777&^uint32(posixfs.UmaskOf(c.FS)), true)
-			_ = c.FS.Chmod(abs, fsUnixToMode(bits)|fs.ModeDir)
+			bits, _ := posixfs.ApplyMode(mode, 0o777&^uint32(posixfs.UmaskOf(c.FS)), true)
+			_ = c.FS.Chmod(abs, command.FileMode(bits)|fs.ModeDir)
 		}
 		if verbose {
 			fmt.Fprintf(c.Stdout, "mkdir: created directory %s\n", posixfs.Quote(name))
@@ -103,12 +103,12 @@ func fsMkdir(ctx context.Context, c *Call, args []string) error {
 			made(p, pabs)
 		}
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsTouch is touch: make missing files empty, set times to now or to -d
 // DATE, -t STAMP, -r FILE; -c (make none), -a, -m, -h accepted.
-func fsTouch(ctx context.Context, c *Call, args []string) error {
+func fsTouch(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "acmhfd:t:r:", Long: map[string]string{
 		"no-create": "c", "date": "d:", "reference": "r:", "no-dereference": "h", "time": "time:",
 	}}, args[1:])
@@ -118,7 +118,7 @@ func fsTouch(ctx context.Context, c *Call, args []string) error {
 	}
 	noCreate := false
 	when := time.Now()
-	loc := fsLocation(c)
+	loc := Location(c)
 	for _, o := range opts {
 		switch o.Key {
 		case "c":
@@ -127,21 +127,21 @@ func fsTouch(ctx context.Context, c *Call, args []string) error {
 			t, ok := fsParseDate(o.Val, time.Now(), loc)
 			if !ok {
 				posixfs.Warn(c, "touch", "invalid date format %s", posixfs.Quote(o.Val))
-				return Exit(1)
+				return command.Exit(1)
 			}
 			when = t
 		case "t":
 			t, ok := fsParseStamp(o.Val, time.Now(), loc)
 			if !ok {
 				posixfs.Warn(c, "touch", "invalid date format %s", posixfs.Quote(o.Val))
-				return Exit(1)
+				return command.Exit(1)
 			}
 			when = t
 		case "r":
 			fi, err := c.FS.Stat(c.Abs(o.Val))
 			if err != nil {
 				posixfs.Warn(c, "touch", "failed to get attributes of %s: %s", posixfs.Quote(o.Val), posixfs.ErrText(err))
-				return Exit(1)
+				return command.Exit(1)
 			}
 			when = fi.ModTime()
 		}
@@ -172,7 +172,7 @@ func fsTouch(ctx context.Context, c *Call, args []string) error {
 			status = 1
 		}
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsParseStamp parses touch -t's [[CC]YY]MMDDhhmm[.ss].
@@ -208,7 +208,7 @@ func fsParseStamp(s string, now time.Time, loc *time.Location) (time.Time, bool)
 
 // fsChmod is chmod: octal or symbolic modes ("u+x", "go-w", "a=rX",
 // "+x"), -R, -v, -c, -f, --reference=FILE.
-func fsChmod(ctx context.Context, c *Call, args []string) error {
+func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 	// A mode such as "-w" looks like an option: take the first operand
 	// that is a mode before parsing.
 	var mode string
@@ -248,9 +248,9 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		fi, err := c.FS.Stat(c.Abs(ref))
 		if err != nil {
 			posixfs.Warn(c, "chmod", "failed to get attributes of %s: %s", posixfs.Quote(ref), posixfs.ErrText(err))
-			return Exit(1)
+			return command.Exit(1)
 		}
-		mode = strconv.FormatUint(uint64(fsModeToUnix(fi.Mode())), 8)
+		mode = strconv.FormatUint(uint64(command.UnixMode(fi.Mode())), 8)
 	}
 	if mode == "" {
 		if len(ops) == 0 {
@@ -258,7 +258,7 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		}
 		mode, ops = ops[0], ops[1:]
 	}
-	if _, ok := fsApplyMode(mode, 0, false); !ok {
+	if _, ok := posixfs.ApplyMode(mode, 0, false); !ok {
 		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("invalid mode: %s", posixfs.Quote(mode)))
 	}
 	if len(ops) == 0 {
@@ -284,10 +284,10 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 			status = 1
 			return
 		}
-		old := fsModeToUnix(fi.Mode())
-		bits, _ := fsApplyModeMask(mode, old, fi.IsDir(), uint32(posixfs.UmaskOf(c.FS)))
+		old := command.UnixMode(fi.Mode())
+		bits, _ := posixfs.ApplyModeMask(mode, old, fi.IsDir(), uint32(posixfs.UmaskOf(c.FS)))
 		if bits != old {
-			if err := c.FS.Chmod(abs, fsUnixToMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
+			if err := c.FS.Chmod(abs, command.FileMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
 				if !quiet {
 					posixfs.Warn(c, "chmod", "changing permissions of %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				}
@@ -298,11 +298,11 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 		if verbose || (changes && bits != old) {
 			if bits != old {
 				fmt.Fprintf(c.Stdout, "mode of %s changed from %04o (%s) to %04o (%s)\n", posixfs.Quote(name),
-					old, fsModeString(fsUnixToMode(old) | (fi.Mode() & fs.ModeType))[1:],
-					bits, fsModeString(fsUnixToMode(bits) | (fi.Mode() & fs.ModeType))[1:])
+					old, ModeString(command.FileMode(old) | (fi.Mode() & fs.ModeType))[1:],
+					bits, ModeString(command.FileMode(bits) | (fi.Mode() & fs.ModeType))[1:])
 			} else {
 				fmt.Fprintf(c.Stdout, "mode of %s retained as %04o (%s)\n", posixfs.Quote(name), old,
-					fsModeString(fi.Mode())[1:])
+					ModeString(fi.Mode())[1:])
 			}
 		}
 		if recursive && fi.IsDir() {
@@ -323,128 +323,5 @@ func fsChmod(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(status)
-}
-
-// fsModeToUnix is a FileMode's permission bits in Unix's octal form
-// (command.UnixMode).
-func fsModeToUnix(m fs.FileMode) uint32 { return command.UnixMode(m) }
-
-// fsUnixToMode is fsModeToUnix's inverse (command.FileMode).
-func fsUnixToMode(u uint32) fs.FileMode { return command.FileMode(u) }
-
-// fsApplyMode applies chmod's mode spec to the Unix bits old of a file
-// (a folder when isDir) and reports whether spec is valid. Symbolic
-// clauses without [ugoa] leave the umask's bits alone, as chmod does.
-func fsApplyMode(spec string, old uint32, isDir bool) (uint32, bool) {
-	return fsApplyModeMask(spec, old, isDir, posixfs.DefaultUmask)
-}
-
-// fsApplyModeMask is fsApplyMode under the umask umask, which a clause
-// without a who ("+x") leaves alone.
-func fsApplyModeMask(spec string, old uint32, isDir bool, umask uint32) (uint32, bool) {
-	if spec == "" {
-		return old, false
-	}
-	if fsAllOctal(spec) {
-		if len(spec) > 4 {
-			return old, false
-		}
-		v, _ := strconv.ParseUint(spec, 8, 32)
-		bits := uint32(v)
-		if isDir && len(spec) <= 3 {
-			bits |= old & 0o6000 // folders keep setuid/setgid unless given
-		}
-		return bits, true
-	}
-	cur := old
-	for _, clause := range strings.Split(spec, ",") {
-		i := 0
-		var who uint32
-		for i < len(clause) && strings.IndexByte("ugoa", clause[i]) >= 0 {
-			switch clause[i] {
-			case 'u':
-				who |= 0o4700
-			case 'g':
-				who |= 0o2070
-			case 'o':
-				who |= 0o1007
-			case 'a':
-				who |= 0o7777
-			}
-			i++
-		}
-		mask := uint32(0o7777)
-		if who == 0 {
-			who = 0o7777
-			mask = ^umask
-		}
-		if i >= len(clause) {
-			return old, false
-		}
-		for i < len(clause) {
-			op := clause[i]
-			if op != '+' && op != '-' && op != '=' {
-				return old, false
-			}
-			i++
-			var perm uint32
-			for i < len(clause) && strings.IndexByte("+-=", clause[i]) < 0 {
-				switch clause[i] {
-				case 'r':
-					perm |= 0o444
-				case 'w':
-					perm |= 0o222
-				case 'x':
-					perm |= 0o111
-				case 'X':
-					if isDir || cur&0o111 != 0 {
-						perm |= 0o111
-					}
-				case 's':
-					perm |= 0o6000
-				case 't':
-					perm |= 0o1000
-				case 'u':
-					perm |= fsSpread((cur >> 6) & 7)
-				case 'g':
-					perm |= fsSpread((cur >> 3) & 7)
-				case 'o':
-					perm |= fsSpread(cur & 7)
-				default:
-					return old, false
-				}
-				i++
-			}
-			eff := perm & who & mask
-			switch op {
-			case '+':
-				cur |= eff
-			case '-':
-				cur &^= eff
-			case '=':
-				clearBits := who & 0o777
-				if who&0o4000 != 0 && who&0o0700 != 0 && !isDir {
-					clearBits |= 0o4000
-				}
-				if who&0o2000 != 0 && who&0o0070 != 0 && !isDir {
-					clearBits |= 0o2000
-				}
-				cur = (cur &^ (clearBits & mask)) | eff
-			}
-		}
-	}
-	return cur, true
-}
-
-// fsSpread copies a three-bit rwx group to all three classes.
-func fsSpread(b uint32) uint32 { return b<<6 | b<<3 | b }
-
-func fsAllOctal(s string) bool {
-	for i := 0; i < len(s); i++ {
-		if s[i] < '0' || s[i] > '7' {
-			return false
-		}
-	}
-	return s != ""
+	return command.Exit(status)
 }

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"context"
@@ -11,17 +11,18 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(posixfs.Strictly(fsMktemp), "mktemp") }
+func init() { command.Register(posixfs.Strictly(fsMktemp), "mktemp") }
 
 // fsMktemp is mktemp: make a new file (0600) or, with -d, folder (0700)
 // from TEMPLATE (default tmp.XXXXXXXXXX; at least 3 trailing X's, before
 // --suffix), in -p DIR / $TMPDIR / /tmp when -t, -p or no template is
 // given, and print its name. -u only prints a name, -q is quiet. /tmp is
 // made when missing.
-func fsMktemp(ctx context.Context, c *Call, args []string) error {
+func fsMktemp(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "dqtup:", Long: map[string]string{
 		"directory": "d", "quiet": "q", "dry-run": "u", "tmpdir": "p:", "suffix": "suffix:",
 	}}, args[1:])
@@ -60,7 +61,7 @@ func fsMktemp(ctx context.Context, c *Call, args []string) error {
 		if !quiet {
 			posixfs.Warn(c, "mktemp", format, a...)
 		}
-		return Exit(1)
+		return command.Exit(1)
 	}
 	if suffix == "" && !strings.HasSuffix(template, "X") {
 		if i := strings.LastIndex(template, "X"); i >= 0 && !strings.Contains(template[i+1:], "/") {

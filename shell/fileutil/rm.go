@@ -1,26 +1,28 @@
-package shell
+package fileutil
 
 import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"path"
 	"strings"
 	"syscall"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(posixfs.Strictly(fsRm), "rm")
-	register(posixfs.Strictly(fsRmdir), "rmdir")
+	command.Register(posixfs.Strictly(fsRm), "rm")
+	command.Register(posixfs.Strictly(fsRmdir), "rmdir")
 }
 
 // fsRm is rm: -r/-R (folders with their content), -f (no error for a
 // missing file, no prompt), -d (empty folders), -v; -i and -I are ignored
 // (no terminal). It refuses "/", "." and "..".
-func fsRm(ctx context.Context, c *Call, args []string) error {
+func fsRm(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "rRfdviI", Long: map[string]string{
 		"recursive": "r", "force": "f", "dir": "d", "verbose": "v", "interactive": "i",
 		"preserve-root": "preserve-root", "no-preserve-root": "no-preserve-root", "one-file-system": "x",
@@ -68,7 +70,7 @@ func fsRm(ctx context.Context, c *Call, args []string) error {
 		}
 		fi, err := posixfs.Lstat(c.FS, abs)
 		if err != nil {
-			if !force || !errIsNotFound(err) {
+			if !force || !errors.Is(err, fs.ErrNotExist) {
 				posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
 				status = 1
 			}
@@ -88,12 +90,12 @@ func fsRm(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsRmTree removes name (at abs), its content first when recurse; false
 // when something could not be removed (reported).
-func fsRmTree(ctx context.Context, c *Call, name, abs string, recurse, verbose bool) bool {
+func fsRmTree(ctx context.Context, c *command.Call, name, abs string, recurse, verbose bool) bool {
 	if ctx.Err() != nil {
 		return false
 	}
@@ -133,7 +135,7 @@ func fsRmTree(ctx context.Context, c *Call, name, abs string, recurse, verbose b
 }
 
 // fsRmdir is rmdir: -p (the parents too), -v, --ignore-fail-on-non-empty.
-func fsRmdir(ctx context.Context, c *Call, args []string) error {
+func fsRmdir(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "pv", Long: map[string]string{
 		"parents": "p", "verbose": "v", "ignore-fail-on-non-empty": "ignore",
 	}}, args[1:])
@@ -195,5 +197,5 @@ func fsRmdir(ctx context.Context, c *Call, args []string) error {
 			}
 		}
 	}
-	return Exit(status)
+	return command.Exit(status)
 }

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"bufio"
@@ -10,12 +10,13 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(posixfs.Strictly(fsStat), "stat")
-	register(posixfs.Strictly(fsDu), "du")
+	command.Register(posixfs.Strictly(fsStat), "stat")
+	command.Register(posixfs.Strictly(fsDu), "du")
 }
 
 // fsStatDefault is GNU stat's default format (for %N see fsStatName).
@@ -25,7 +26,7 @@ const fsStatDefault = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %
 // newline), --printf FORMAT (escapes, no newline), -L (follow links), -t
 // (terse). Directives: %n %N %s %b %B %o %F %f %a %A %h %i %d %D %u %U %g
 // %G %x %X %y %Y %z %Z %w %W %m %t %T %%.
-func fsStat(ctx context.Context, c *Call, args []string) error {
+func fsStat(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "Lc:tf", Long: map[string]string{
 		"dereference": "L", "format": "c:", "printf": "printf:", "terse": "t", "file-system": "f",
 	}}, args[1:])
@@ -42,7 +43,7 @@ func fsStat(ctx context.Context, c *Call, args []string) error {
 		case "c":
 			format = o.Val + "\n"
 		case "printf":
-			format = fsEscapes(o.Val)
+			format = Escapes(o.Val)
 		case "t":
 			terse = true
 		}
@@ -52,7 +53,7 @@ func fsStat(ctx context.Context, c *Call, args []string) error {
 	}
 	w := bufio.NewWriter(c.Stdout)
 	defer w.Flush()
-	loc := fsLocation(c)
+	loc := Location(c)
 	status := 0
 	for _, name := range ops {
 		if err := ctx.Err(); err != nil {
@@ -81,11 +82,11 @@ func fsStat(ctx context.Context, c *Call, args []string) error {
 		}
 		w.WriteString(fsStatFormat(c, f, name, abs, fi, loc))
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 // fsStatFormat expands stat's directives for one file.
-func fsStatFormat(c *Call, format, name, abs string, fi fs.FileInfo, loc *time.Location) string {
+func fsStatFormat(c *command.Call, format, name, abs string, fi fs.FileInfo, loc *time.Location) string {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		ch := format[i]
@@ -116,7 +117,7 @@ func fsStatFormat(c *Call, format, name, abs string, fi fs.FileInfo, loc *time.L
 			b.WriteString(format[i : j+1])
 		} else {
 			spec = strings.TrimRight(spec, "HL")
-			b.WriteString(fsFormatField(spec, val, numeric))
+			b.WriteString(FormatField(spec, val, numeric))
 		}
 		i = j
 	}
@@ -126,7 +127,7 @@ func fsStatFormat(c *Call, format, name, abs string, fi fs.FileInfo, loc *time.L
 // fsFormatField pads val per a printf-style spec ("-10", "05", ".3"),
 // as stat's and find's directives do: numbers take the flags 0 + space
 // and -, strings only -.
-func fsFormatField(spec, val string, numeric bool) string {
+func FormatField(spec, val string, numeric bool) string {
 	i := 0
 	for i < len(spec) && strings.IndexByte("-+ #0'", spec[i]) >= 0 {
 		i++
@@ -145,7 +146,7 @@ func fsFormatField(spec, val string, numeric bool) string {
 }
 
 // fsStatValue is one directive's value, and whether it is a number.
-func fsStatValue(c *Call, verb byte, spec, name, abs string, fi fs.FileInfo, loc *time.Location) (string, bool) {
+func fsStatValue(c *command.Call, verb byte, spec, name, abs string, fi fs.FileInfo, loc *time.Location) (string, bool) {
 	m := fi.Mode()
 	ts := func(t time.Time) string { return t.In(loc).Format("2006-01-02 15:04:05.000000000 -0700") }
 	switch verb {
@@ -153,13 +154,13 @@ func fsStatValue(c *Call, verb byte, spec, name, abs string, fi fs.FileInfo, loc
 		return name, false
 	case 'N':
 		if posixfs.IsSymlink(fi) {
-			return fsStatQuote(name) + " -> " + fsStatQuote(fsLinkTarget(c.FS, abs)), false
+			return fsStatQuote(name) + " -> " + fsStatQuote(LinkTarget(c.FS, abs)), false
 		}
 		return fsStatQuote(name), false
 	case 's':
-		return strconv.FormatInt(fsShownSize(fi), 10), true
+		return strconv.FormatInt(ShownSize(fi), 10), true
 	case 'b':
-		return strconv.FormatInt(fsBlocks(fi)*2, 10), true
+		return strconv.FormatInt(Blocks(fi)*2, 10), true
 	case 'B':
 		return "512", true
 	case 'o':
@@ -169,15 +170,15 @@ func fsStatValue(c *Call, verb byte, spec, name, abs string, fi fs.FileInfo, loc
 	case 'f':
 		return strconv.FormatUint(uint64(fsRawMode(m)), 16), false
 	case 'a':
-		s := strconv.FormatUint(uint64(fsModeToUnix(m)), 8)
+		s := strconv.FormatUint(uint64(command.UnixMode(m)), 8)
 		if strings.Contains(spec, "#") {
 			s = "0" + s
 		}
 		return s, true
 	case 'A':
-		return fsModeString(m), false
+		return ModeString(m), false
 	case 'h':
-		return strconv.Itoa(fsLinks(c.FS, abs, fi)), true
+		return strconv.Itoa(Links(c.FS, abs, fi)), true
 	case 'i':
 		return "0", true
 	case 'd':
@@ -185,9 +186,9 @@ func fsStatValue(c *Call, verb byte, spec, name, abs string, fi fs.FileInfo, loc
 	case 'D':
 		return "0", false
 	case 'u', 'g':
-		return strconv.Itoa(fsUID), true
+		return strconv.Itoa(UID), true
 	case 'U', 'G':
-		return fsOwner, false
+		return Owner, false
 	case 'x', 'y', 'z':
 		return ts(fi.ModTime()), false
 	case 'X', 'Y', 'Z':
@@ -217,7 +218,7 @@ func fsStatQuote(s string) string {
 
 // fsFileType is stat's %F: the name of find's -type letter.
 func fsFileType(fi fs.FileInfo) string {
-	if name, ok := fsTypeNames[fsTypeChar(fi)]; ok {
+	if name, ok := fsTypeNames[TypeChar(fi)]; ok {
 		return name
 	}
 	if fi.Size() == 0 {
@@ -252,12 +253,12 @@ func fsRawMode(m fs.FileMode) uint32 {
 	case m&fs.ModeDevice != 0:
 		t = 0o060000
 	}
-	return t | fsModeToUnix(m)
+	return t | command.UnixMode(m)
 }
 
 // fsEscapes interprets the backslash escapes of stat --printf and find
 // -printf: \n \t \\ \" \a \b \f \r \v \0 and \NNN (octal).
-func fsEscapes(s string) string {
+func Escapes(s string) string {
 	var b strings.Builder
 	for i := 0; i < len(s); i++ {
 		if s[i] != '\\' || i+1 >= len(s) {
@@ -309,7 +310,7 @@ type fsDuOpts struct {
 // fsDu is du: disk use in KiB blocks of 4 KiB-block files, folders after
 // their content; -s, -a, -h, -b (bytes, apparent), -k, -m, -c, -d N /
 // --max-depth=N, --apparent-size, -x (accepted).
-func fsDu(ctx context.Context, c *Call, args []string) error {
+func fsDu(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "sahbkmcd:xLlS", Long: map[string]string{
 		"summarize": "s", "all": "a", "human-readable": "h", "bytes": "b", "total": "c",
 		"max-depth": "d:", "apparent-size": "apparent", "one-file-system": "x", "dereference": "L",
@@ -341,7 +342,7 @@ func fsDu(ctx context.Context, c *Call, args []string) error {
 			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
 				posixfs.Warn(c, "du", "invalid maximum depth %s", posixfs.Quote(op.Val))
-				return Exit(1)
+				return command.Exit(1)
 			}
 			o.maxDepth = n
 		}
@@ -372,25 +373,25 @@ func fsDu(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(status)
+	return command.Exit(status)
 }
 
 func (o *fsDuOpts) size(fi fs.FileInfo) int64 {
 	if o.apparent {
-		return fsShownSize(fi)
+		return ShownSize(fi)
 	}
-	return fsBlocks(fi) * 1024
+	return Blocks(fi) * 1024
 }
 
 func (o *fsDuOpts) format(n int64) string {
 	if o.human {
-		return fsHuman(n)
+		return Human(n)
 	}
 	return strconv.FormatInt((n+o.unit-1)/o.unit, 10)
 }
 
 // fsDuWalk sums name (at abs), printing per o, and returns its bytes.
-func fsDuWalk(ctx context.Context, c *Call, w *bufio.Writer, o *fsDuOpts, name, abs string, depth int) (int64, bool) {
+func fsDuWalk(ctx context.Context, c *command.Call, w *bufio.Writer, o *fsDuOpts, name, abs string, depth int) (int64, bool) {
 	fi, err := posixfs.Lstat(c.FS, abs)
 	if err != nil {
 		w.Flush()
@@ -424,4 +425,24 @@ func fsDuWalk(ctx context.Context, c *Call, w *bufio.Writer, o *fsDuOpts, name, 
 		fmt.Fprintf(w, "%s\t%s\n", o.format(n), name)
 	}
 	return n, ok
+}
+
+// fsTypeChar is find's -type letter for a file.
+func TypeChar(fi fs.FileInfo) byte {
+	m := fi.Mode()
+	switch {
+	case m.IsDir():
+		return 'd'
+	case m&fs.ModeSymlink != 0:
+		return 'l'
+	case m&fs.ModeNamedPipe != 0:
+		return 'p'
+	case m&fs.ModeSocket != 0:
+		return 's'
+	case m&fs.ModeCharDevice != 0:
+		return 'c'
+	case m&fs.ModeDevice != 0:
+		return 'b'
+	}
+	return 'f'
 }

@@ -1,4 +1,4 @@
-package shell
+package fileutil
 
 import (
 	"context"
@@ -10,20 +10,21 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 func init() {
-	register(posixfs.Strictly(fsDate), "date")
-	register(posixfs.Strictly(fsSleep), "sleep")
-	register(posixfs.Strictly(fsTimeout), "timeout")
+	command.Register(posixfs.Strictly(fsDate), "date")
+	command.Register(posixfs.Strictly(fsSleep), "sleep")
+	command.Register(posixfs.Strictly(fsTimeout), "timeout")
 }
 
 // fsLocation is the time zone of $TZ: UTC when unset, empty or UTC/GMT,
 // a fixed offset for POSIX forms such as "UTC-3", "EST5" or "<+0530>-5:30"
 // (daylight saving rules are ignored), else UTC (zone names would need the
 // host's zone files).
-func fsLocation(c *Call) *time.Location {
+func Location(c *command.Call) *time.Location {
 	if c == nil || c.Env == nil {
 		return time.UTC
 	}
@@ -78,7 +79,7 @@ func fsLocation(c *Call) *time.Location {
 // fsDate is date: now (or -d DATE, -r FILE) in the default format, +FORMAT
 // (strftime's conversions with GNU's flags), -u, -I[FMT], -R,
 // --rfc-3339=FMT. Setting the clock (-s) is not permitted.
-func fsDate(ctx context.Context, c *Call, args []string) error {
+func fsDate(ctx context.Context, c *command.Call, args []string) error {
 	opts, ops, err := cmdutil.Parse(cmdutil.Flags{Short: "ud:r:RIs:", Long: map[string]string{
 		"utc": "u", "universal": "u", "date": "d:", "reference": "r:", "rfc-email": "R",
 		"rfc-2822": "R", "iso-8601": "iso:", "rfc-3339": "rfc3339:", "set": "s:",
@@ -87,7 +88,7 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 	if err != nil {
 		return cmdutil.Usage(c, "date", 1, err)
 	}
-	loc := fsLocation(c)
+	loc := Location(c)
 	now := time.Now()
 	t := now
 	format := "%a %b %e %H:%M:%S %Z %Y"
@@ -99,14 +100,14 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 			d, ok := fsParseDate(o.Val, now, loc)
 			if !ok {
 				posixfs.Warn(c, "date", "invalid date %s", posixfs.Quote(o.Val))
-				return Exit(1)
+				return command.Exit(1)
 			}
 			t = d
 		case "r":
 			fi, err := c.FS.Stat(c.Abs(o.Val))
 			if err != nil {
 				posixfs.Warn(c, "date", "%s: %s", o.Val, posixfs.ErrText(err))
-				return Exit(1)
+				return command.Exit(1)
 			}
 			t = fi.ModTime()
 		case "R":
@@ -125,7 +126,7 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 				format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 			default:
 				posixfs.Warn(c, "date", "invalid argument %s for '--iso-8601'", posixfs.Quote(o.Val))
-				return Exit(1)
+				return command.Exit(1)
 			}
 		case "rfc3339":
 			switch o.Val {
@@ -137,11 +138,11 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 				format = "%Y-%m-%d %H:%M:%S.%N%:z"
 			default:
 				posixfs.Warn(c, "date", "invalid argument %s for '--rfc-3339'", posixfs.Quote(o.Val))
-				return Exit(1)
+				return command.Exit(1)
 			}
 		case "s":
 			posixfs.Warn(c, "date", "cannot set date: Operation not permitted")
-			return Exit(1)
+			return command.Exit(1)
 		}
 	}
 	for _, op := range ops {
@@ -150,9 +151,9 @@ func fsDate(ctx context.Context, c *Call, args []string) error {
 			continue
 		}
 		posixfs.Warn(c, "date", "invalid date %s", posixfs.Quote(op))
-		return Exit(1)
+		return command.Exit(1)
 	}
-	fmt.Fprintln(c.Stdout, fsStrftime(format, t.In(loc)))
+	fmt.Fprintln(c.Stdout, Strftime(format, t.In(loc)))
 	return nil
 }
 
@@ -346,7 +347,7 @@ var (
 
 // fsStrftime formats t as GNU date's +FORMAT does, with the flags - _ 0
 // ^ # and a field width.
-func fsStrftime(format string, t time.Time) string {
+func Strftime(format string, t time.Time) string {
 	var b strings.Builder
 	for i := 0; i < len(format); i++ {
 		ch := format[i]
@@ -459,17 +460,17 @@ func fsStrftime(format string, t time.Time) string {
 		case 'B':
 			b.WriteString(str(fsMonths[t.Month()-1]))
 		case 'c':
-			b.WriteString(str(fsStrftime("%a %b %e %H:%M:%S %Y", t)))
+			b.WriteString(str(Strftime("%a %b %e %H:%M:%S %Y", t)))
 		case 'C':
 			b.WriteString(num(t.Year()/100, 2, '0'))
 		case 'd':
 			b.WriteString(num(t.Day(), 2, '0'))
 		case 'D':
-			b.WriteString(str(fsStrftime("%m/%d/%y", t)))
+			b.WriteString(str(Strftime("%m/%d/%y", t)))
 		case 'e':
 			b.WriteString(num(t.Day(), 2, '_'))
 		case 'F':
-			b.WriteString(str(fsStrftime("%Y-%m-%d", t)))
+			b.WriteString(str(Strftime("%Y-%m-%d", t)))
 		case 'g':
 			b.WriteString(num(isoYear%100, 2, '0'))
 		case 'G':
@@ -513,15 +514,15 @@ func fsStrftime(format string, t time.Time) string {
 		case 'q':
 			b.WriteString(num((int(t.Month())-1)/3+1, 1, '0'))
 		case 'r':
-			b.WriteString(str(fsStrftime("%I:%M:%S %p", t)))
+			b.WriteString(str(Strftime("%I:%M:%S %p", t)))
 		case 'R':
-			b.WriteString(str(fsStrftime("%H:%M", t)))
+			b.WriteString(str(Strftime("%H:%M", t)))
 		case 's':
 			b.WriteString(num(int(t.Unix()), 1, '0'))
 		case 'S':
 			b.WriteString(num(t.Second(), 2, '0'))
 		case 'T', 'X':
-			b.WriteString(str(fsStrftime("%H:%M:%S", t)))
+			b.WriteString(str(Strftime("%H:%M:%S", t)))
 		case 'u':
 			wd := int(t.Weekday())
 			if wd == 0 {
@@ -537,7 +538,7 @@ func fsStrftime(format string, t time.Time) string {
 		case 'W':
 			b.WriteString(num((t.YearDay()+6-(int(t.Weekday())+6)%7)/7, 2, '0'))
 		case 'x':
-			b.WriteString(str(fsStrftime("%m/%d/%y", t)))
+			b.WriteString(str(Strftime("%m/%d/%y", t)))
 		case 'y':
 			b.WriteString(num(t.Year()%100, 2, '0'))
 		case 'Y':
@@ -614,7 +615,7 @@ func fsDuration(s string) (time.Duration, bool) {
 
 // fsSleep is sleep: the sum of its durations (see fsDuration), ended
 // early by ctx.
-func fsSleep(ctx context.Context, c *Call, args []string) error {
+func fsSleep(ctx context.Context, c *command.Call, args []string) error {
 	if len(args) < 2 {
 		return cmdutil.Usage(c, "sleep", 1, cmdutil.Usagef("missing operand"))
 	}
@@ -655,7 +656,7 @@ func fsSleep(ctx context.Context, c *Call, args []string) error {
 // status 124 (128+9 for -s KILL; 128+signal with --preserve-status);
 // -k, --foreground and -v are accepted. Status 125 for timeout's own
 // errors, 126 and 127 when the command cannot run.
-func fsTimeout(ctx context.Context, c *Call, args []string) error {
+func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 	opts, rest, err := cmdutil.Parse(cmdutil.Flags{Short: "s:k:v", StopAtOperand: true, Long: map[string]string{
 		"signal": "s:", "kill-after": "k:", "preserve-status": "preserve", "foreground": "fg", "verbose": "v",
 	}}, args[1:])
@@ -708,20 +709,25 @@ func fsTimeout(ctx context.Context, c *Call, args []string) error {
 		}
 		switch {
 		case preserve:
-			return Exit(128 + num)
+			return command.Exit(128 + num)
 		case num == 9:
-			return Exit(137)
+			return command.Exit(137)
 		}
-		return Exit(TimeoutExitCode)
+		return command.Exit(command.StatusTimeout)
 	}
-	var xe *shExecError
-	if errors.As(err, &xe) {
-		msg := xe.msg
-		if xe.status == 127 {
+	// A command that could not start (see command.Call.Exec).
+	var nr interface{ NotRun() string }
+	if errors.As(err, &nr) {
+		status, _ := command.StatusOf(err)
+		msg := nr.NotRun()
+		if i := strings.LastIndex(msg, ": "); i >= 0 {
+			msg = msg[i+2:]
+		}
+		if status == 127 {
 			msg = "No such file or directory"
 		}
 		posixfs.Warn(c, "timeout", "failed to run command %s: %s", posixfs.Quote(rest[1]), msg)
-		return Exit(xe.status)
+		return command.Exit(status)
 	}
 	return err
 }

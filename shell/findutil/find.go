@@ -1,4 +1,4 @@
-package shell
+package findutil
 
 import (
 	"bufio"
@@ -13,11 +13,13 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"mvdan.cc/sh/v3/pattern"
 )
 
-func init() { register(posixfs.Strictly(fsFind), "find") }
+func init() { command.Register(posixfs.Strictly(fsFind), "find") }
 
 // fsFindEnt is one file find visits.
 type fsFindEnt struct {
@@ -34,7 +36,7 @@ type fsFindNode func(f *fsFinder, e *fsFindEnt) bool
 // fsFinder is one run of find.
 type fsFinder struct {
 	ctx      context.Context
-	c        *Call
+	c        *command.Call
 	w        *bufio.Writer
 	loc      *time.Location
 	now      time.Time
@@ -73,8 +75,8 @@ type fsFindBatch struct {
 // -delete -prune -quit) joined by ( ) ! -not -a -and -o -or and ",".
 // Folders are read in name order (GNU find reads them in the order the
 // filesystem lists them). Before the starting points: -H, -L, -P.
-func fsFind(ctx context.Context, c *Call, args []string) error {
-	f := &fsFinder{ctx: ctx, c: c, loc: fsLocation(c), now: time.Now(), maxDepth: -1, follow: 'P'}
+func fsFind(ctx context.Context, c *command.Call, args []string) error {
+	f := &fsFinder{ctx: ctx, c: c, loc: fileutil.Location(c), now: time.Now(), maxDepth: -1, follow: 'P'}
 	args = args[1:]
 	for len(args) > 0 && (args[0] == "-H" || args[0] == "-L" || args[0] == "-P") {
 		f.follow = args[0][1]
@@ -99,7 +101,7 @@ func fsFind(ctx context.Context, c *Call, args []string) error {
 	}
 	if f.err != nil {
 		posixfs.Warn(c, "find", "%s", f.err)
-		return Exit(1)
+		return command.Exit(1)
 	}
 	if expr == nil {
 		expr = func(*fsFinder, *fsFindEnt) bool { return true }
@@ -134,7 +136,7 @@ func fsFind(ctx context.Context, c *Call, args []string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
-	return Exit(f.status)
+	return command.Exit(f.status)
 }
 
 // stat describes abs, following a link as -H/-L say.
@@ -162,7 +164,7 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 	pruned := f.prune && !f.depthFst
 	if e.fi.IsDir() && !pruned && !f.quit && (f.maxDepth < 0 || e.depth < f.maxDepth) {
 		if f.follow != 'P' {
-			real, err := fsResolve(f.c.FS, "/", e.abs, 'e')
+			real, err := posixfs.Resolve(f.c.FS, "/", e.abs, 'e')
 			if err == nil {
 				for _, s := range seen {
 					if s == real {
@@ -188,7 +190,7 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 			abs := path.Join(e.abs, fi.Name())
 			if f.follow == 'L' && posixfs.IsSymlink(fi) {
 				if st, err := f.c.FS.Stat(abs); err == nil {
-					fi = fsNamedInfo{st, fi.Name()}
+					fi = fileutil.WithName(st, fi.Name())
 				}
 			}
 			f.visit(&fsFindEnt{path: posixfs.Join(e.path, fi.Name()), abs: abs, start: e.start, fi: fi, depth: e.depth + 1}, seen)
@@ -439,7 +441,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 					fi = st
 				}
 			}
-			return want[fsTypeChar(fi)]
+			return want[fileutil.TypeChar(fi)]
 		}
 	case "-size":
 		a, ok := f.arg(name)
@@ -472,7 +474,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
-			size := fsShownSize(e.fi)
+			size := fileutil.ShownSize(e.fi)
 			units := float64((size + unit - 1) / unit)
 			return fsCmp(op, units, n)
 		}
@@ -527,13 +529,13 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		if a != "" && (a[0] == '-' || a[0] == '/' || a[0] == '+') {
 			kind, a = a[0], a[1:]
 		}
-		want, ok := fsApplyMode(a, 0, false)
+		want, ok := posixfs.ApplyMode(a, 0, false)
 		if !ok {
 			f.err = fmt.Errorf("invalid mode %s", posixfs.Quote(a))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
-			have := fsModeToUnix(e.fi.Mode())
+			have := command.UnixMode(e.fi.Mode())
 			switch kind {
 			case '-':
 				return have&want == want
@@ -547,7 +549,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		if !ok {
 			return nil
 		}
-		match := a == fsOwner || a == strconv.Itoa(fsUID)
+		match := a == fileutil.Owner || a == strconv.Itoa(fileutil.UID)
 		return func(*fsFinder, *fsFindEnt) bool { return match }
 	case "-uid", "-gid":
 		a, ok := f.arg(name)
@@ -559,7 +561,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
 			return nil
 		}
-		return func(*fsFinder, *fsFindEnt) bool { return fsCmp(op, fsUID, n) }
+		return func(*fsFinder, *fsFindEnt) bool { return fsCmp(op, fileutil.UID, n) }
 	case "-nouser", "-nogroup":
 		return func(*fsFinder, *fsFindEnt) bool { return false }
 	case "-links":
@@ -572,7 +574,9 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
 			return nil
 		}
-		return func(f *fsFinder, e *fsFindEnt) bool { return fsCmp(op, float64(fsLinks(f.c.FS, e.abs, e.fi)), n) }
+		return func(f *fsFinder, e *fsFindEnt) bool {
+			return fsCmp(op, float64(fileutil.Links(f.c.FS, e.abs, e.fi)), n)
+		}
 	case "-readable", "-writable", "-executable":
 		bit := map[string]fs.FileMode{"-readable": 0o400, "-writable": 0o200, "-executable": 0o100}[name]
 		return func(f *fsFinder, e *fsFindEnt) bool { return e.fi.Mode().Perm()&bit != 0 }
@@ -595,11 +599,11 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		return func(f *fsFinder, e *fsFindEnt) bool {
 			name := e.path
 			if posixfs.IsSymlink(e.fi) {
-				name += " -> " + fsLinkTarget(f.c.FS, e.abs)
+				name += " -> " + fileutil.LinkTarget(f.c.FS, e.abs)
 			}
-			fmt.Fprintf(f.w, "%9d %6d %s %3d %-8s %-8s %8d %s %s\n", 0, fsBlocks(e.fi), fsModeString(e.fi.Mode()),
-				fsLinks(f.c.FS, e.abs, e.fi), fsOwner, fsOwner, fsShownSize(e.fi),
-				(&fsLister{now: f.now, loc: f.loc}).date(e.fi.ModTime()), name)
+			fmt.Fprintf(f.w, "%9d %6d %s %3d %-8s %-8s %8d %s %s\n", 0, fileutil.Blocks(e.fi), fileutil.ModeString(e.fi.Mode()),
+				fileutil.Links(f.c.FS, e.abs, e.fi), fileutil.Owner, fileutil.Owner, fileutil.ShownSize(e.fi),
+				fileutil.LsDate(e.fi.ModTime(), f.now, f.loc), name)
 			return true
 		}
 	case "-delete":
@@ -640,26 +644,6 @@ func fsFindBase(p string) string {
 		return "/"
 	}
 	return path.Base(t)
-}
-
-// fsTypeChar is find's -type letter for a file.
-func fsTypeChar(fi fs.FileInfo) byte {
-	m := fi.Mode()
-	switch {
-	case m.IsDir():
-		return 'd'
-	case m&fs.ModeSymlink != 0:
-		return 'l'
-	case m&fs.ModeNamedPipe != 0:
-		return 'p'
-	case m&fs.ModeSocket != 0:
-		return 's'
-	case m&fs.ModeCharDevice != 0:
-		return 'c'
-	case m&fs.ModeDevice != 0:
-		return 'b'
-	}
-	return 'f'
 }
 
 // fsEmacsRegex turns find's default (emacs) regex syntax into Go's: \( \)
@@ -762,7 +746,7 @@ func (f *fsFinder) run(argv []string, dir string) error {
 		defer func() { c.Dir = old }()
 	}
 	err := c.Exec(f.ctx, argv)
-	if errors.Is(err, ErrNotFound) {
+	if errors.Is(err, command.ErrNotFound) {
 		posixfs.Warn(c, "find", "%s: No such file or directory", posixfs.Quote(argv[0]))
 	}
 	return err
@@ -803,7 +787,7 @@ func (f *fsFinder) printf(format string, e *fsFindEnt) string {
 					j++
 				}
 			}
-			b.WriteString(fsEscapes(format[i:j]))
+			b.WriteString(fileutil.Escapes(format[i:j]))
 			i = j - 1
 			continue
 		}
@@ -841,7 +825,7 @@ func (f *fsFinder) printf(format string, e *fsFindEnt) string {
 		default:
 			val = f.printfValue(verb, e)
 		}
-		b.WriteString(fsFormatField(spec, val, false))
+		b.WriteString(fileutil.FormatField(spec, val, false))
 		i = j
 	}
 	return b.String()
@@ -868,38 +852,38 @@ func (f *fsFinder) printfValue(verb byte, e *fsFindEnt) string {
 	case 'H':
 		return e.start
 	case 's':
-		return strconv.FormatInt(fsShownSize(fi), 10)
+		return strconv.FormatInt(fileutil.ShownSize(fi), 10)
 	case 'k':
-		return strconv.FormatInt(fsBlocks(fi), 10)
+		return strconv.FormatInt(fileutil.Blocks(fi), 10)
 	case 'b':
-		return strconv.FormatInt(fsBlocks(fi)*2, 10)
+		return strconv.FormatInt(fileutil.Blocks(fi)*2, 10)
 	case 'd':
 		return strconv.Itoa(e.depth)
 	case 'm':
-		return strconv.FormatUint(uint64(fsModeToUnix(fi.Mode())), 8)
+		return strconv.FormatUint(uint64(command.UnixMode(fi.Mode())), 8)
 	case 'M':
-		return fsModeString(fi.Mode())
+		return fileutil.ModeString(fi.Mode())
 	case 'y':
-		return string(fsTypeChar(fi))
+		return string(fileutil.TypeChar(fi))
 	case 'Y':
 		if posixfs.IsSymlink(fi) {
 			if st, err := f.c.FS.Stat(e.abs); err == nil {
-				return string(fsTypeChar(st))
+				return string(fileutil.TypeChar(st))
 			}
 			return "N"
 		}
-		return string(fsTypeChar(fi))
+		return string(fileutil.TypeChar(fi))
 	case 'u', 'g':
-		return fsOwner
+		return fileutil.Owner
 	case 'U', 'G':
-		return strconv.Itoa(fsUID)
+		return strconv.Itoa(fileutil.UID)
 	case 'n':
-		return strconv.Itoa(fsLinks(f.c.FS, e.abs, fi))
+		return strconv.Itoa(fileutil.Links(f.c.FS, e.abs, fi))
 	case 'i', 'D':
 		return "0"
 	case 'l':
 		if posixfs.IsSymlink(fi) {
-			return fsLinkTarget(f.c.FS, e.abs)
+			return fileutil.LinkTarget(f.c.FS, e.abs)
 		}
 		return ""
 	case 'a', 'c', 't':
@@ -926,5 +910,5 @@ func fsFindTime(k byte, t time.Time) string {
 	case 'S':
 		return t.Format("05") + fmt.Sprintf(".%010d", t.Nanosecond()*10)
 	}
-	return fsStrftime("%"+string(k), t)
+	return fileutil.Strftime("%"+string(k), t)
 }

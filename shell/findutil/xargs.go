@@ -1,4 +1,4 @@
-package shell
+package findutil
 
 import (
 	"bufio"
@@ -10,10 +10,12 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
+	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-func init() { register(posixfs.Strictly(fsXargs), "xargs") }
+func init() { command.Register(posixfs.Strictly(fsXargs), "xargs") }
 
 type fsXargsOpts struct {
 	delim     int // -1: blanks and quotes
@@ -34,7 +36,7 @@ type fsXargsOpts struct {
 // -x; -P is accepted (commands run one at a time). The commands read an
 // empty stdin. Status 123 if a command failed, 124 if one exited 255, 126
 // or 127 if one could not run.
-func fsXargs(ctx context.Context, c *Call, args []string) error {
+func fsXargs(ctx context.Context, c *command.Call, args []string) error {
 	pre := fsXargsPrescan(args[1:])
 	opts, cmd, err := cmdutil.Parse(cmdutil.Flags{Short: "0d:n:L:l:I:rtP:s:xa:E:op", StopAtOperand: true, Long: map[string]string{
 		"null": "0", "delimiter": "d:", "max-args": "n:", "max-lines": "L:", "replace": "I:",
@@ -51,17 +53,17 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 		case "0":
 			o.delim = 0
 		case "d":
-			d := fsEscapes(op.Val)
+			d := fileutil.Escapes(op.Val)
 			if len(d) != 1 {
 				posixfs.Warn(c, "xargs", "invalid input delimiter specification %s: the delimiter must be either a single character or an escape sequence starting with \\.", op.Val)
-				return Exit(1)
+				return command.Exit(1)
 			}
 			o.delim = int(d[0])
 		case "n", "L", "l", "s", "P":
 			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 || (n == 0 && op.Key != "P") {
 				posixfs.Warn(c, "xargs", "invalid number %s for -%s option", posixfs.Quote(op.Val), op.Key)
-				return Exit(1)
+				return command.Exit(1)
 			}
 			switch op.Key {
 			case "n":
@@ -91,7 +93,7 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 		f, err := c.FS.Open(c.Abs(o.inputFile))
 		if err != nil {
 			posixfs.Warn(c, "xargs", "Cannot open input file %s: %s", posixfs.Quote(o.inputFile), posixfs.ErrText(err))
-			return Exit(1)
+			return command.Exit(1)
 		}
 		defer f.Close()
 		in = f
@@ -108,7 +110,7 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 				return ctx.Err()
 			}
 			posixfs.Warn(c, "xargs", "%s", err)
-			return Exit(1)
+			return command.Exit(1)
 		}
 		if err == nil {
 			if o.replace != "" {
@@ -141,7 +143,7 @@ func fsXargs(ctx context.Context, c *Call, args []string) error {
 			return stop
 		}
 	}
-	return Exit(x.status)
+	return command.Exit(x.status)
 }
 
 // fsXargsPrescan rewrites xargs' options with optional arguments (-i[R],
@@ -200,7 +202,7 @@ var fsXargsLongArg = map[string]bool{
 // fsXargsRun runs xargs' command lines and keeps its status.
 type fsXargsRun struct {
 	ctx    context.Context
-	c      *Call
+	c      *command.Call
 	o      *fsXargsOpts
 	cmd    []string
 	status int
@@ -230,20 +232,20 @@ func (x *fsXargsRun) run(argv []string) error {
 	if err := x.ctx.Err(); err != nil {
 		return err
 	}
-	switch code := ExitCode(err); {
+	switch code := command.ExitCode(err); {
 	case code == 0:
-	case errors.Is(err, ErrNotFound):
+	case errors.Is(err, command.ErrNotFound):
 		posixfs.Warn(c, "xargs", "%s: No such file or directory", argv[0])
-		return Exit(127)
+		return command.Exit(127)
 	case code == 126:
 		posixfs.Warn(c, "xargs", "%s: Permission denied", argv[0])
-		return Exit(126)
+		return command.Exit(126)
 	case code == 255:
 		posixfs.Warn(c, "xargs", "%s: exited with status 255; aborting", argv[0])
-		return Exit(124)
+		return command.Exit(124)
 	case code > 128:
 		posixfs.Warn(c, "xargs", "%s: terminated by signal %d", argv[0], code-128)
-		return Exit(125)
+		return command.Exit(125)
 	default:
 		x.status = 123
 	}

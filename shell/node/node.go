@@ -30,9 +30,9 @@ import (
 //	node -r MODULE ...      require MODULE first
 //	node --version          v20.0.0-goja
 //
-// The runtime is Go (this file, node_loop.go for the event loop,
-// node_native.go and node_fs.go for what scripts call) and JavaScript
-// (node_prelude.go: util.inspect and util.format ported from Node.js,
+// The runtime is Go (this file, loop.go for the event loop, native.go and
+// fs.go for what scripts call) and JavaScript (js/*.js, embedded by
+// prelude.go: util.inspect and util.format ported from Node.js,
 // path, events, Buffer, process, console, timers, the modules and the
 // CommonJS loader). It follows Node.js v20:
 //
@@ -47,7 +47,7 @@ import (
 //     Buffer, TextEncoder/TextDecoder, URL/URLSearchParams,
 //     structuredClone, atob/btoa, AbortController, performance.now,
 //     crypto.randomUUID/getRandomValues; fetch, http and https (request,
-//     get) through the sandbox's network policy (node_http.go);
+//     get) through the sandbox's network policy (http.go);
 //   - require() of fs (sync, callback and promise forms, streams, fds),
 //     fs/promises, path, os, util, events, assert, buffer, crypto
 //     (hashes, HMAC, random), url, querystring, string_decoder, timers,

@@ -218,3 +218,11 @@ func Quote(s string) string {
 func Warn(c *command.Call, name, format string, a ...any) {
 	fmt.Fprintf(c.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))
 }
+
+// ErrTextOr is ErrText(err), or text when err is nil.
+func ErrTextOr(err error, text string) string {
+	if err != nil {
+		return ErrText(err)
+	}
+	return text
+}
