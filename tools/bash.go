@@ -43,6 +43,20 @@ type BashResult struct {
 	Note string `json:"note,omitempty"`
 }
 
+// BashOutputSchema is the JSON schema of BashResult (for MCP's
+// outputSchema).
+const BashOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "stdout": {"type": "string", "description": "What the command printed on standard output (capped: start and end kept)."},
+    "stderr": {"type": "string", "description": "What the command printed on standard error (capped: start and end kept)."},
+    "exitCode": {"type": "integer", "description": "The command's exit status; 124 when it timed out."},
+    "timedOut": {"type": "boolean", "description": "True when the command was stopped at the time limit."},
+    "note": {"type": "string", "description": "A note for the model: the restart, the time limit, a fresh sandbox."}
+  },
+  "required": ["stdout", "stderr", "exitCode"]
+}`
+
 // Bash is the bash tool. The zero value is ready to use.
 type Bash struct {
 	// Timeout is the time limit per command; default DefaultBashTimeout.

@@ -49,6 +49,34 @@ type CodeResult struct {
 	Note string `json:"note,omitempty"`
 }
 
+// CodeOutputSchema is the JSON schema of CodeResult (for MCP's
+// outputSchema).
+const CodeOutputSchema = `{
+  "type": "object",
+  "properties": {
+    "stdout": {"type": "string", "description": "What the program printed on standard output (capped: start and end kept)."},
+    "stderr": {"type": "string", "description": "What the program printed on standard error (capped: start and end kept)."},
+    "exitCode": {"type": "integer", "description": "The program's exit status; 124 when it timed out."},
+    "timedOut": {"type": "boolean", "description": "True when the program was stopped at the time limit."},
+    "error": {"type": "string", "description": "Why the program failed: the last line of a traceback, or the exit status."},
+    "files": {
+      "type": "array",
+      "description": "The files the run made or changed in the work folder.",
+      "items": {
+        "type": "object",
+        "properties": {
+          "path": {"type": "string", "description": "Relative to the work folder, slash-separated."},
+          "mediaType": {"type": "string", "description": "The media type, from the extension."},
+          "size": {"type": "integer", "description": "The size in bytes."}
+        },
+        "required": ["path", "mediaType", "size"]
+      }
+    },
+    "note": {"type": "string", "description": "A note for the model: a fresh sandbox, a partial file listing."}
+  },
+  "required": ["stdout", "stderr", "exitCode", "files"]
+}`
+
 // CodeExecution is the code_execution tool. The zero value is ready to use.
 type CodeExecution struct {
 	// Timeout is the time limit per run; default DefaultCodeTimeout.

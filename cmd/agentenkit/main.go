@@ -2,7 +2,7 @@
 //
 //	agentenkit run [--provider P] [--thread T] -- COMMAND   run a command in a sandbox
 //	agentenkit shell [--provider P] [--thread T]            a prompt in a sandbox
-//	agentenkit mcp [--provider P]                           an MCP server (stdio) with bash, code_execution, text_editor
+//	agentenkit mcp [--provider P] [--http ADDR]             an MCP server (stdio, or Streamable HTTP) with bash, code_execution, text_editor
 //	agentenkit sandboxes list | kill ID                     the live sandboxes of threads
 //	agentenkit images pull                                  fetch the wasm sandbox's images
 //
@@ -45,7 +45,7 @@ type env struct {
 var commands = []command{
 	{name: "run", usage: "run [--provider P] [--thread T] [--timeout D] -- COMMAND", summary: "run a command in a sandbox; exits with its exit code", run: cmdRun},
 	{name: "shell", usage: "shell [--provider P] [--thread T]", summary: "an interactive prompt in a sandbox (cd carries over)", run: cmdShell, ownSignals: true},
-	{name: "mcp", usage: "mcp [--provider P] [--thread T]", summary: "an MCP server on stdio: bash, code_execution, text_editor", run: cmdMCP},
+	{name: "mcp", usage: "mcp [--provider P] [--thread T] [--http ADDR]", summary: "an MCP server (stdio, or HTTP): bash, code_execution, text_editor", run: cmdMCP},
 	{name: "sandboxes", usage: "sandboxes list | kill ID", summary: "list the threads' live sandboxes, or end one", run: cmdSandboxes},
 	{name: "images", usage: "images pull", summary: "fetch and check the wasm sandbox's images", run: cmdImages},
 }

@@ -131,11 +131,12 @@ func (m *Manager) BuiltinTools(names []string, opts BuiltinToolOptions) ([]Tool,
 func (m *Manager) bashTool(o BashOptions, capChars int) Tool {
 	bash := tools.Bash{Timeout: o.Timeout, CapChars: capChars}
 	return Tool{
-		Name:        ToolBash,
-		Description: bashDescription,
-		InputSchema: json.RawMessage(bashSchema),
-		NativeType:  tools.NativeBash,
-		Approval:    policyOr(o.Approval, AskAlways),
+		Name:         ToolBash,
+		Description:  bashDescription,
+		InputSchema:  json.RawMessage(bashSchema),
+		OutputSchema: json.RawMessage(tools.BashOutputSchema),
+		NativeType:   tools.NativeBash,
+		Approval:     policyOr(o.Approval, AskAlways),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
 			if err := m.takeUse(ctx, ToolBash, o.MaxUses); err != nil {
 				return nil, err
@@ -157,10 +158,11 @@ func (m *Manager) bashTool(o BashOptions, capChars int) Tool {
 func (m *Manager) codeTool(o CodeExecutionOptions, capChars int) Tool {
 	code := tools.CodeExecution{Timeout: o.Timeout, CapChars: capChars}
 	return Tool{
-		Name:        ToolCodeExecution,
-		Description: codeDescription,
-		InputSchema: json.RawMessage(codeSchema),
-		Approval:    policyOr(o.Approval, AskNever),
+		Name:         ToolCodeExecution,
+		Description:  codeDescription,
+		InputSchema:  json.RawMessage(codeSchema),
+		OutputSchema: json.RawMessage(tools.CodeOutputSchema),
+		Approval:     policyOr(o.Approval, AskNever),
 		Handler: func(ctx context.Context, input json.RawMessage) (any, error) {
 			if err := m.takeUse(ctx, ToolCodeExecution, o.MaxUses); err != nil {
 				return nil, err

@@ -20,7 +20,7 @@ type Tool struct {
 	InputSchema json.RawMessage
 	// OutputSchema, when set, is the JSON schema of the handler's
 	// structured result (an object), for clients that validate results
-	// (MCP's outputSchema). The text editor declares its own.
+	// (MCP's outputSchema). The built-in tools declare theirs.
 	OutputSchema json.RawMessage
 	// NativeType, when set, is the type of the Anthropic built-in
 	// (schema-less) tool this tool implements, such as tools.NativeBash:
