@@ -81,7 +81,7 @@ func TestRun(t *testing.T) {
 		{"empty array default", `a=(); echo "${a[@]-x}"`, "x\n", "", 0},
 		{"ifs non-whitespace", `IFS=_; s=_a_b_; set -- $s; echo $#`, "3\n", "", 0},
 		{"dollar star ifs", `set -- a b; IFS=:; echo "$*"`, "a:b\n", "", 0},
-		{"assoc", `declare -A m; m[k]=v; m[a+1]=w; echo ${#m[@]} ${m[a+1]}; declare -p m`, "2 w\ndeclare -A m=([k]=\"v\" [a+1]=\"w\" )\n", "", 0},
+		{"assoc", `declare -A m; m[k]=v; m[a+1]=w; echo ${#m[@]} ${m[a+1]}; declare -p m`, "2 w\ndeclare -A m=([a+1]=\"w\" [k]=\"v\" )\n", "", 0},
 		{"sparse", `a=([3]=x [7]=y); echo ${!a[@]} ${#a[@]}; a+=(z); echo ${!a[@]}`, "3 7 2\n3 7 8\n", "", 0},
 		{"slice", `a=(1 2 3 4); echo ${a[@]:1:2}; s=hello; echo ${s:1:3} ${s: -2}`, "2 3\nell lo\n", "", 0},
 		{"pattern ops", `f=dir/file.tar.gz; echo ${f##*/} ${f%%.*} ${f/tar/zip} ${f^^}`, "file.tar.gz dir/file dir/file.zip.gz DIR/FILE.TAR.GZ\n", "", 0},

@@ -535,7 +535,7 @@ func arrayBody(v *Var) string {
 			fmt.Fprintf(&b, "[%d]=%s", k, dqQuote(v.Idx[k]))
 		}
 	} else {
-		for _, k := range v.Keys {
+		for _, k := range assocOrder(v.Keys) {
 			key := k
 			if strings.ContainsAny(k, " \t\n\"'$`\\|&;()<>*?[]") || k == "" {
 				key = dqQuote(k)

@@ -395,10 +395,7 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 		// ${!ref}: indirection.
 		target, ok := r.getVar(name)
 		if !ok {
-			if r.opt["nounset"] {
-				return nil, false, false, false, &shError{msg: name + ": unbound variable", status: 127}
-			}
-			return nil, false, false, false, &shError{msg: name + ": invalid indirect expansion", status: 1, noExit: true}
+			return nil, false, false, false, &shError{msg: name + ": invalid indirect expansion", status: 1, abort: true}
 		}
 		pe2, perr := parseParamRef(target)
 		if perr != nil {
@@ -535,6 +532,15 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			if err != nil {
 				return true, err
 			}
+			if pe.Excl && pe.Index == nil {
+				// ${!ref:=x} assigns to the variable ref names.
+				target, _ := r.getVar(name)
+				if err := r.setVar(target, val); err != nil {
+					return true, err
+				}
+				*vals, *set = []string{val}, true
+				return false, nil
+			}
 			if pe.Index != nil {
 				err = r.setIndex(name, pe.Index, val, false)
 			} else {
@@ -560,6 +566,9 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 				if op == syntax.ErrorUnset {
 					msg = "parameter not set"
 				}
+			}
+			if pe.Excl && pe.Index == nil {
+				name = "!" + name
 			}
 			return true, &shError{msg: name + ": " + msg, status: 127}
 		}

@@ -63,7 +63,7 @@ func (v *Var) values() []string {
 		return out
 	case kAssoc:
 		out := make([]string, 0, len(v.Keys))
-		for _, k := range v.Keys {
+		for _, k := range assocOrder(v.Keys) {
 			out = append(out, v.Assoc[k])
 		}
 		return out
@@ -85,7 +85,7 @@ func (v *Var) keys() []string {
 		}
 		return out
 	case kAssoc:
-		return slices.Clone(v.Keys)
+		return assocOrder(v.Keys)
 	}
 	return []string{"0"}
 }
@@ -196,4 +196,50 @@ func (v *Var) applyCase(s string) string {
 		return strings.ToUpper(s)
 	}
 	return s
+}
+
+// bashHash is bash's hash_string (FNV-1 over the bytes).
+func bashHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h *= 16777619
+		h ^= uint32(s[i])
+	}
+	return h
+}
+
+// assocOrder lists an associative array's keys, given in insertion
+// order, in the order bash lists them: its hash table's buckets (1024 at
+// first, four times as many once there are two entries per bucket) in
+// order, the latest inserted first within a bucket.
+func assocOrder(keys []string) []string {
+	n := uint32(1024)
+	buckets := map[uint32][]string{} // each list oldest first
+	count := 0
+	for _, k := range keys {
+		if count >= int(n)*2 {
+			nn := n * 4
+			nb := map[uint32][]string{}
+			ids := slices.Sorted(maps.Keys(buckets))
+			for _, id := range ids {
+				lst := buckets[id]
+				for i := len(lst) - 1; i >= 0; i-- {
+					j := bashHash(lst[i]) & (nn - 1)
+					nb[j] = append(nb[j], lst[i])
+				}
+			}
+			buckets, n = nb, nn
+		}
+		j := bashHash(k) & (n - 1)
+		buckets[j] = append(buckets[j], k)
+		count++
+	}
+	out := make([]string, 0, len(keys))
+	for _, id := range slices.Sorted(maps.Keys(buckets)) {
+		lst := buckets[id]
+		for i := len(lst) - 1; i >= 0; i-- {
+			out = append(out, lst[i])
+		}
+	}
+	return out
 }
