@@ -327,7 +327,7 @@ func (o compatOutcome) stderrEmpty() bool { return o.stderr == "" && o.runErr ==
 // compatHostTools are the host programs the corpus's expected outputs come
 // from; the GNU ones must be GNU's.
 var compatHostTools = []string{
-	"awk", "base64", "basename", "cat", "cmp", "comm", "cp", "cut", "diff",
+	"awk", "base64", "basename", "bc", "cat", "cmp", "comm", "cp", "cut", "diff",
 	"dirname", "du", "env", "find", "grep", "gzip", "gunzip", "head", "jq",
 	"ln", "ls", "md5sum", "mkdir", "mv", "printenv", "readlink", "realpath",
 	"rm", "sed", "seq", "sha256sum", "sort", "stat", "tail", "tar", "tee",

@@ -7,6 +7,7 @@ package shell
 import (
 	_ "github.com/agentenkit/agentenkit/shell/archive"  // tar, gzip, gunzip, zcat
 	_ "github.com/agentenkit/agentenkit/shell/awk"      // awk (gawk, mawk, nawk)
+	_ "github.com/agentenkit/agentenkit/shell/bc"       // bc
 	_ "github.com/agentenkit/agentenkit/shell/codec"    // od, xxd, base64, md5sum, sha*sum, cksum
 	_ "github.com/agentenkit/agentenkit/shell/diff"     // diff, cmp
 	_ "github.com/agentenkit/agentenkit/shell/fileutil" // cat, cp, mv, ls, ln, mkdir, rm, stat, date, ...

@@ -24,3 +24,30 @@ func TestModesAndUsers(t *testing.T) {
 		}
 	}
 }
+
+// TestToolsLikeBash runs the differential scripts for file modes and the
+// everyday tools (testdata/compat/9??-*.sh: umask, chmod, executables,
+// file, install, split, patch, shuf, bc, ...) on this shell natively, as
+// the memory adapter runs it, and with the host's bash and GNU tools: each
+// must match stdout and exit code byte for byte (TestCompat only counts a
+// rate over the whole corpus). providers/wasm's TestModesLikeBash runs the
+// same scripts on busybox.wasm.
+func TestToolsLikeBash(t *testing.T) {
+	bash := lookBash(t)
+	for _, s := range loadCompatScripts(t) {
+		if len(s.name) < 4 || s.name[0] != '9' || s.name[3] != '-' {
+			continue
+		}
+		t.Run(s.name, func(t *testing.T) {
+			t.Parallel()
+			dir := t.TempDir()
+			if err := writeCompatFixtureOS(dir, false); err != nil {
+				t.Fatal(err)
+			}
+			r := compatResult{name: s.name, bash: runCompatBash(bash, dir, s.text), ours: runCompatOurs(s.text)}
+			if !r.identical() {
+				t.Errorf("%s", r.report(s.text))
+			}
+		})
+	}
+}
