@@ -162,7 +162,13 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 		var words []string
 		words = append(words, args...)
 		for _, as := range assigns {
-			words = append(words, strings.TrimSpace(printNode(as)))
+			word := strings.TrimSpace(printNode(as))
+			if as.Value != nil && as.Array == nil && as.Index == nil && !hasSubst(as.Value) {
+				if v, err := r.assignValue(as.Value); err == nil {
+					word = as.Name.Value + pick(as.Append, "+=", "=") + v
+				}
+			}
+			words = append(words, word)
 		}
 		r.xtrace(words)
 	}
@@ -549,7 +555,7 @@ func arrayBody(v *Var) string {
 
 // xtrace prints a traced command: PS4 then the words quoted as bash does.
 func (r *Runner) xtrace(words []string) {
-	ps4, _ := r.getVar("PS4")
+	ps4 := r.ps4()
 	var b strings.Builder
 	b.WriteString(ps4)
 	for i, w := range words {
@@ -563,43 +569,130 @@ func (r *Runner) xtrace(words []string) {
 	fmt.Fprint(io, b.String())
 }
 
+// ps4 is $PS4 expanded as bash expands a prompt (parameters, command
+// substitutions, arithmetic), with tracing off meanwhile.
+func (r *Runner) ps4() string {
+	raw, _ := r.getVar("PS4")
+	if !strings.ContainsAny(raw, "$`") || !r.opt["xtrace"] {
+		return raw
+	}
+	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(raw))
+	if err != nil {
+		return raw
+	}
+	status, aborting := r.status, r.aborting
+	r.opt["xtrace"] = false
+	out, err := r.hdocExpand(w)
+	r.opt["xtrace"] = true
+	r.status, r.aborting = status, aborting
+	if err != nil {
+		return raw
+	}
+	return out
+}
+
+// xtraceQuote quotes a traced word as bash does: in single quotes when it
+// holds a shell metacharacter (a lone quote as \'), as $'...' when it
+// holds another control character than tab and newline.
 func xtraceQuote(s string) string {
-	if s == "" {
+	switch s {
+	case "":
 		return "''"
+	case "'":
+		return `\'`
 	}
-	for _, c := range s {
-		if c < 0x20 || c == 0x7f {
-			return shQuote(s)
+	for i := 0; i < len(s); i++ {
+		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
+			return ansicQuote(s)
 		}
 	}
-	if strings.ContainsAny(s, " \t\n'\"\\$`|&;()<>*?[]{}~#!=") {
-		if strings.ContainsAny(s, "=") && !strings.ContainsAny(s, " \t\n'\"\\$`|&;()<>*?[]{}~#!") {
-			return s
-		}
+	meta := strings.ContainsAny(s, " \t\n'\"\\|&;()<>!{}*[?]^$`") || s[0] == '~' || s[0] == '#'
+	if meta {
 		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 	}
 	return s
 }
 
-func (r *Runner) xtraceAssigns(as []*syntax.Assign) {
-	for _, a := range as {
-		if a.Array != nil || a.Value == nil {
-			continue
+// ansicQuote is bash's $'...' quoting: C escapes, other control
+// characters in octal.
+func ansicQuote(s string) string {
+	var b strings.Builder
+	b.WriteString("$'")
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; c {
+		case '\a':
+			b.WriteString(`\a`)
+		case '\b':
+			b.WriteString(`\b`)
+		case '\f':
+			b.WriteString(`\f`)
+		case '\n':
+			b.WriteString(`\n`)
+		case '\r':
+			b.WriteString(`\r`)
+		case '\t':
+			b.WriteString(`\t`)
+		case '\v':
+			b.WriteString(`\v`)
+		case 0x1b:
+			b.WriteString(`\E`)
+		case '\\', '\'':
+			b.WriteByte('\\')
+			b.WriteByte(c)
+		default:
+			if c < 0x20 || c == 0x7f {
+				fmt.Fprintf(&b, "\\%03o", c)
+			} else {
+				b.WriteByte(c)
+			}
 		}
-		v, _ := r.getVar(a.Name.Value)
-		op := "="
-		if a.Append {
-			op = "+="
-		}
-		ps4, _ := r.getVar("PS4")
-		fmt.Fprintf(r.stderr(), "%s%s%s%s\n", ps4, a.Name.Value, op, xtraceQuote(v))
 	}
+	b.WriteByte('\'')
+	return b.String()
+}
+
+func (r *Runner) xtraceAssigns(as []*syntax.Assign) {
+	ps4 := r.ps4()
+	for _, a := range as {
+		r.xtraceAssign(ps4, a)
+	}
+}
+
+// xtraceAssign traces the assignment a, done: NAME=value.
+func (r *Runner) xtraceAssign(ps4 string, a *syntax.Assign) {
+	if a.Array != nil || a.Value == nil {
+		return
+	}
+	v, _ := r.getVar(a.Name.Value)
+	op := "="
+	if a.Append {
+		op = "+="
+	}
+	fmt.Fprintf(r.stderr(), "%s%s%s%s\n", ps4, a.Name.Value, op, xtraceQuote(v))
+}
+
+// hasSubst reports whether w holds a command or process substitution
+// (whose expansion has effects).
+func hasSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
 }
 
 func (r *Runner) xtraceArith(c *syntax.ArithmCmd) {
 	if !r.opt["xtrace"] {
 		return
 	}
-	ps4, _ := r.getVar("PS4")
-	fmt.Fprintf(r.stderr(), "%s(( %s ))\n", ps4, printNode(c.X))
+	ps4 := r.ps4()
+	inner := strings.TrimPrefix(r.srcText(c.Left, c.Right), "((")
+	if inner == "" {
+		inner = printNode(c.X)
+	}
+	fmt.Fprintf(r.stderr(), "%s(( %s ))\n", ps4, inner)
 }

@@ -165,13 +165,18 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		r.status = 0
 		r.lastSubStatus = -1
 		for _, as := range c.Assigns {
+			trace := r.opt["xtrace"]
+			ps4 := ""
+			if trace {
+				ps4 = r.ps4() // before the assignment, as bash expands it
+			}
 			if err := r.assign(as, false); err != nil {
 				r.report(err)
 				return
 			}
-		}
-		if r.opt["xtrace"] {
-			r.xtraceAssigns(c.Assigns)
+			if trace {
+				r.xtraceAssign(ps4, as)
+			}
 		}
 		if r.lastSubStatus >= 0 {
 			r.status = r.lastSubStatus
