@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() {
@@ -100,7 +101,7 @@ assignments:
 	if dir != "" {
 		abs := c.Abs(dir)
 		if fi, err := c.FS.Stat(abs); err != nil || !fi.IsDir() {
-			posixfs.Warn(c, "env", "cannot change directory to %s: %s", posixfs.Quote(dir), posixfs.ErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, "env", "cannot change directory to %s: %s", quotearg.Quote(dir), posixfs.ErrTextOr(err, "Not a directory"))
 			return Exit(125)
 		}
 		c.Dir = abs
@@ -112,7 +113,7 @@ assignments:
 		if xe.status == 127 {
 			msg = "No such file or directory"
 		}
-		posixfs.Warn(c, "env", "%s: %s", posixfs.Quote(rest[0]), msg)
+		posixfs.Warn(c, "env", "%s: %s", quotearg.Quote(rest[0]), msg)
 		return Exit(xe.status)
 	}
 	return err

@@ -19,6 +19,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 	"mvdan.cc/sh/v3/pattern"
 )
 
@@ -85,7 +86,7 @@ func fsTar(ctx context.Context, c *command.Call, args []string) error {
 		case "strip":
 			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
-				posixfs.Warn(c, "tar", "Invalid number of elements: %s", posixfs.Quote(op.Val))
+				posixfs.Warn(c, "tar", "Invalid number of elements: %s", quotearg.Quote(op.Val))
 				return command.Exit(2)
 			}
 			o.strip = n
@@ -516,7 +517,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 			_ = c.FS.Remove(abs)
 		}
 		if err := posixfs.Symlink(c.FS, hdr.Linkname, abs); err != nil {
-			t.fail("%s: Cannot create symlink to %s: %s", rel, posixfs.Quote(hdr.Linkname), posixfs.ErrText(err))
+			t.fail("%s: Cannot create symlink to %s: %s", rel, quotearg.Quote(hdr.Linkname), posixfs.ErrText(err))
 		}
 		return
 	case tar.TypeLink:
@@ -533,7 +534,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 			err = fileutil.CopyFile(t.ctx, c.FS, srcAbs, abs, fi, true)
 		}
 		if err != nil {
-			t.fail("%s: Cannot hard link to %s: %s", rel, posixfs.Quote(hdr.Linkname), posixfs.ErrText(err))
+			t.fail("%s: Cannot hard link to %s: %s", rel, quotearg.Quote(hdr.Linkname), posixfs.ErrText(err))
 		}
 		return
 	case tar.TypeReg, tar.TypeGNUSparse:

@@ -8,6 +8,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() { command.Register(posixfs.Strictly(fsCat), "cat") }
@@ -67,14 +68,14 @@ func fsCat(ctx context.Context, c *command.Call, args []string) error {
 			f, err := c.FS.Open(c.Abs(name))
 			if err != nil {
 				w.Flush()
-				posixfs.Warn(c, "cat", "%s: %s", name, posixfs.ErrText(err))
+				posixfs.Warn(c, "cat", "%s: %s", quotearg.Name(name), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
 			if fi, err := f.Stat(); err == nil && fi.IsDir() {
 				f.Close()
 				w.Flush()
-				posixfs.Warn(c, "cat", "%s: Is a directory", name)
+				posixfs.Warn(c, "cat", "%s: Is a directory", quotearg.Name(name))
 				status = 1
 				continue
 			}
@@ -91,7 +92,7 @@ func fsCat(ctx context.Context, c *command.Call, args []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			posixfs.Warn(c, "cat", "%s: %s", name, posixfs.ErrText(err))
+			posixfs.Warn(c, "cat", "%s: %s", quotearg.Name(name), posixfs.ErrText(err))
 			status = 1
 		}
 	}

@@ -11,6 +11,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 	"github.com/spf13/afero"
 )
 
@@ -129,7 +130,7 @@ func fsCp(ctx context.Context, c *command.Call, args []string) error {
 func fsTargets(c *command.Call, name string, ops []string, targetDir string, noTargetDir bool) (srcs []string, dst string, toDir bool, err error) {
 	if targetDir != "" {
 		if fi, err := c.FS.Stat(c.Abs(targetDir)); err != nil || !fi.IsDir() {
-			posixfs.Warn(c, name, "target directory %s: %s", posixfs.Quote(targetDir), posixfs.ErrTextOr(err, "Not a directory"))
+			posixfs.Warn(c, name, "target directory %s: %s", quotearg.Quote(targetDir), posixfs.ErrTextOr(err, "Not a directory"))
 			return nil, "", false, command.Exit(1)
 		}
 		if len(ops) == 0 {
@@ -141,23 +142,23 @@ func fsTargets(c *command.Call, name string, ops []string, targetDir string, noT
 	case 0:
 		return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing file operand"))
 	case 1:
-		return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing destination file operand after %s", posixfs.Quote(ops[0])))
+		return nil, "", false, cmdutil.Usage(c, name, 1, cmdutil.Usagef("missing destination file operand after %s", quotearg.Quote(ops[0])))
 	}
 	dst = ops[len(ops)-1]
 	fi, serr := c.FS.Stat(c.Abs(dst))
 	isDir := serr == nil && fi.IsDir()
 	if noTargetDir {
 		if len(ops) > 2 {
-			posixfs.Warn(c, name, "extra operand %s", posixfs.Quote(ops[2]))
+			posixfs.Warn(c, name, "extra operand %s", quotearg.Quote(ops[2]))
 			return nil, "", false, command.Exit(1)
 		}
 		return ops[:1], dst, false, nil
 	}
 	if len(ops) > 2 && !isDir {
 		if serr != nil {
-			posixfs.Warn(c, name, "target %s: %s", posixfs.Quote(dst), posixfs.ErrText(serr))
+			posixfs.Warn(c, name, "target %s: %s", quotearg.Quote(dst), posixfs.ErrText(serr))
 		} else {
-			posixfs.Warn(c, name, "target %s is not a directory", posixfs.Quote(dst))
+			posixfs.Warn(c, name, "target %s is not a directory", quotearg.Quote(dst))
 		}
 		return nil, "", false, command.Exit(1)
 	}
@@ -179,40 +180,40 @@ func fsCpOne(ctx context.Context, c *command.Call, o *fsCpOpts, src, dst string,
 		fi, err = posixfs.Lstat(c.FS, srcAbs)
 	}
 	if err != nil {
-		posixfs.Warn(c, "cp", "cannot stat %s: %s", posixfs.Quote(src), posixfs.ErrText(err))
+		posixfs.Warn(c, "cp", "cannot stat %s: %s", quotearg.Quote(src), posixfs.ErrText(err))
 		return false
 	}
 	dfi, derr := posixfs.Lstat(c.FS, dstAbs)
 	if derr == nil && fsSameFile(c.FS, srcAbs, dstAbs) {
-		posixfs.Warn(c, "cp", "%s and %s are the same file", posixfs.Quote(src), posixfs.Quote(dst))
+		posixfs.Warn(c, "cp", "%s and %s are the same file", quotearg.Quote(src), quotearg.Quote(dst))
 		return false
 	}
 	switch {
 	case fi.IsDir():
 		if !o.recursive {
-			posixfs.Warn(c, "cp", "-r not specified; omitting directory %s", posixfs.Quote(src))
+			posixfs.Warn(c, "cp", "-r not specified; omitting directory %s", quotearg.Quote(src))
 			return false
 		}
 		if dstAbs == srcAbs || strings.HasPrefix(dstAbs, srcAbs+"/") {
-			posixfs.Warn(c, "cp", "cannot copy a directory, %s, into itself, %s", posixfs.Quote(src), posixfs.Quote(dst))
+			posixfs.Warn(c, "cp", "cannot copy a directory, %s, into itself, %s", quotearg.Quote(src), quotearg.Quote(dst))
 			return false
 		}
 		if derr == nil && !dfi.IsDir() {
-			posixfs.Warn(c, "cp", "cannot overwrite non-directory %s with directory %s", posixfs.Quote(dst), posixfs.Quote(src))
+			posixfs.Warn(c, "cp", "cannot overwrite non-directory %s with directory %s", quotearg.Quote(dst), quotearg.Quote(src))
 			return false
 		}
 		if derr != nil {
 			if err := c.FS.Mkdir(dstAbs, fi.Mode().Perm()|0o700); err != nil {
-				posixfs.Warn(c, "cp", "cannot create directory %s: %s", posixfs.Quote(dst), posixfs.ErrText(err))
+				posixfs.Warn(c, "cp", "cannot create directory %s: %s", quotearg.Quote(dst), posixfs.ErrText(err))
 				return false
 			}
 			if o.verbose {
-				fmt.Fprintf(c.Stdout, "%s -> %s\n", posixfs.Quote(src), posixfs.Quote(dst))
+				fmt.Fprintf(c.Stdout, "%s -> %s\n", quotearg.Quote(src), quotearg.Quote(dst))
 			}
 		}
 		list, err := posixfs.ReadDir(c.FS, srcAbs)
 		if err != nil {
-			posixfs.Warn(c, "cp", "cannot access %s: %s", posixfs.Quote(src), posixfs.ErrText(err))
+			posixfs.Warn(c, "cp", "cannot access %s: %s", quotearg.Quote(src), posixfs.ErrText(err))
 			return false
 		}
 		ok := true
@@ -240,13 +241,13 @@ func fsCpOne(ctx context.Context, c *command.Call, o *fsCpOpts, src, dst string,
 			err = posixfs.Symlink(c.FS, target, dstAbs)
 		}
 		if err != nil {
-			posixfs.Warn(c, "cp", "cannot create symbolic link %s: %s", posixfs.Quote(dst), posixfs.ErrText(err))
+			posixfs.Warn(c, "cp", "cannot create symbolic link %s: %s", quotearg.Quote(dst), posixfs.ErrText(err))
 			return false
 		}
 	default: // a regular file, or a device: its bytes copied as a file (cp /dev/null x empties x)
 		if derr == nil {
 			if dfi.IsDir() {
-				posixfs.Warn(c, "cp", "cannot overwrite directory %s with non-directory", posixfs.Quote(dst))
+				posixfs.Warn(c, "cp", "cannot overwrite directory %s with non-directory", quotearg.Quote(dst))
 				return false
 			}
 			if o.noClobber {
@@ -266,12 +267,12 @@ func fsCpOne(ctx context.Context, c *command.Call, o *fsCpOpts, src, dst string,
 			if ctx.Err() != nil {
 				return false
 			}
-			posixfs.Warn(c, "cp", "cannot create regular file %s: %s", posixfs.Quote(dst), posixfs.ErrText(err))
+			posixfs.Warn(c, "cp", "cannot create regular file %s: %s", quotearg.Quote(dst), posixfs.ErrText(err))
 			return false
 		}
 	}
 	if o.verbose {
-		fmt.Fprintf(c.Stdout, "%s -> %s\n", posixfs.Quote(src), posixfs.Quote(dst))
+		fmt.Fprintf(c.Stdout, "%s -> %s\n", quotearg.Quote(src), quotearg.Quote(dst))
 	}
 	return true
 }
@@ -329,14 +330,14 @@ func fsMv(ctx context.Context, c *command.Call, args []string) error {
 		srcAbs, dstAbs := c.Abs(src), c.Abs(target)
 		fi, err := posixfs.Lstat(c.FS, srcAbs)
 		if err != nil {
-			posixfs.Warn(c, "mv", "cannot stat %s: %s", posixfs.Quote(src), posixfs.ErrText(err))
+			posixfs.Warn(c, "mv", "cannot stat %s: %s", quotearg.Quote(src), posixfs.ErrText(err))
 			status = 1
 			continue
 		}
 		dfi, derr := posixfs.Lstat(c.FS, dstAbs)
 		if derr == nil {
 			if fsSameFile(c.FS, srcAbs, dstAbs) {
-				posixfs.Warn(c, "mv", "%s and %s are the same file", posixfs.Quote(src), posixfs.Quote(target))
+				posixfs.Warn(c, "mv", "%s and %s are the same file", quotearg.Quote(src), quotearg.Quote(target))
 				status = 1
 				continue
 			}
@@ -344,28 +345,28 @@ func fsMv(ctx context.Context, c *command.Call, args []string) error {
 				continue
 			}
 			if dfi.IsDir() && !fi.IsDir() {
-				posixfs.Warn(c, "mv", "cannot overwrite directory %s with non-directory", posixfs.Quote(target))
+				posixfs.Warn(c, "mv", "cannot overwrite directory %s with non-directory", quotearg.Quote(target))
 				status = 1
 				continue
 			}
 			if !dfi.IsDir() && fi.IsDir() {
-				posixfs.Warn(c, "mv", "cannot overwrite non-directory %s with directory %s", posixfs.Quote(target), posixfs.Quote(src))
+				posixfs.Warn(c, "mv", "cannot overwrite non-directory %s with directory %s", quotearg.Quote(target), quotearg.Quote(src))
 				status = 1
 				continue
 			}
 		}
 		if fi.IsDir() && (dstAbs == srcAbs || strings.HasPrefix(dstAbs, srcAbs+"/")) {
-			posixfs.Warn(c, "mv", "cannot move %s to a subdirectory of itself, %s", posixfs.Quote(src), posixfs.Quote(target))
+			posixfs.Warn(c, "mv", "cannot move %s to a subdirectory of itself, %s", quotearg.Quote(src), quotearg.Quote(target))
 			status = 1
 			continue
 		}
 		if err := c.FS.Rename(srcAbs, dstAbs); err != nil {
-			posixfs.Warn(c, "mv", "cannot move %s to %s: %s", posixfs.Quote(src), posixfs.Quote(target), posixfs.ErrText(err))
+			posixfs.Warn(c, "mv", "cannot move %s to %s: %s", quotearg.Quote(src), quotearg.Quote(target), posixfs.ErrText(err))
 			status = 1
 			continue
 		}
 		if verbose {
-			fmt.Fprintf(c.Stdout, "renamed %s -> %s\n", posixfs.Quote(src), posixfs.Quote(target))
+			fmt.Fprintf(c.Stdout, "renamed %s -> %s\n", quotearg.Quote(src), quotearg.Quote(target))
 		}
 	}
 	return command.Exit(status)

@@ -8,6 +8,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() {
@@ -30,7 +31,7 @@ const (
 // fsWhoami is whoami (and logname): the sandbox's user.
 func fsWhoami(ctx context.Context, c *command.Call, args []string) error {
 	if len(args) > 1 {
-		return cmdutil.Usage(c, args[0], 1, cmdutil.Usagef("extra operand %s", posixfs.Quote(args[1])))
+		return cmdutil.Usage(c, args[0], 1, cmdutil.Usagef("extra operand %s", quotearg.Quote(args[1])))
 	}
 	fmt.Fprintln(c.Stdout, Owner)
 	return nil
@@ -48,7 +49,7 @@ func fsID(ctx context.Context, c *command.Call, args []string) error {
 	}
 	for _, u := range ops {
 		if u != Owner && u != fmt.Sprint(UID) {
-			posixfs.Warn(c, "id", "%s: no such user", posixfs.Quote(u))
+			posixfs.Warn(c, "id", "%s: no such user", quotearg.Quote(u))
 			return command.Exit(1)
 		}
 	}
@@ -96,7 +97,7 @@ func fsUname(ctx context.Context, c *command.Call, args []string) error {
 		return cmdutil.Usage(c, "uname", 1, err)
 	}
 	if len(ops) > 0 {
-		return cmdutil.Usage(c, "uname", 1, cmdutil.Usagef("extra operand %s", posixfs.Quote(ops[0])))
+		return cmdutil.Usage(c, "uname", 1, cmdutil.Usagef("extra operand %s", quotearg.Quote(ops[0])))
 	}
 	want := map[string]bool{}
 	for _, o := range opts {

@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 	"github.com/spf13/afero"
 )
 
@@ -82,7 +83,7 @@ func fsLn(ctx context.Context, c *command.Call, args []string) error {
 	default:
 		dir := ops[len(ops)-1]
 		if !isDir(dir) {
-			posixfs.Warn(c, "ln", "target %s is not a directory", posixfs.Quote(dir))
+			posixfs.Warn(c, "ln", "target %s is not a directory", quotearg.Quote(dir))
 			return command.Exit(1)
 		}
 		for _, t := range ops[:len(ops)-1] {
@@ -107,15 +108,15 @@ func fsLn(ctx context.Context, c *command.Call, args []string) error {
 		if symbolic {
 			err = posixfs.Symlink(c.FS, target, linkAbs)
 			if err != nil {
-				posixfs.Warn(c, "ln", "failed to create symbolic link %s: %s", posixfs.Quote(p.link), posixfs.ErrText(err))
+				posixfs.Warn(c, "ln", "failed to create symbolic link %s: %s", quotearg.Quote(p.link), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
 		} else if err := fsHardLink(ctx, c, c.Abs(p.target), linkAbs); err != nil {
 			if errors.Is(err, fs.ErrNotExist) && !posixfs.Exists(c.FS, c.Abs(p.target)) {
-				posixfs.Warn(c, "ln", "failed to access %s: %s", posixfs.Quote(p.target), posixfs.ErrText(err))
+				posixfs.Warn(c, "ln", "failed to access %s: %s", quotearg.Quote(p.target), posixfs.ErrText(err))
 			} else {
-				posixfs.Warn(c, "ln", "failed to create hard link %s => %s: %s", posixfs.Quote(p.link), posixfs.Quote(p.target), posixfs.ErrText(err))
+				posixfs.Warn(c, "ln", "failed to create hard link %s => %s: %s", quotearg.Quote(p.link), quotearg.Quote(p.target), posixfs.ErrText(err))
 			}
 			status = 1
 			continue
@@ -125,7 +126,7 @@ func fsLn(ctx context.Context, c *command.Call, args []string) error {
 			if !symbolic {
 				arrow = "=>"
 			}
-			fmt.Fprintf(c.Stdout, "%s %s %s\n", posixfs.Quote(p.link), arrow, posixfs.Quote(target))
+			fmt.Fprintf(c.Stdout, "%s %s %s\n", quotearg.Quote(p.link), arrow, quotearg.Quote(target))
 		}
 	}
 	return command.Exit(status)

@@ -14,6 +14,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 	"github.com/spf13/afero"
 )
 
@@ -146,7 +147,7 @@ func fsLs(ctx context.Context, c *command.Call, args []string) error {
 		}
 		if err != nil {
 			w.Flush()
-			posixfs.Warn(c, "ls", "cannot access %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+			posixfs.Warn(c, "ls", "cannot access %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 			l.status = 2
 			continue
 		}
@@ -198,7 +199,7 @@ func (l *lister) listDir(ctx context.Context, d fsLsEntry, header bool, printed 
 	list, err := posixfs.ReadDir(l.c.FS, d.abs)
 	if err != nil {
 		l.w.Flush()
-		posixfs.Warn(l.c, "ls", "cannot open directory %s: %s", posixfs.Quote(d.name), posixfs.ErrText(err))
+		posixfs.Warn(l.c, "ls", "cannot open directory %s: %s", quotearg.Quote(d.name), posixfs.ErrText(err))
 		l.status = max(l.status, 1)
 		return
 	}

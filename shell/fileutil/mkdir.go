@@ -4,6 +4,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 
 	"context"
 	"errors"
@@ -45,7 +46,7 @@ func fsMkdir(ctx context.Context, c *command.Call, args []string) error {
 	}
 	if mode != "" {
 		if _, ok := posixfs.ApplyMode(mode, 0o777, true); !ok {
-			posixfs.Warn(c, "mkdir", "invalid mode %s", posixfs.Quote(mode))
+			posixfs.Warn(c, "mkdir", "invalid mode %s", quotearg.Quote(mode))
 			return command.Exit(1)
 		}
 	}
@@ -59,7 +60,7 @@ func fsMkdir(ctx context.Context, c *command.Call, args []string) error {
 			_ = c.FS.Chmod(abs, command.FileMode(bits)|fs.ModeDir)
 		}
 		if verbose {
-			fmt.Fprintf(c.Stdout, "mkdir: created directory %s\n", posixfs.Quote(name))
+			fmt.Fprintf(c.Stdout, "mkdir: created directory %s\n", quotearg.Quote(name))
 		}
 	}
 	for _, name := range ops {
@@ -69,7 +70,7 @@ func fsMkdir(ctx context.Context, c *command.Call, args []string) error {
 		abs := c.Abs(name)
 		if !parents {
 			if err := c.FS.Mkdir(abs, 0o777); err != nil {
-				posixfs.Warn(c, "mkdir", "cannot create directory %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+				posixfs.Warn(c, "mkdir", "cannot create directory %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
@@ -89,14 +90,14 @@ func fsMkdir(ctx context.Context, c *command.Call, args []string) error {
 			fi, err := c.FS.Stat(pabs)
 			if err == nil {
 				if !fi.IsDir() {
-					posixfs.Warn(c, "mkdir", "cannot create directory %s: File exists", posixfs.Quote(name))
+					posixfs.Warn(c, "mkdir", "cannot create directory %s: File exists", quotearg.Quote(name))
 					status = 1
 					break
 				}
 				continue
 			}
 			if err := c.FS.Mkdir(pabs, 0o777); err != nil && !errors.Is(err, fs.ErrExist) {
-				posixfs.Warn(c, "mkdir", "cannot create directory %s: %s", posixfs.Quote(p), posixfs.ErrText(err))
+				posixfs.Warn(c, "mkdir", "cannot create directory %s: %s", quotearg.Quote(p), posixfs.ErrText(err))
 				status = 1
 				break
 			}
@@ -126,21 +127,21 @@ func fsTouch(ctx context.Context, c *command.Call, args []string) error {
 		case "d":
 			t, ok := fsParseDate(o.Val, time.Now(), loc)
 			if !ok {
-				posixfs.Warn(c, "touch", "invalid date format %s", posixfs.Quote(o.Val))
+				posixfs.Warn(c, "touch", "invalid date format %s", quotearg.Quote(o.Val))
 				return command.Exit(1)
 			}
 			when = t
 		case "t":
 			t, ok := fsParseStamp(o.Val, time.Now(), loc)
 			if !ok {
-				posixfs.Warn(c, "touch", "invalid date format %s", posixfs.Quote(o.Val))
+				posixfs.Warn(c, "touch", "invalid date format %s", quotearg.Quote(o.Val))
 				return command.Exit(1)
 			}
 			when = t
 		case "r":
 			fi, err := c.FS.Stat(c.Abs(o.Val))
 			if err != nil {
-				posixfs.Warn(c, "touch", "failed to get attributes of %s: %s", posixfs.Quote(o.Val), posixfs.ErrText(err))
+				posixfs.Warn(c, "touch", "failed to get attributes of %s: %s", quotearg.Quote(o.Val), posixfs.ErrText(err))
 				return command.Exit(1)
 			}
 			when = fi.ModTime()
@@ -161,14 +162,14 @@ func fsTouch(ctx context.Context, c *command.Call, args []string) error {
 			}
 			f, err := c.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE, 0o666)
 			if err != nil {
-				posixfs.Warn(c, "touch", "cannot touch %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+				posixfs.Warn(c, "touch", "cannot touch %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 				status = 1
 				continue
 			}
 			f.Close()
 		}
 		if err := c.FS.Chtimes(abs, when, when); err != nil {
-			posixfs.Warn(c, "touch", "setting times of %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+			posixfs.Warn(c, "touch", "setting times of %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 			status = 1
 		}
 	}
@@ -247,7 +248,7 @@ func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 	if ref != "" {
 		fi, err := c.FS.Stat(c.Abs(ref))
 		if err != nil {
-			posixfs.Warn(c, "chmod", "failed to get attributes of %s: %s", posixfs.Quote(ref), posixfs.ErrText(err))
+			posixfs.Warn(c, "chmod", "failed to get attributes of %s: %s", quotearg.Quote(ref), posixfs.ErrText(err))
 			return command.Exit(1)
 		}
 		mode = strconv.FormatUint(uint64(command.UnixMode(fi.Mode())), 8)
@@ -259,10 +260,10 @@ func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 		mode, ops = ops[0], ops[1:]
 	}
 	if _, ok := posixfs.ApplyMode(mode, 0, false); !ok {
-		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("invalid mode: %s", posixfs.Quote(mode)))
+		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("invalid mode: %s", quotearg.Quote(mode)))
 	}
 	if len(ops) == 0 {
-		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("missing operand after %s", posixfs.Quote(mode)))
+		return cmdutil.Usage(c, "chmod", 1, cmdutil.Usagef("missing operand after %s", quotearg.Quote(mode)))
 	}
 	status := 0
 	var apply func(name, abs string, top bool)
@@ -279,7 +280,7 @@ func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 		}
 		if err != nil {
 			if !quiet {
-				posixfs.Warn(c, "chmod", "cannot access %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+				posixfs.Warn(c, "chmod", "cannot access %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 			}
 			status = 1
 			return
@@ -289,7 +290,7 @@ func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 		if bits != old {
 			if err := c.FS.Chmod(abs, command.FileMode(bits)|(fi.Mode()&fs.ModeType)); err != nil {
 				if !quiet {
-					posixfs.Warn(c, "chmod", "changing permissions of %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+					posixfs.Warn(c, "chmod", "changing permissions of %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 				}
 				status = 1
 				return
@@ -297,18 +298,18 @@ func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 		}
 		if verbose || (changes && bits != old) {
 			if bits != old {
-				fmt.Fprintf(c.Stdout, "mode of %s changed from %04o (%s) to %04o (%s)\n", posixfs.Quote(name),
+				fmt.Fprintf(c.Stdout, "mode of %s changed from %04o (%s) to %04o (%s)\n", quotearg.Quote(name),
 					old, ModeString(command.FileMode(old) | (fi.Mode() & fs.ModeType))[1:],
 					bits, ModeString(command.FileMode(bits) | (fi.Mode() & fs.ModeType))[1:])
 			} else {
-				fmt.Fprintf(c.Stdout, "mode of %s retained as %04o (%s)\n", posixfs.Quote(name), old,
+				fmt.Fprintf(c.Stdout, "mode of %s retained as %04o (%s)\n", quotearg.Quote(name), old,
 					ModeString(fi.Mode())[1:])
 			}
 		}
 		if recursive && fi.IsDir() {
 			list, err := posixfs.ReadDir(c.FS, abs)
 			if err != nil {
-				posixfs.Warn(c, "chmod", "cannot read directory %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+				posixfs.Warn(c, "chmod", "cannot read directory %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 				status = 1
 				return
 			}

@@ -13,6 +13,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() { command.Register(posixfs.Strictly(fsMktemp), "mktemp") }
@@ -70,11 +71,11 @@ func fsMktemp(ctx context.Context, c *command.Call, args []string) error {
 	}
 	n := len(template) - len(strings.TrimRight(template, "X"))
 	if n < 3 {
-		return fail("too few X's in template %s", posixfs.Quote(template+suffix))
+		return fail("too few X's in template %s", quotearg.Quote(template+suffix))
 	}
 	if useTmp {
 		if strings.Contains(template, "/") && len(ops) == 1 && tmpdir == "" {
-			return fail("invalid template, %s, contains directory separator", posixfs.Quote(template))
+			return fail("invalid template, %s, contains directory separator", quotearg.Quote(template))
 		}
 		if tmpdir == "" {
 			tmpdir, _ = c.Env("TMPDIR")
@@ -135,5 +136,5 @@ func fsMktemp(ctx context.Context, c *command.Call, args []string) error {
 	if dir {
 		kind = "directory"
 	}
-	return fail("failed to create %s via template %s: %s", kind, posixfs.Quote(path.Clean(template)+suffix), posixfs.ErrText(lastErr))
+	return fail("failed to create %s via template %s: %s", kind, quotearg.Quote(path.Clean(template)+suffix), posixfs.ErrText(lastErr))
 }

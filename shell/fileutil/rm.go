@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() {
@@ -57,7 +58,7 @@ func fsRm(ctx context.Context, c *command.Call, args []string) error {
 		}
 		base := path.Base(strings.TrimRight(name, "/"))
 		if base == "." || base == ".." {
-			posixfs.Warn(c, "rm", "refusing to remove '.' or '..' directory: skipping %s", posixfs.Quote(name))
+			posixfs.Warn(c, "rm", "refusing to remove '.' or '..' directory: skipping %s", quotearg.Quote(name))
 			status = 1
 			continue
 		}
@@ -71,14 +72,14 @@ func fsRm(ctx context.Context, c *command.Call, args []string) error {
 		fi, err := posixfs.Lstat(c.FS, abs)
 		if err != nil {
 			if !force || !errors.Is(err, fs.ErrNotExist) {
-				posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+				posixfs.Warn(c, "rm", "cannot remove %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 				status = 1
 			}
 			continue
 		}
 		if fi.IsDir() && !recursive {
 			if !dirs {
-				posixfs.Warn(c, "rm", "cannot remove %s: Is a directory", posixfs.Quote(name))
+				posixfs.Warn(c, "rm", "cannot remove %s: Is a directory", quotearg.Quote(name))
 				status = 1
 				continue
 			}
@@ -104,7 +105,7 @@ func fsRmTree(ctx context.Context, c *command.Call, name, abs string, recurse, v
 		isDir = true
 		list, err := posixfs.ReadDir(c.FS, abs)
 		if err != nil {
-			posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+			posixfs.Warn(c, "rm", "cannot remove %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 			return false
 		}
 		ok := true
@@ -121,14 +122,14 @@ func fsRmTree(ctx context.Context, c *command.Call, name, abs string, recurse, v
 		isDir = true
 	}
 	if err := c.FS.Remove(abs); err != nil {
-		posixfs.Warn(c, "rm", "cannot remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+		posixfs.Warn(c, "rm", "cannot remove %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 		return false
 	}
 	if verbose {
 		if isDir {
-			fmt.Fprintf(c.Stdout, "removed directory %s\n", posixfs.Quote(name))
+			fmt.Fprintf(c.Stdout, "removed directory %s\n", quotearg.Quote(name))
 		} else {
-			fmt.Fprintf(c.Stdout, "removed %s\n", posixfs.Quote(name))
+			fmt.Fprintf(c.Stdout, "removed %s\n", quotearg.Quote(name))
 		}
 	}
 	return true
@@ -162,7 +163,7 @@ func fsRmdir(ctx context.Context, c *command.Call, args []string) error {
 		abs := c.Abs(name)
 		fi, err := posixfs.Lstat(c.FS, abs)
 		if err == nil && !fi.IsDir() {
-			posixfs.Warn(c, "rmdir", "failed to remove %s: Not a directory", posixfs.Quote(name))
+			posixfs.Warn(c, "rmdir", "failed to remove %s: Not a directory", quotearg.Quote(name))
 			status = 1
 			return false
 		}
@@ -173,12 +174,12 @@ func fsRmdir(ctx context.Context, c *command.Call, args []string) error {
 			if ignore && errors.Is(err, syscall.ENOTEMPTY) {
 				return false
 			}
-			posixfs.Warn(c, "rmdir", "failed to remove %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+			posixfs.Warn(c, "rmdir", "failed to remove %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 			status = 1
 			return false
 		}
 		if verbose {
-			fmt.Fprintf(c.Stdout, "rmdir: removing directory, %s\n", posixfs.Quote(name))
+			fmt.Fprintf(c.Stdout, "rmdir: removing directory, %s\n", quotearg.Quote(name))
 		}
 		return true
 	}

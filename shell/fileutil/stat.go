@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() {
@@ -68,7 +69,7 @@ func fsStat(ctx context.Context, c *command.Call, args []string) error {
 		}
 		if err != nil {
 			w.Flush()
-			posixfs.Warn(c, "stat", "cannot statx %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+			posixfs.Warn(c, "stat", "cannot statx %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 			status = 1
 			continue
 		}
@@ -213,7 +214,7 @@ func fsStatQuote(s string) string {
 	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/:@,%=") == "" {
 		return s
 	}
-	return posixfs.Quote(s)
+	return quotearg.Quote(s)
 }
 
 // fsFileType is stat's %F: the name of find's -type letter.
@@ -341,7 +342,7 @@ func fsDu(ctx context.Context, c *command.Call, args []string) error {
 		case "d":
 			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 {
-				posixfs.Warn(c, "du", "invalid maximum depth %s", posixfs.Quote(op.Val))
+				posixfs.Warn(c, "du", "invalid maximum depth %s", quotearg.Quote(op.Val))
 				return command.Exit(1)
 			}
 			o.maxDepth = n
@@ -395,7 +396,7 @@ func fsDuWalk(ctx context.Context, c *command.Call, w *bufio.Writer, o *fsDuOpts
 	fi, err := posixfs.Lstat(c.FS, abs)
 	if err != nil {
 		w.Flush()
-		posixfs.Warn(c, "du", "cannot access %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+		posixfs.Warn(c, "du", "cannot access %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 		return 0, false
 	}
 	show := o.maxDepth < 0 || depth <= o.maxDepth
@@ -410,7 +411,7 @@ func fsDuWalk(ctx context.Context, c *command.Call, w *bufio.Writer, o *fsDuOpts
 	list, err := posixfs.ReadDir(c.FS, abs)
 	if err != nil {
 		w.Flush()
-		posixfs.Warn(c, "du", "cannot read directory %s: %s", posixfs.Quote(name), posixfs.ErrText(err))
+		posixfs.Warn(c, "du", "cannot read directory %s: %s", quotearg.Quote(name), posixfs.ErrText(err))
 		ok = false
 	}
 	for _, e := range list {

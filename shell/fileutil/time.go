@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() {
@@ -99,7 +100,7 @@ func fsDate(ctx context.Context, c *command.Call, args []string) error {
 		case "d":
 			d, ok := fsParseDate(o.Val, now, loc)
 			if !ok {
-				posixfs.Warn(c, "date", "invalid date %s", posixfs.Quote(o.Val))
+				posixfs.Warn(c, "date", "invalid date %s", quotearg.Quote(o.Val))
 				return command.Exit(1)
 			}
 			t = d
@@ -125,7 +126,7 @@ func fsDate(ctx context.Context, c *command.Call, args []string) error {
 			case "ns":
 				format = "%Y-%m-%dT%H:%M:%S,%N%:z"
 			default:
-				posixfs.Warn(c, "date", "invalid argument %s for '--iso-8601'", posixfs.Quote(o.Val))
+				posixfs.Warn(c, "date", "invalid argument %s for '--iso-8601'", quotearg.Quote(o.Val))
 				return command.Exit(1)
 			}
 		case "rfc3339":
@@ -137,7 +138,7 @@ func fsDate(ctx context.Context, c *command.Call, args []string) error {
 			case "ns":
 				format = "%Y-%m-%d %H:%M:%S.%N%:z"
 			default:
-				posixfs.Warn(c, "date", "invalid argument %s for '--rfc-3339'", posixfs.Quote(o.Val))
+				posixfs.Warn(c, "date", "invalid argument %s for '--rfc-3339'", quotearg.Quote(o.Val))
 				return command.Exit(1)
 			}
 		case "s":
@@ -150,7 +151,7 @@ func fsDate(ctx context.Context, c *command.Call, args []string) error {
 			format = op[1:]
 			continue
 		}
-		posixfs.Warn(c, "date", "invalid date %s", posixfs.Quote(op))
+		posixfs.Warn(c, "date", "invalid date %s", quotearg.Quote(op))
 		return command.Exit(1)
 	}
 	fmt.Fprintln(c.Stdout, Strftime(format, t.In(loc)))
@@ -627,7 +628,7 @@ func fsSleep(ctx context.Context, c *command.Call, args []string) error {
 		}
 		d, ok := fsDuration(a)
 		if !ok {
-			return cmdutil.Usage(c, "sleep", 1, cmdutil.Usagef("invalid time interval %s", posixfs.Quote(a)))
+			return cmdutil.Usage(c, "sleep", 1, cmdutil.Usagef("invalid time interval %s", quotearg.Quote(a)))
 		}
 		if d < 0 {
 			forever = true
@@ -675,7 +676,7 @@ func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 			verbose = true
 		case "k":
 			if _, ok := fsDuration(o.Val); !ok {
-				return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("invalid time interval %s", posixfs.Quote(o.Val)))
+				return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("invalid time interval %s", quotearg.Quote(o.Val)))
 			}
 		}
 	}
@@ -683,11 +684,11 @@ func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 		if len(rest) == 0 {
 			return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("missing operand"))
 		}
-		return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("missing operand after %s", posixfs.Quote(rest[0])))
+		return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("missing operand after %s", quotearg.Quote(rest[0])))
 	}
 	d, ok := fsDuration(rest[0])
 	if !ok {
-		return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("invalid time interval %s", posixfs.Quote(rest[0])))
+		return cmdutil.Usage(c, "timeout", 125, cmdutil.Usagef("invalid time interval %s", quotearg.Quote(rest[0])))
 	}
 	cctx := ctx
 	if d > 0 {
@@ -701,7 +702,7 @@ func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 	}
 	if cctx.Err() != nil {
 		if verbose {
-			posixfs.Warn(c, "timeout", "sending signal %s to command %s", sig, posixfs.Quote(rest[1]))
+			posixfs.Warn(c, "timeout", "sending signal %s to command %s", sig, quotearg.Quote(rest[1]))
 		}
 		num := map[string]int{"HUP": 1, "INT": 2, "QUIT": 3, "KILL": 9, "USR1": 10, "USR2": 12, "TERM": 15}[sig]
 		if n, err := strconv.Atoi(sig); err == nil {
@@ -726,7 +727,7 @@ func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 		if status == 127 {
 			msg = "No such file or directory"
 		}
-		posixfs.Warn(c, "timeout", "failed to run command %s: %s", posixfs.Quote(rest[1]), msg)
+		posixfs.Warn(c, "timeout", "failed to run command %s: %s", quotearg.Quote(rest[1]), msg)
 		return command.Exit(status)
 	}
 	return err

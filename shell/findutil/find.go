@@ -16,6 +16,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 	"mvdan.cc/sh/v3/pattern"
 )
 
@@ -96,7 +97,7 @@ func fsFind(ctx context.Context, c *command.Call, args []string) error {
 		if f.args[f.pos] == ")" {
 			f.err = errors.New("invalid expression; you have too many ')'")
 		} else {
-			f.err = fmt.Errorf("paths must precede expression: %s", posixfs.Quote(f.args[f.pos]))
+			f.err = fmt.Errorf("paths must precede expression: %s", quotearg.Quote(f.args[f.pos]))
 		}
 	}
 	if f.err != nil {
@@ -126,7 +127,7 @@ func fsFind(ctx context.Context, c *command.Call, args []string) error {
 		fi, err := f.stat(abs, true)
 		if err != nil {
 			f.w.Flush()
-			posixfs.Warn(c, "find", "%s: %s", posixfs.Quote(s), posixfs.ErrText(err))
+			posixfs.Warn(c, "find", "%s: %s", quotearg.Quote(s), posixfs.ErrText(err))
 			f.status = 1
 			continue
 		}
@@ -169,7 +170,7 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 				for _, s := range seen {
 					if s == real {
 						f.w.Flush()
-						posixfs.Warn(f.c, "find", "File system loop detected; %s is part of the same file system loop as %s.", posixfs.Quote(e.path), posixfs.Quote(e.start))
+						posixfs.Warn(f.c, "find", "File system loop detected; %s is part of the same file system loop as %s.", quotearg.Quote(e.path), quotearg.Quote(e.start))
 						f.status = 1
 						return
 					}
@@ -180,7 +181,7 @@ func (f *fsFinder) visit(e *fsFindEnt, seen []string) {
 		list, err := posixfs.ReadDir(f.c.FS, e.abs)
 		if err != nil {
 			f.w.Flush()
-			posixfs.Warn(f.c, "find", "%s: %s", posixfs.Quote(e.path), posixfs.ErrText(err))
+			posixfs.Warn(f.c, "find", "%s: %s", quotearg.Quote(e.path), posixfs.ErrText(err))
 			f.status = 1
 		}
 		for _, fi := range list {
@@ -295,7 +296,7 @@ func (f *fsFinder) parseUnary() fsFindNode {
 // arg takes the argument of the primary name.
 func (f *fsFinder) arg(name string) (string, bool) {
 	if f.pos >= len(f.args) {
-		f.err = fmt.Errorf("missing argument to %s", posixfs.Quote(name))
+		f.err = fmt.Errorf("missing argument to %s", quotearg.Quote(name))
 		return "", false
 	}
 	a := f.args[f.pos]
@@ -352,7 +353,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		n, err := strconv.Atoi(a)
 		if err != nil || n < 0 {
-			f.err = fmt.Errorf("Expected a positive decimal integer argument to %s, but got %s", name, posixfs.Quote(a))
+			f.err = fmt.Errorf("Expected a positive decimal integer argument to %s, but got %s", name, quotearg.Quote(a))
 			return nil
 		}
 		if name == "-maxdepth" {
@@ -416,7 +417,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		rx, err := regexp.Compile(expr)
 		if err != nil {
-			f.err = fmt.Errorf("invalid regular expression %s", posixfs.Quote(pat))
+			f.err = fmt.Errorf("invalid regular expression %s", quotearg.Quote(pat))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool { return rx.MatchString(e.path) }
@@ -470,7 +471,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid -size type %s", posixfs.Quote(a))
+			f.err = fmt.Errorf("invalid -size type %s", quotearg.Quote(a))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
@@ -493,7 +494,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		ref, err := f.c.FS.Stat(f.c.Abs(a))
 		if err != nil {
-			f.err = fmt.Errorf("%s: %s", posixfs.Quote(a), posixfs.ErrText(err))
+			f.err = fmt.Errorf("%s: %s", quotearg.Quote(a), posixfs.ErrText(err))
 			return nil
 		}
 		t := ref.ModTime()
@@ -505,7 +506,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
+			f.err = fmt.Errorf("invalid argument %s to %s", quotearg.Quote(a), quotearg.Quote(name))
 			return nil
 		}
 		unit := 24 * time.Hour
@@ -531,7 +532,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		want, ok := posixfs.ApplyMode(a, 0, false)
 		if !ok {
-			f.err = fmt.Errorf("invalid mode %s", posixfs.Quote(a))
+			f.err = fmt.Errorf("invalid mode %s", quotearg.Quote(a))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
@@ -558,7 +559,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
+			f.err = fmt.Errorf("invalid argument %s to %s", quotearg.Quote(a), quotearg.Quote(name))
 			return nil
 		}
 		return func(*fsFinder, *fsFindEnt) bool { return fsCmp(op, fileutil.UID, n) }
@@ -571,7 +572,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		}
 		op, n, ok := fsFindCmp(a)
 		if !ok {
-			f.err = fmt.Errorf("invalid argument %s to %s", posixfs.Quote(a), posixfs.Quote(name))
+			f.err = fmt.Errorf("invalid argument %s to %s", quotearg.Quote(a), quotearg.Quote(name))
 			return nil
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool {
@@ -615,7 +616,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			}
 			if err := f.c.FS.Remove(e.abs); err != nil {
 				f.w.Flush()
-				posixfs.Warn(f.c, "find", "cannot delete %s: %s", posixfs.Quote(e.path), posixfs.ErrText(err))
+				posixfs.Warn(f.c, "find", "cannot delete %s: %s", quotearg.Quote(e.path), posixfs.ErrText(err))
 				f.status = 1
 				return false
 			}
@@ -630,9 +631,9 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		return f.parseExec(name)
 	}
 	if strings.HasPrefix(name, "-") {
-		f.err = fmt.Errorf("unknown predicate %s", posixfs.Quote(name))
+		f.err = fmt.Errorf("unknown predicate %s", quotearg.Quote(name))
 	} else {
-		f.err = fmt.Errorf("paths must precede expression: %s", posixfs.Quote(name))
+		f.err = fmt.Errorf("paths must precede expression: %s", quotearg.Quote(name))
 	}
 	return nil
 }
@@ -676,7 +677,7 @@ func (f *fsFinder) parseExec(name string) fsFindNode {
 	plus := false
 	for {
 		if f.pos >= len(f.args) {
-			f.err = fmt.Errorf("missing argument to %s", posixfs.Quote(name))
+			f.err = fmt.Errorf("missing argument to %s", quotearg.Quote(name))
 			return nil
 		}
 		a := f.args[f.pos]
@@ -692,7 +693,7 @@ func (f *fsFinder) parseExec(name string) fsFindNode {
 		cmd = append(cmd, a)
 	}
 	if len(cmd) == 0 {
-		f.err = fmt.Errorf("missing argument to %s", posixfs.Quote(name))
+		f.err = fmt.Errorf("missing argument to %s", quotearg.Quote(name))
 		return nil
 	}
 	inDir := strings.HasSuffix(name, "dir")
@@ -747,7 +748,7 @@ func (f *fsFinder) run(argv []string, dir string) error {
 	}
 	err := c.Exec(f.ctx, argv)
 	if errors.Is(err, command.ErrNotFound) {
-		posixfs.Warn(c, "find", "%s: No such file or directory", posixfs.Quote(argv[0]))
+		posixfs.Warn(c, "find", "%s: No such file or directory", quotearg.Quote(argv[0]))
 	}
 	return err
 }

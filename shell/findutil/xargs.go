@@ -13,6 +13,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() { command.Register(posixfs.Strictly(fsXargs), "xargs") }
@@ -62,7 +63,7 @@ func fsXargs(ctx context.Context, c *command.Call, args []string) error {
 		case "n", "L", "l", "s", "P":
 			n, err := strconv.Atoi(op.Val)
 			if err != nil || n < 0 || (n == 0 && op.Key != "P") {
-				posixfs.Warn(c, "xargs", "invalid number %s for -%s option", posixfs.Quote(op.Val), op.Key)
+				posixfs.Warn(c, "xargs", "invalid number %s for -%s option", quotearg.Quote(op.Val), op.Key)
 				return command.Exit(1)
 			}
 			switch op.Key {
@@ -92,7 +93,7 @@ func fsXargs(ctx context.Context, c *command.Call, args []string) error {
 	if o.inputFile != "" {
 		f, err := c.FS.Open(c.Abs(o.inputFile))
 		if err != nil {
-			posixfs.Warn(c, "xargs", "Cannot open input file %s: %s", posixfs.Quote(o.inputFile), posixfs.ErrText(err))
+			posixfs.Warn(c, "xargs", "Cannot open input file %s: %s", quotearg.Quote(o.inputFile), posixfs.ErrText(err))
 			return command.Exit(1)
 		}
 		defer f.Close()

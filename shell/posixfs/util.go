@@ -202,18 +202,6 @@ func (r ctxReader) Read(p []byte) (int, error) {
 	return r.r.Read(p)
 }
 
-// Quote quotes a file name the way GNU tools do in messages:
-// 'name', with a name holding a single quote as "it's".
-func Quote(s string) string {
-	if !strings.ContainsAny(s, "'") {
-		return "'" + s + "'"
-	}
-	if !strings.ContainsAny(s, "\"\\$`") {
-		return "\"" + s + "\""
-	}
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-}
-
 // Warn prints "name: message" on stderr.
 func Warn(c *command.Call, name, format string, a ...any) {
 	fmt.Fprintf(c.Stderr, "%s: %s\n", name, fmt.Sprintf(format, a...))

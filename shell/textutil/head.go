@@ -8,6 +8,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() { command.Register(textHead, "head") }
@@ -104,7 +105,7 @@ func textEachHeaded(ctx context.Context, c *command.Call, cmd string, files []st
 		}
 		r, err := cmdutil.Open(c, name)
 		if err != nil && err != cmdutil.ErrIsDir {
-			fmt.Fprintf(c.Stderr, "%s: cannot open %s for reading: %s\n", cmd, cmdutil.Quote(name), cmdutil.ErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: cannot open %s for reading: %s\n", cmd, quotearg.Quote(name), cmdutil.ErrText(err))
 			status = 1
 			continue
 		}
@@ -116,7 +117,7 @@ func textEachHeaded(ctx context.Context, c *command.Call, cmd string, files []st
 			if ferr := cmdutil.Flush(out); ferr != nil {
 				return cmdutil.Finish(c, cmd, ferr)
 			}
-			fmt.Fprintf(c.Stderr, "%s: error reading %s: Is a directory\n", cmd, cmdutil.Quote(name))
+			fmt.Fprintf(c.Stderr, "%s: error reading %s: Is a directory\n", cmd, quotearg.Quote(name))
 			status = 1
 			continue
 		}
@@ -129,7 +130,7 @@ func textEachHeaded(ctx context.Context, c *command.Call, cmd string, files []st
 			if ferr := cmdutil.Flush(out); ferr != nil {
 				return cmdutil.Finish(c, cmd, ferr)
 			}
-			fmt.Fprintf(c.Stderr, "%s: error reading %s: %s\n", cmd, cmdutil.Quote(name), cmdutil.ErrText(err))
+			fmt.Fprintf(c.Stderr, "%s: error reading %s: %s\n", cmd, quotearg.Quote(name), cmdutil.ErrText(err))
 			status = 1
 		}
 	}

@@ -14,6 +14,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() { command.Register(textSort, "sort") }
@@ -210,9 +211,9 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 		r, err := cmdutil.Open(c, name)
 		if err != nil {
 			if err == cmdutil.ErrIsDir {
-				return c.Errorf(2, "sort", "read failed: %s: Is a directory", name)
+				return c.Errorf(2, "sort", "read failed: %s: Is a directory", quotearg.Name(name))
 			}
-			return c.Errorf(2, "sort", "cannot read: %s: %s", name, cmdutil.ErrText(err))
+			return c.Errorf(2, "sort", "cannot read: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 		}
 		err = cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
 			lines = append(lines, append([]byte(nil), line...))
@@ -223,7 +224,7 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			return c.Errorf(2, "sort", "read failed: %s: %s", name, cmdutil.ErrText(err))
+			return c.Errorf(2, "sort", "read failed: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 		}
 	}
 	slices.SortStableFunc(lines, s.compare)
@@ -235,7 +236,7 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 	if output != "" {
 		f, err := cmdutil.Create(c, output, os.O_WRONLY|os.O_CREATE|os.O_TRUNC)
 		if err != nil {
-			return c.Errorf(2, "sort", "open failed: %s: %s", output, cmdutil.ErrText(err))
+			return c.Errorf(2, "sort", "open failed: %s: %s", quotearg.Name(output), cmdutil.ErrText(err))
 		}
 		file, w = f, f
 	}
@@ -269,7 +270,7 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 func (s *sorter) check(c *command.Call, name string, delim byte, quiet bool) error {
 	r, err := cmdutil.Open(c, name)
 	if err != nil {
-		return c.Errorf(2, "sort", "cannot read: %s: %s", name, cmdutil.ErrText(err))
+		return c.Errorf(2, "sort", "cannot read: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 	}
 	defer r.Close()
 	var prev []byte
@@ -294,7 +295,7 @@ func (s *sorter) check(c *command.Call, name string, delim byte, quiet bool) err
 		if s.ctx.Err() != nil {
 			return s.ctx.Err()
 		}
-		return c.Errorf(2, "sort", "read failed: %s: %s", name, cmdutil.ErrText(err))
+		return c.Errorf(2, "sort", "read failed: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 	}
 	if disorder {
 		return command.Exit(1)

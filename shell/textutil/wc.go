@@ -11,6 +11,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/quotearg"
 )
 
 func init() { command.Register(textWc, "wc") }
@@ -107,7 +108,7 @@ func textWc(ctx context.Context, c *command.Call, args []string) error {
 			if ferr := cmdutil.Flush(out); ferr != nil {
 				return cmdutil.Finish(c, "wc", ferr)
 			}
-			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, cmdutil.ErrText(err))
+			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", quotearg.Name(name), cmdutil.ErrText(err))
 			status = 1
 			if err == cmdutil.ErrIsDir {
 				emit(wcCounts{}, label)
@@ -123,7 +124,7 @@ func textWc(ctx context.Context, c *command.Call, args []string) error {
 			if ferr := cmdutil.Flush(out); ferr != nil {
 				return cmdutil.Finish(c, "wc", ferr)
 			}
-			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", name, cmdutil.ErrText(err))
+			fmt.Fprintf(c.Stderr, "wc: %s: %s\n", quotearg.Name(name), cmdutil.ErrText(err))
 			status = 1
 		}
 		emit(k, label)
