@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixre"
 )
 
 func init() { command.Register(textExpr, "expr") }
@@ -408,85 +409,16 @@ func exprRegexMatch(s, pattern string) (exprValue, error) {
 	return exprInt(big.NewInt(int64(utf8.RuneCountInString(s[:m[1]])))), nil
 }
 
-// exprCompileBRE turns a POSIX basic regular expression into a Go one
-// anchored at the start, and counts its groups.
+// exprCompileBRE compiles a POSIX basic regular expression (posixre)
+// anchored at the start, as expr's ':' matches, and counts its groups.
 func exprCompileBRE(bre string) (*regexp.Regexp, int, error) {
-	var b strings.Builder
-	b.WriteString("^(?:")
-	groups := 0
-	atStart := true // where '*' is literal
-	for i := 0; i < len(bre); i++ {
-		ch := bre[i]
-		switch {
-		case ch == '\\' && i+1 < len(bre):
-			i++
-			n := bre[i]
-			switch n {
-			case '(':
-				groups++
-				b.WriteByte('(')
-				atStart = true
-				continue
-			case ')':
-				b.WriteByte(')')
-			case '{', '}', '|', '+', '?':
-				b.WriteByte(n)
-				if n == '|' {
-					atStart = true
-					continue
-				}
-			case '1', '2', '3', '4', '5', '6', '7', '8', '9':
-				return nil, 0, fmt.Errorf("back-references are not supported")
-			case 'n':
-				b.WriteString(`\n`)
-			case 't':
-				b.WriteString(`\t`)
-			default:
-				b.WriteString(regexp.QuoteMeta(string(n)))
-			}
-		case ch == '[':
-			j := i + 1
-			if j < len(bre) && bre[j] == '^' {
-				j++
-			}
-			if j < len(bre) && bre[j] == ']' {
-				j++
-			}
-			for j < len(bre) && bre[j] != ']' {
-				if bre[j] == '[' && j+1 < len(bre) && (bre[j+1] == ':' || bre[j+1] == '.' || bre[j+1] == '=') {
-					if k := strings.Index(bre[j+2:], string(bre[j+1])+"]"); k >= 0 {
-						j += k + 4
-						continue
-					}
-				}
-				j++
-			}
-			if j >= len(bre) {
-				return nil, 0, fmt.Errorf("Unmatched [, [^, [:, [., or [=")
-			}
-			class := bre[i : j+1]
-			class = strings.ReplaceAll(class, `\`, `\\`)
-			b.WriteString(class)
-			i = j
-		case ch == '*' && atStart:
-			b.WriteString(`\*`)
-		case ch == '*':
-			b.WriteByte('*')
-		case ch == '.':
-			b.WriteString("(?s:.)")
-		case ch == '^' && i == 0:
-		case ch == '$' && i == len(bre)-1:
-			b.WriteString("$")
-		default:
-			b.WriteString(regexp.QuoteMeta(string(ch)))
-		}
-		atStart = false
-	}
-	b.WriteString(")")
-	re, err := regexp.Compile(b.String())
+	body, err := posixre.Translate(bre, posixre.Options{})
 	if err != nil {
-		return nil, 0, fmt.Errorf("Invalid regular expression")
+		return nil, 0, err
 	}
-	re.Longest()
-	return re, groups, nil
+	re, err := posixre.CompileGo("^(?:"+body+")", posixre.Options{})
+	if err != nil {
+		return nil, 0, err
+	}
+	return re, re.NumSubexp(), nil
 }

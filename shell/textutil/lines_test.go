@@ -31,6 +31,12 @@ func TestTextLinesGNU(t *testing.T) {
 		nl = append(nl, cmdtest.GNUCase{Args: a, Stdin: in + "\n\n\n"})
 	}
 	nl = append(nl, cmdtest.GNUCase{Args: cmdtest.Args("a", "b"), Files: map[string]string{"a": "x\n", "b": "y\n"}})
+	// -bp takes a POSIX basic regular expression: '+' is a literal, \+ and
+	// \{1,\} repeat, a bad one is an error.
+	re := "ab\na+\naab\nb\n(x)\nx|y\n"
+	for _, p := range []string{"a+", `a\+`, "^a", "b$", `a\{2\}`, `\(x\)`, "(x)", `x\|y`, "x|y", "[[:upper:]]", `\(`, "[a"} {
+		nl = append(nl, cmdtest.GNUCase{Args: cmdtest.Args("-bp" + p), Stdin: re, Stderr: true})
+	}
 	for _, a := range [][]string{{}, {"-s", "o"}, {"-b"}, {"-b", "-s", "o"}, {"-s", "ee"}, {"-s", "\n\n"}} {
 		for _, s := range []string{in, in + "\n", "", "\n", "x", "oo", "a\n\nb\n\n"} {
 			tac = append(tac, cmdtest.GNUCase{Args: a, Stdin: s})

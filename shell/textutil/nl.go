@@ -9,6 +9,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixre"
 )
 
 func init() { command.Register(textNl, "nl") }
@@ -50,9 +51,11 @@ func textNl(ctx context.Context, c *command.Call, args []string) error {
 			case o.Val == "a" || o.Val == "t" || o.Val == "n":
 				style = o.Val
 			case strings.HasPrefix(o.Val, "p"):
-				r, err := regexp.Compile(o.Val[1:])
+				// A POSIX basic regular expression, as GNU nl reads it:
+				// -bp'a+' numbers lines holding "a+", not "ab".
+				r, err := posixre.Compile(o.Val[1:], posixre.Options{})
 				if err != nil {
-					return c.Errorf(1, "nl", "invalid regular expression: %s", o.Val[1:])
+					return c.Errorf(1, "nl", "%s", err)
 				}
 				style, re = "p", r
 			default:
