@@ -546,10 +546,13 @@ func unsetBuiltin(r *Runner, args []string) int {
 			status = 1
 			continue
 		}
-		if i > 0 && i == len(r.vars.frames)-1 || i == 0 {
-			delete(r.vars.frames[i].vars, name)
+		if i > 0 && i == len(r.vars.frames)-1 && !r.vars.frames[i].temp {
+			// A local of the running function stays, unset, and still
+			// hides the outer one.
+			r.vars.frames[i].vars[name] = &Var{}
 		} else {
-			// A local of a calling function: unset reveals the outer one.
+			// A global, or a local of a calling function: unset reveals
+			// the outer one.
 			delete(r.vars.frames[i].vars, name)
 		}
 	}

@@ -2,6 +2,7 @@ package bash
 
 import (
 	"fmt"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -148,9 +149,13 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 				return
 			}
 			for _, v := range vals {
-				if strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+") {
+				switch {
+				case (strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) && len(assigns) == 0 && !slices.Contains(args[1:], "--"):
 					args = append(args, v)
-				} else {
+				case strings.Contains(v, "="):
+					// A word that expands to name=value assigns.
+					assigns = append(assigns, dynAssign(v, strings.ContainsAny(strings.Join(args[1:], ""), "aA")))
+				default:
 					assigns = append(assigns, &syntax.Assign{Naked: true, Name: &syntax.Lit{Value: v}})
 				}
 			}
@@ -184,17 +189,34 @@ func declBuiltin(r *Runner, args []string) int {
 			opts = append(opts, a)
 			continue
 		}
-		name, val, hasEq := strings.Cut(a, "=")
-		as := &syntax.Assign{Name: &syntax.Lit{Value: name}, Naked: !hasEq}
-		if strings.HasSuffix(name, "+") && hasEq {
-			as.Append, as.Name.Value = true, name[:len(name)-1]
-		}
-		if hasEq {
-			as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
-		}
-		assigns = append(assigns, as)
+		assigns = append(assigns, dynAssign(a, false))
 	}
 	return r.declare(opts, assigns)
+}
+
+// dynAssign is the assignment a declaration's argument word makes once
+// expanded: "name", "name=value" (the value taken as it is), or with
+// array (-a, -A) "name=(...)", which is parsed as an array.
+func dynAssign(a string, array bool) *syntax.Assign {
+	name, val, hasEq := strings.Cut(a, "=")
+	if array && hasEq && strings.HasPrefix(val, "(") && strings.HasSuffix(val, ")") && syntax.ValidName(name) {
+		f, err := syntax.NewParser().Parse(strings.NewReader(a), "")
+		if err == nil && len(f.Stmts) == 1 {
+			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 0 && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
+				arithTemplates(f, a)
+				prepare(f)
+				return ce.Assigns[0]
+			}
+		}
+	}
+	as := &syntax.Assign{Name: &syntax.Lit{Value: name}, Naked: !hasEq}
+	if strings.HasSuffix(name, "+") && hasEq {
+		as.Append, as.Name.Value = true, name[:len(name)-1]
+	}
+	if hasEq {
+		as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
+	}
+	return as
 }
 
 // declare is the shared work of declare, local, export, readonly.
@@ -451,8 +473,16 @@ func opts2(opts []string) string { return strings.Join(opts[1:], "") }
 
 func printNodeAssign(as *syntax.Assign) string {
 	s := as.Name.Value
+	if as.Append {
+		s += "+"
+	}
 	if as.Value != nil {
 		lit := as.Value.Lit()
+		if len(as.Value.Parts) == 1 {
+			if sq, ok := as.Value.Parts[0].(*syntax.SglQuoted); ok && !sq.Dollar {
+				lit = sq.Value
+			}
+		}
 		s += "=" + lit
 	}
 	return s
