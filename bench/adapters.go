@@ -137,7 +137,7 @@ func echoHi(ctx context.Context, sb sandbox.Sandbox) error {
 		return err
 	}
 	if res.Stdout != "hi\n" {
-		return fmt.Errorf("echo hi printed %q", res.Stdout)
+		return fmt.Errorf("echo hi printed %q (exit %d, stderr %q)", res.Stdout, res.ExitCode, res.Stderr)
 	}
 	return nil
 }

@@ -65,8 +65,16 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	cmd.Stdout, cmd.Stderr = stdout, stderr
 	// Background children that keep the output pipes open must not hold the
-	// result back once the command itself has exited.
+	// result back once the command itself has exited. In a PID namespace
+	// there are none (the namespace's processes end with its first), so
+	// the pipes close at the command's end and the delay only bounds the
+	// copy of what is left in them: a second cut that short on a loaded
+	// host (100 commands at once, load 25 on 2 cores: `echo hi` came back
+	// empty with exit 0, bench's 100-concurrent row).
 	cmd.WaitDelay = time.Second
+	if s.p.pidns != nil {
+		cmd.WaitDelay = 30 * time.Second
+	}
 
 	start := time.Now()
 	if err := cmd.Start(); err != nil {
