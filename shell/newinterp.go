@@ -8,6 +8,7 @@ import (
 	"context"
 	"fmt"
 	"io/fs"
+	"path"
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash"
@@ -67,7 +68,13 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 			return commandStatus(s.dispatch(ctx, c, args))
 		},
 		Lookup: func(name, pathList, dir string) (string, string) {
-			if p := s.lookPath(lookEnv{fsys: s.base, dir: dir, path: pathList}, name); p != "" {
+			if strings.Contains(name, "/") {
+				if p := s.lookPath(lookEnv{fsys: s.base, dir: dir, path: pathList}, name); p != "" {
+					return "file", p
+				}
+				return "", ""
+			}
+			if p := s.pathLookup(dir, pathList, name); p != "" {
 				return "file", p
 			}
 			return "", ""
@@ -77,4 +84,40 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 		return 2, final
 	}
 	return code, final
+}
+
+// pathLookup finds name as bash does, in the folders of pathList in
+// order: an executable file, or in /usr/bin or /bin one of the session's
+// commands (a handler, a command built in, the fallback's), which live
+// there as on a Debian box; else the first
+// regular file without an execute bit, as bash reports it; "" for none.
+// A relative folder gives a relative path ("_tmp/date").
+func (s *session) pathLookup(dir, pathList, name string) string {
+	if name == "" || pathList == "" {
+		return ""
+	}
+	_, handled := s.handlers[name]
+	_, builtin := lookupBuiltin(name)
+	ours := handled || builtin || s.fbNames[name]
+	noExec := ""
+	for _, d := range strings.Split(pathList, ":") {
+		if d == "" {
+			d = "."
+		}
+		cand := path.Join(d, name)
+		abs := shAbs(dir, cand)
+		if fi, err := s.base.Stat(abs); err == nil && fi.Mode().IsRegular() {
+			if fi.Mode().Perm()&0o111 != 0 {
+				return cand
+			}
+			if noExec == "" {
+				noExec = cand
+			}
+			continue
+		}
+		if c := path.Clean(d); ours && (c == "/usr/bin" || c == "/bin") {
+			return cand
+		}
+	}
+	return noExec
 }

@@ -83,7 +83,7 @@ const (
 // accepts, per interpreter: the measured rate, ratcheted up as the shell
 // improves.
 var oilsFloor = map[string]float64{
-	"":      78.5, // package shell/bash: 1161/1471 (78.9%)
+	"":      80.0, // package shell/bash: 1179/1471 (80.1%)
 	"mvdan": 45.0, // mvdan.cc/sh's interpreter: 667/1476 (45.2%) on 2026-12-03
 }
 

@@ -706,16 +706,70 @@ func (r *Runner) kindOf(name string) (kind, where string) {
 	return "", ""
 }
 
+// typeEntry is one thing a name can run: its kind ("alias", "keyword",
+// "function", "builtin", "file") and for a file its path, for an alias
+// its text.
+type typeEntry struct{ kind, where string }
+
+// typeEntries lists what runs name, in the order bash looks: with all,
+// every one (each file of $PATH); else the first. noFunc skips functions,
+// pathOnly all but files.
+func (r *Runner) typeEntries(name string, all, noFunc, pathOnly bool) []typeEntry {
+	var list []typeEntry
+	add := func(kind, where string) bool {
+		list = append(list, typeEntry{kind, where})
+		return !all
+	}
+	if !pathOnly {
+		if a, ok := r.aliases[name]; ok && r.shopt["expand_aliases"] && add("alias", a) {
+			return list
+		}
+		if syntax.IsKeyword(name) && add("keyword", "") {
+			return list
+		}
+		if _, ok := r.funcs[name]; ok && !noFunc && add("function", "") {
+			return list
+		}
+		if _, ok := builtins[name]; ok && add("builtin", "") {
+			return list
+		}
+	}
+	if r.opts.Lookup == nil {
+		return list
+	}
+	pathList, _ := r.getVar("PATH")
+	if !all || strings.Contains(name, "/") {
+		if k, w := r.opts.Lookup(name, pathList, r.dir); k != "" {
+			list = append(list, typeEntry{k, w})
+		}
+		return list
+	}
+	for _, d := range strings.Split(pathList, ":") {
+		if k, w := r.opts.Lookup(name, d, r.dir); k != "" {
+			list = append(list, typeEntry{k, w})
+		}
+	}
+	return list
+}
+
+// typeBuiltin is type [-afptP] name...: what each name runs, as bash
+// words it.
 func typeBuiltin(r *Runner, args []string) int {
 	args = args[1:]
-	var flagT, flagP, flagA, flagF bool
+	var flagT, flagP, flagBigP, flagA, flagF bool
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
 		for _, c := range args[0][1:] {
 			switch c {
 			case 't':
 				flagT = true
-			case 'p', 'P':
+			case 'p':
 				flagP = true
+			case 'P':
+				flagBigP = true
 			case 'a':
 				flagA = true
 			case 'f':
@@ -730,42 +784,37 @@ func typeBuiltin(r *Runner, args []string) int {
 	}
 	status := 0
 	for _, name := range args {
-		kind, where := r.kindOf(name)
-		if flagF && kind == "function" {
-			kind, where = "", ""
-			if _, ok := builtins[name]; ok {
-				kind = "builtin"
-			}
-		}
-		if kind == "" {
-			if !flagT && !flagP {
+		list := r.typeEntries(name, flagA, flagF, flagBigP)
+		if len(list) == 0 {
+			if !flagT && !flagP && !flagBigP {
 				r.errf("type: %s: not found", name)
 			}
 			status = 1
 			continue
 		}
-		switch {
-		case flagT:
-			fmt.Fprintln(r.stdout(), kind)
-		case flagP:
-			if kind == "file" {
-				fmt.Fprintln(r.stdout(), where)
-			}
-		default:
-			switch kind {
-			case "alias":
-				fmt.Fprintf(r.stdout(), "%s is aliased to `%s'\n", name, where)
-			case "keyword":
-				fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
-			case "function":
-				fmt.Fprintf(r.stdout(), "%s is a function\n%s\n", name, funcText(name, r.funcs[name]))
-			case "builtin":
-				fmt.Fprintf(r.stdout(), "%s is a shell builtin\n", name)
+		for _, e := range list {
+			switch {
+			case flagT:
+				fmt.Fprintln(r.stdout(), e.kind)
+			case flagP || flagBigP:
+				if e.kind == "file" {
+					fmt.Fprintln(r.stdout(), e.where)
+				}
 			default:
-				fmt.Fprintf(r.stdout(), "%s is %s\n", name, where)
+				switch e.kind {
+				case "alias":
+					fmt.Fprintf(r.stdout(), "%s is aliased to `%s'\n", name, e.where)
+				case "keyword":
+					fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
+				case "function":
+					fmt.Fprintf(r.stdout(), "%s is a function\n%s\n", name, funcText(name, r.funcs[name]))
+				case "builtin":
+					fmt.Fprintf(r.stdout(), "%s is a shell builtin\n", name)
+				default:
+					fmt.Fprintf(r.stdout(), "%s is %s\n", name, e.where)
+				}
 			}
 		}
-		_ = flagA
 	}
 	return status
 }
