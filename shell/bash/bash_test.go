@@ -125,6 +125,7 @@ func TestRun(t *testing.T) {
 		{"nameref checks", "x=#; typeset -n x; echo $? $x; typeset -n r='a[1]'; a=(p q); echo $r; typeset -n c1=c2 c2=c1; echo \"[$c1]\"", "1 #\nq\n[]\n", "bash: line 1: typeset: `#': invalid variable name for name reference\nbash: line 1: warning: c1: circular name reference\n", 0},
 		{"dynamic declarations", `f() { local "$1"; echo "[$x][$a]"; local $1; echo "[$x][$a]"; }; f "x=y a=b"; c="z=(1 2)"; declare -a "$c"; echo ${#z[@]}`, "[y a=b][]\n[y][b]\n2\n", "", 0},
 		{"unset local hides global", `f() { local x=l; unset x; echo "${x-default}"; }; x=g; f; echo $x`, "default\ng\n", "", 0},
+		{"extglob alternatives expanded", "shopt -s extglob\nfor f in foo.cc foo.h foo. '_*' '__|'; do : > \"$f\"; done; ext=cc; echo foo.?($ext|h) @('_*'|__\\|) +(x|$(echo foo).h)", "foo. foo.cc foo.h _* __| foo.h\n", "", 0},
 		{"exit trap", "trap 'echo bye' EXIT; echo hi; exit 4", "hi\nbye\n", "", 4},
 		{"local and nameref", "x=g; f() { local x=l; local -n r=x; r=changed; echo $x; }; f; echo $x", "changed\ng\n", "", 0},
 		{"getopts", `set -- -a -b val rest; while getopts ab: o; do echo "$o${OPTARG:+=$OPTARG}"; done; shift $((OPTIND-1)); echo $1`, "a\nb=val\nrest\n", "", 0},

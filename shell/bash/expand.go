@@ -358,7 +358,9 @@ func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) err
 			}
 			e.add(seg{s: strconv.FormatInt(n, 10), quoted: dq, split: !dq})
 		case *syntax.ExtGlob:
-			e.add(seg{s: p.Op.String() + p.Pattern.Value + ")"})
+			if err := r.extGlobParts(e, p, dq); err != nil {
+				return err
+			}
 		case *syntax.ProcSubst:
 			name, err := r.procSubst(p)
 			if err != nil {
@@ -1060,4 +1062,79 @@ func hexVal(c byte) int {
 		return int(c-'a') + 10
 	}
 	return int(c-'A') + 10
+}
+
+// extGlobParts adds an extended glob @(a|b) whose alternatives are
+// expanded as words are: parameters and command substitutions, quotes
+// (what they quote matches literally), nested extended globs. The parser
+// keeps the text between the parentheses as it is.
+func (r *Runner) extGlobParts(e *wexp, p *syntax.ExtGlob, dq bool) error {
+	e.add(seg{s: p.Op.String(), quoted: dq})
+	for i, alt := range splitExtGlobAlts(p.Pattern.Value) {
+		if i > 0 {
+			e.add(seg{s: "|", quoted: dq})
+		}
+		if alt == "" {
+			continue
+		}
+		var w *syntax.Word
+		if f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("_ "+alt), ""); err == nil && len(f.Stmts) == 1 {
+			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 2 && len(f.Stmts[0].Redirs) == 0 && !f.Stmts[0].Background {
+				w = ce.Args[1]
+			}
+		}
+		if w == nil {
+			e.add(seg{s: alt, quoted: dq})
+			continue
+		}
+		for _, part := range w.Parts {
+			switch part := part.(type) {
+			case *syntax.ParamExp, *syntax.CmdSubst, *syntax.ArithmExp:
+				// Not split: the pattern stays one word.
+				if err := r.wordParts(e, []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{part}}}, dq, false); err != nil {
+					return err
+				}
+				// What an expansion gives is still a pattern.
+				if f := e.cur(); len(f.segs) > 0 && !dq {
+					f.segs[len(f.segs)-1].quoted = false
+				}
+			default:
+				if err := r.wordParts(e, []syntax.WordPart{part}, dq, false); err != nil {
+					return err
+				}
+			}
+		}
+	}
+	e.add(seg{s: ")", quoted: dq})
+	return nil
+}
+
+// splitExtGlobAlts splits an extended glob's text at its top-level |.
+func splitExtGlobAlts(s string) []string {
+	var out []string
+	depth, start := 0, 0
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q != 0:
+			if c == q {
+				q = 0
+			} else if c == '\\' && q == '"' {
+				i++
+			}
+		case c == '\\':
+			i++
+		case c == '\'' || c == '"':
+			q = c
+		case c == '(':
+			depth++
+		case c == ')':
+			depth--
+		case c == '|' && depth == 0:
+			out = append(out, s[start:i])
+			start = i + 1
+		}
+	}
+	return append(out, s[start:])
 }
