@@ -33,7 +33,7 @@ const bigFileSize = 1 << 30
 // disk or in a container.
 func bigFile(ctx context.Context, a Adapter, _ sandbox.Provider) (Result, error) {
 	if a.Name != "wasm" {
-		return Result{}, errors.New("measured on the wasm adapter only")
+		return Result{}, fmt.Errorf("%w: measured on the wasm adapter only", sandbox.ErrUnsupported)
 	}
 	dir, err := os.MkdirTemp("", "agentenkit-bench-bigfile-")
 	if err != nil {
