@@ -1025,6 +1025,15 @@ func (r *Runner) subshellRun(fn func(s *Runner)) {
 // runSub runs fn as a subshell's whole program and returns its status,
 // recovering a panic into status 2.
 func (s *Runner) runSub(fn func(s *Runner)) (code int) {
+	// A subshell's umask is its own, as a forked process's is: the mask
+	// lives in the filesystem the shells share, so the parent's comes
+	// back when the subshell ends.
+	mask := s.umask(false, 0)
+	defer func() {
+		if s.umask(false, 0) != mask {
+			s.umask(true, mask)
+		}
+	}()
 	defer func() {
 		if p := recover(); p != nil {
 			fmt.Fprintf(s.stderr(), "%s: internal error: %v\n", s.name, p)

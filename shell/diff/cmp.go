@@ -14,9 +14,39 @@ import (
 
 func init() { command.Register(textCmp, "cmp") }
 
-// cmpDifferWord is the word of cmp's "A B differ: byte N, line M". GNU
-// diffutils 3.9 and later say "byte"; 3.8 (Debian 12) said "char".
-const cmpDifferWord = "byte"
+// cmpDifferWord is the word of cmp's "A B differ: byte N, line M" as
+// Debian's diffutils 3.8 picks it: "char" in the C (POSIX) locale, "byte"
+// in any other. The locale is the first set of LC_ALL, LC_MESSAGES and
+// LANG; as on a Debian system with only the C locales installed, C.UTF-8
+// (C.utf8, ...) is the one other locale: a name that is not installed
+// (en_US.UTF-8, say) leaves the C locale, hence "char".
+func cmpDifferWord(c *command.Call) string {
+	loc := ""
+	for _, name := range []string{"LC_ALL", "LC_MESSAGES", "LANG"} {
+		if v, ok := c.Env(name); ok && v != "" {
+			loc = v
+			break
+		}
+	}
+	lang, codeset, ok := strings.Cut(loc, ".")
+	if !ok || lang != "C" {
+		return "char"
+	}
+	codeset, _, _ = strings.Cut(codeset, "@")
+	norm := strings.Map(func(r rune) rune {
+		switch {
+		case r >= 'A' && r <= 'Z':
+			return r + 'a' - 'A'
+		case r >= 'a' && r <= 'z', r >= '0' && r <= '9':
+			return r
+		}
+		return -1
+	}, codeset)
+	if norm == "utf8" {
+		return "byte"
+	}
+	return "char"
+}
 
 var cmpFlags = cmdutil.Flags{
 	Short: "bi:ln:s",
@@ -30,7 +60,8 @@ var cmpFlags = cmdutil.Flags{
 //
 // Supports -s/--quiet, -l/--verbose, -b/--print-bytes, -n/--bytes=LIMIT,
 // -i/--ignore-initial=SKIP[:SKIP2] and the SKIP1 SKIP2 operands. It prints
-// "A B differ: byte N, line M" (newer GNU wording) or GNU's EOF notes;
+// "A B differ: byte N, line M" ("char N" in the C locale, as Debian's
+// diffutils 3.8 does: see cmpDifferWord) or GNU's EOF notes;
 // exit status 0 same, 1 different, 2 trouble.
 func textCmp(ctx context.Context, c *command.Call, args []string) error {
 	opts, operands, err := cmdutil.Parse(cmpFlags, args[1:])
@@ -179,7 +210,7 @@ func textCmp(ctx context.Context, c *command.Call, args []string) error {
 				if printBytes {
 					fmt.Fprintf(out, "%s %s differ: byte %d, line %d is %3o %s %3o %s\n", names[0], names[1], pos, line, b0, cmpShow(b0), b1, cmpShow(b1))
 				} else {
-					fmt.Fprintf(out, "%s %s differ: %s %d, line %d\n", names[0], names[1], cmpDifferWord, pos, line)
+					fmt.Fprintf(out, "%s %s differ: %s %d, line %d\n", names[0], names[1], cmpDifferWord(c), pos, line)
 				}
 				if err := cmdutil.Flush(out); err != nil {
 					return cmdutil.Finish(c, "cmp", err)
