@@ -32,7 +32,7 @@ var diffFlags = cmdutil.Flags{
 
 // diffOptions are one diff run's settings.
 type diffOptions struct {
-	unified                                                bool
+	unified, contextFmt                                    bool
 	context                                                int
 	brief, identical                                       bool
 	newFile, recursive                                     bool
@@ -45,7 +45,8 @@ type diffOptions struct {
 
 // textDiff is diff: compare files line by line.
 //
-// Supports the normal format (default), -u/-U N/--unified[=N], -q, -s,
+// Supports the normal format (default), -u/-U N/--unified[=N], the
+// context format -c/-C N/--context[=N], -q, -s,
 // -r (with "Only in" lines), -N, -i, -w, -b, --strip-trailing-cr, -a,
 // -d, --label, --normal and --color=never. The hunks are GNU diff's: its
 // matching algorithm is ported (text_diff_algo.go). Exit status 0 when the
@@ -80,8 +81,14 @@ func textDiff(ctx context.Context, c *command.Call, args []string) error {
 		case "b":
 			o.ignoreSpaceChange = true
 		case "c", "C":
-			fmt.Fprintf(c.Stderr, "diff: the context format (-c) is not supported; use -u\n")
-			return command.Exit(2)
+			o.contextFmt, o.unified = true, false
+			if op.Val != "" {
+				n, err := strconv.Atoi(op.Val)
+				if err != nil || n < 0 {
+					return c.Errorf(2, "diff", "invalid context length '%s'", op.Val)
+				}
+				o.context = n
+			}
 		case "d":
 			o.minimal = true
 		case "i":
@@ -95,7 +102,7 @@ func textDiff(ctx context.Context, c *command.Call, args []string) error {
 		case "s":
 			o.identical = true
 		case "u":
-			o.unified = true
+			o.unified, o.contextFmt = true, false
 			if op.Val != "" {
 				n, err := strconv.Atoi(op.Val)
 				if err != nil || n < 0 {
@@ -108,13 +115,13 @@ func textDiff(ctx context.Context, c *command.Call, args []string) error {
 			if err != nil || n < 0 {
 				return c.Errorf(2, "diff", "invalid context length '%s'", op.Val)
 			}
-			o.unified, o.context = true, n
+			o.unified, o.contextFmt, o.context = true, false, n
 		case "w":
 			o.ignoreAllSpace = true
 		case "label":
 			o.labels = append(o.labels, op.Val)
 		case "normal":
-			o.unified = false
+			o.unified, o.contextFmt = false, false
 		case "strip-cr":
 			o.stripCR = true
 		case "color":
@@ -322,7 +329,7 @@ func diffFiles(ctx context.Context, c *command.Call, out cmdutil.Out, o *diffOpt
 	la, lb := diffSplit(da), diffSplit(db)
 	ea, eb := o.classes(la, lb)
 	horizon := 0
-	if o.unified {
+	if o.unified || o.contextFmt {
 		horizon = o.context
 	}
 	script := diffLines(ctx, ea, eb, horizon, o.minimal)
@@ -340,9 +347,12 @@ func diffFiles(ctx context.Context, c *command.Call, out cmdutil.Out, o *diffOpt
 		return 1
 	}
 	header()
-	if o.unified {
+	switch {
+	case o.unified:
 		o.writeUnified(out, c, a, b, sa, sb, la, lb, script)
-	} else {
+	case o.contextFmt:
+		o.writeContext(out, c, a, b, sa, sb, la, lb, script)
+	default:
 		diffWriteNormal(out, la, lb, script)
 	}
 	return 1
@@ -487,6 +497,10 @@ func (o *diffOptions) label(c *command.Call, i int, name string, st fs.FileInfo)
 	case name != "-":
 		t = time.Unix(0, 0) // a missing file under -N
 	}
+	if o.contextFmt {
+		// The context format keeps ctime's date, as GNU diff does.
+		return name + "\t" + t.In(o.loc).Format("Mon Jan _2 15:04:05 2006")
+	}
 	return name + "\t" + t.In(o.loc).Format("2006-01-02 15:04:05.000000000 -0700")
 }
 
@@ -544,5 +558,83 @@ func (o *diffOptions) writeUnified(w io.Writer, c *command.Call, a, b string, sa
 			k++
 		}
 		start = end + 1
+	}
+}
+
+// hunks groups script into hunks as GNU does: changes separated by at
+// most 2*context unchanged lines. Each is [start, end] of script.
+func (o *diffOptions) hunks(script []diffChange) [][2]int {
+	var out [][2]int
+	for start := 0; start < len(script); {
+		end := start
+		for end+1 < len(script) {
+			top0 := script[end].line0 + script[end].deleted
+			if script[end+1].line0-top0 >= 2*o.context+1 {
+				break
+			}
+			end++
+		}
+		out = append(out, [2]int{start, end})
+		start = end + 1
+	}
+	return out
+}
+
+// writeContext writes script in the context format (diff -c).
+func (o *diffOptions) writeContext(w io.Writer, c *command.Call, a, b string, sa, sb fs.FileInfo, la, lb []string, script []diffChange) {
+	fmt.Fprintf(w, "*** %s\n--- %s\n", o.label(c, 0, a, sa), o.label(c, 1, b, sb))
+	ctxN := o.context
+	for _, hk := range o.hunks(script) {
+		start, end := hk[0], hk[1]
+		first0 := max(script[start].line0-ctxN, 0)
+		first1 := max(script[start].line1-ctxN, 0)
+		last0 := min(script[end].line0+script[end].deleted-1+ctxN, len(la)-1)
+		last1 := min(script[end].line1+script[end].inserted-1+ctxN, len(lb)-1)
+		deletes, inserts := false, false
+		for _, ch := range script[start : end+1] {
+			deletes = deletes || ch.deleted > 0
+			inserts = inserts || ch.inserted > 0
+		}
+		io.WriteString(w, "***************\n")
+		fmt.Fprintf(w, "*** %s ****\n", diffRange(first0, last0))
+		if deletes {
+			k := start
+			for i := first0; i <= last0; {
+				if k > end || i < script[k].line0 {
+					diffWriteLine(w, "  ", la[i])
+					i++
+					continue
+				}
+				mark := "- "
+				if script[k].inserted > 0 {
+					mark = "! "
+				}
+				for n := 0; n < script[k].deleted; n++ {
+					diffWriteLine(w, mark, la[i])
+					i++
+				}
+				k++
+			}
+		}
+		fmt.Fprintf(w, "--- %s ----\n", diffRange(first1, last1))
+		if inserts {
+			k := start
+			for j := first1; j <= last1; {
+				if k > end || j < script[k].line1 {
+					diffWriteLine(w, "  ", lb[j])
+					j++
+					continue
+				}
+				mark := "+ "
+				if script[k].deleted > 0 {
+					mark = "! "
+				}
+				for n := 0; n < script[k].inserted; n++ {
+					diffWriteLine(w, mark, lb[j])
+					j++
+				}
+				k++
+			}
+		}
 	}
 }

@@ -69,8 +69,11 @@ func TestTextDiffGNU(t *testing.T) {
 		cases = append(cases,
 			cmdtest.GNUCase{Args: cmdtest.Args("a", "b"), Files: files},
 			cmdtest.GNUCase{Args: cmdtest.Args("-u", "a", "b"), Files: files},
+			cmdtest.GNUCase{Args: cmdtest.Args("-c", "a", "b"), Files: files},
 		)
 		if i%4 == 0 {
+			cases = append(cases, cmdtest.GNUCase{Args: cmdtest.Args("-C", "1", "a", "b"), Files: files},
+				cmdtest.GNUCase{Args: cmdtest.Args("-C0", "b", "a"), Files: files})
 			cases = append(cases, cmdtest.GNUCase{Args: cmdtest.Args("-U", "1", "a", "b"), Files: files},
 				cmdtest.GNUCase{Args: cmdtest.Args("-U0", "b", "a"), Files: files})
 		}

@@ -102,7 +102,7 @@ func applyFile(ctx context.Context, c *command.Call, o options, fp *filePatch, n
 	}
 	var result []string
 	var failed []*hunk
-	pos, mismatch := 0, false
+	pos, mismatch, delta := 0, false, 0
 	for k, h := range hunks {
 		if ctx.Err() != nil {
 			return 1
@@ -119,10 +119,30 @@ func applyFile(ctx context.Context, c *command.Call, o options, fp *filePatch, n
 			}
 			continue
 		}
-		old, neu := sides(h)
+		old, _ := sides(h)
+		// The context comes from the file (with fuzz, the lines the patch
+		// did not match are kept as they are).
+		var neu []string
+		fi := at
+		for _, l := range h.lines {
+			switch l[0] {
+			case ' ':
+				if fi < len(lines) {
+					neu = append(neu, lines[fi])
+				} else {
+					neu = append(neu, l[1:])
+				}
+				fi++
+			case '-':
+				fi++
+			case '+':
+				neu = append(neu, l[1:])
+			}
+		}
 		offset := at - max(h.oldStart-1, 0)
 		if (offset != 0 || fuzz != 0) && !o.silent {
-			msg := fmt.Sprintf("Hunk #%d succeeded at %d", k+1, at+1)
+			// GNU reports where the hunk lands in the new file.
+			msg := fmt.Sprintf("Hunk #%d succeeded at %d", k+1, at+1+delta)
 			if fuzz > 0 {
 				msg += fmt.Sprintf(" with fuzz %d", fuzz)
 			}
@@ -136,6 +156,7 @@ func applyFile(ctx context.Context, c *command.Call, o options, fp *filePatch, n
 		}
 		result = append(result, lines[pos:at]...)
 		result = append(result, neu...)
+		delta += len(neu) - len(old)
 		pos = at + len(old)
 		if pos >= len(lines) {
 			if h.noNLNew {
@@ -288,7 +309,13 @@ func reversed(h *hunk) *hunk {
 // says, then the hunks as the patch wrote them.
 func rejects(fp *filePatch, o options, hunks []*hunk) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "--- %s\n+++ %s\n", stripName(fp.oldName, max(o.strip, 0)), stripName(fp.newName, max(o.strip, 0)))
+	switch {
+	case fp.context:
+		fmt.Fprintf(&b, "*** %s\n--- %s\n", stripName(fp.oldName, max(o.strip, 0)), stripName(fp.newName, max(o.strip, 0)))
+	case fp.normal:
+	default:
+		fmt.Fprintf(&b, "--- %s\n+++ %s\n", stripName(fp.oldName, max(o.strip, 0)), stripName(fp.newName, max(o.strip, 0)))
+	}
 	for _, h := range hunks {
 		b.WriteString(h.text)
 	}

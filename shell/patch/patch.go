@@ -1,8 +1,8 @@
-// Package patch is GNU patch for unified diffs: -p N, -R, --dry-run, -i
-// FILE, -N, -s, -b, hunks found at an offset or with fuzz (up to 2 lines of
-// context), reported as GNU patch 2.7 reports them, rejects saved to
-// FILE.rej, a backup FILE.orig when a hunk did not apply exactly. Context
-// diffs (*** / ---) and ed scripts are refused with a clear error. It
+// Package patch is GNU patch for unified, context (diff -c) and normal
+// diffs: -p N, -R, --dry-run, -i FILE, -N, -s, -b, hunks found at an
+// offset or with fuzz (up to 2 lines of context), reported as GNU patch
+// 2.7 reports them, rejects saved to FILE.rej, a backup FILE.orig when a
+// hunk did not apply exactly. Ed scripts are refused with a clear error. It
 // answers GNU's questions as GNU does when there is no terminal: no file to
 // patch is skipped, a reversed (or already applied) patch is not applied.
 // Importing the package registers it (shell/command).
@@ -35,7 +35,9 @@ type filePatch struct {
 	oldName, newName string
 	header           string // the --- and +++ lines
 	hunks            []*hunk
-	line             int // where its header starts in the input
+	line             int  // where its header starts in the input
+	context          bool // a context diff (diff -c)
+	normal           bool // a normal diff (no header, no context)
 }
 
 type options struct {
@@ -96,13 +98,18 @@ func patch(ctx context.Context, c *command.Call, args []string) error {
 			input = strings.TrimPrefix(a, "--input=")
 		case strings.HasPrefix(a, "-i") && len(a) > 2:
 			input = a[2:]
-		case a == "-c" || a == "--context" || a == "-e" || a == "--ed" || a == "-n" || a == "--normal":
-			return c.Errorf(2, "patch", "%s: only unified diffs are supported in this sandbox", a)
+		case a == "-c" || a == "--context" || a == "-n" || a == "--normal":
+			// The format is read from the diff itself.
+		case a == "-e" || a == "--ed":
+			return c.Errorf(2, "patch", "%s: ed scripts are not supported in this sandbox", a)
 		case len(a) > 1 && a[0] == '-':
 			return c.Errorf(2, "patch", "unsupported option %s (supported: -p N, -R, --dry-run, -i FILE, -N, -s, -b, -f, -t, -u)", a)
 		default:
 			ops = append(ops, a)
 		}
+	}
+	if input == "" && len(ops) == 2 {
+		input = ops[1]
 	}
 	var data []byte
 	var err error
@@ -147,8 +154,25 @@ func parse(text string) ([]*filePatch, error) {
 	var files []*filePatch
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if strings.HasPrefix(l, "*** ") && i+1 < len(lines) && strings.HasPrefix(lines[i+1], "--- ") {
-			return nil, fmt.Errorf("context diffs are not supported in this sandbox; make a unified diff (diff -u)")
+		if isContextStart(lines, i) {
+			fp, next, err := parseContext(lines, i)
+			if err != nil {
+				return nil, err
+			}
+			files = append(files, fp)
+			i = next - 1
+			continue
+		}
+		if len(files) == 0 {
+			fp, next, err := parseNormal(lines, i)
+			if err != nil {
+				return nil, err
+			}
+			if fp != nil {
+				files = append(files, fp)
+				i = next - 1
+				continue
+			}
 		}
 		if !strings.HasPrefix(l, "--- ") || i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "+++ ") {
 			continue
