@@ -16,6 +16,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
+	"github.com/agentenkit/agentenkit/shell/posixre"
 	"github.com/agentenkit/agentenkit/shell/quotearg"
 	"mvdan.cc/sh/v3/pattern"
 )
@@ -46,10 +47,13 @@ type fsFinder struct {
 	minDepth int
 	depthFst bool
 	follow   byte // 'P' never, 'H' starting points, 'L' always
-	status   int
-	quit     bool
-	prune    bool // set by -prune for the entry being evaluated
-	batches  []*fsFindBatch
+	// regexType is the -regextype in force: "" (emacs, GNU's default),
+	// "bre" or "ere" (shell/posixre).
+	regexType string
+	status    int
+	quit      bool
+	prune     bool // set by -prune for the entry being evaluated
+	batches   []*fsFindBatch
 
 	// parsing
 	args      []string
@@ -375,8 +379,19 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		return yes
 	case "-regextype":
 		globalOpt()
-		_, ok := f.arg(name)
+		typ, ok := f.arg(name)
 		if !ok {
+			return nil
+		}
+		switch typ {
+		case "findutils-default", "emacs":
+			f.regexType = ""
+		case "posix-basic", "posix-minimal-basic", "grep", "sed", "ed":
+			f.regexType = "bre"
+		case "posix-extended", "posix-egrep", "egrep", "awk", "posix-awk", "gnu-awk":
+			f.regexType = "ere"
+		default:
+			f.err = fmt.Errorf("Unknown regular expression type %s; valid types are 'findutils-default', 'ed', 'emacs', 'gnu-awk', 'grep', 'posix-awk', 'awk', 'posix-basic', 'posix-egrep', 'egrep', 'posix-extended', 'posix-minimal-basic', 'sed'.", quotearg.Quote(typ))
 			return nil
 		}
 		return yes
@@ -411,14 +426,28 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		if !ok {
 			return nil
 		}
-		expr := "^(?:" + fsEmacsRegex(pat) + ")$"
-		if name == "-iregex" {
-			expr = "(?i)" + expr
-		}
-		rx, err := regexp.Compile(expr)
-		if err != nil {
-			f.err = fmt.Errorf("invalid regular expression %s", quotearg.Quote(pat))
-			return nil
+		var rx *regexp.Regexp
+		if f.regexType != "" {
+			// POSIX syntax through posixre; the match is of the whole path.
+			o := posixre.Options{ERE: f.regexType == "ere", ICase: name == "-iregex"}
+			body, err := posixre.Translate(pat, o)
+			if err == nil {
+				rx, err = posixre.CompileGo("^(?:"+body+")$", o)
+			}
+			if err != nil {
+				f.err = fmt.Errorf("failed to compile regular expression %s: %s", quotearg.Quote(pat), err)
+				return nil
+			}
+		} else {
+			expr := "^(?:" + fsEmacsRegex(pat) + ")$"
+			if name == "-iregex" {
+				expr = "(?i)" + expr
+			}
+			var err error
+			if rx, err = regexp.Compile(expr); err != nil {
+				f.err = fmt.Errorf("invalid regular expression %s", quotearg.Quote(pat))
+				return nil
+			}
 		}
 		return func(f *fsFinder, e *fsFindEnt) bool { return rx.MatchString(e.path) }
 	case "-type", "-xtype":

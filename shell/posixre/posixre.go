@@ -1,5 +1,6 @@
 // Package posixre translates POSIX regular expressions (GNU flavour) to
-// Go's RE2 syntax, for grep and sed.
+// Go's RE2 syntax: the one translator of grep, sed, expr, nl -bp and find
+// -regextype (awk keeps its own, for gawk's extensions and escapes).
 //
 // Supported, in both basic (BRE) and extended (ERE) syntax:
 //
