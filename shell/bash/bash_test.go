@@ -126,6 +126,7 @@ func TestRun(t *testing.T) {
 		{"dynamic declarations", `f() { local "$1"; echo "[$x][$a]"; local $1; echo "[$x][$a]"; }; f "x=y a=b"; c="z=(1 2)"; declare -a "$c"; echo ${#z[@]}`, "[y a=b][]\n[y][b]\n2\n", "", 0},
 		{"unset local hides global", `f() { local x=l; unset x; echo "${x-default}"; }; x=g; f; echo $x`, "default\ng\n", "", 0},
 		{"extglob alternatives expanded", "shopt -s extglob\nfor f in foo.cc foo.h foo. '_*' '__|'; do : > \"$f\"; done; ext=cc; echo foo.?($ext|h) @('_*'|__\\|) +(x|$(echo foo).h)", "foo. foo.cc foo.h _* __| foo.h\n", "", 0},
+		{"extglob negation", "shopt -s extglob\n[[ --oops == --!(help|verbose) ]] && echo a; [[ --help == --!(help|verbose) ]] || echo b; [[ abc == a!(x)c ]] && echo c; case xyz in !(x*)) echo bad;; *) echo d;; esac", "a\nb\nc\nd\n", "", 0},
 		{"exit trap", "trap 'echo bye' EXIT; echo hi; exit 4", "hi\nbye\n", "", 4},
 		{"local and nameref", "x=g; f() { local x=l; local -n r=x; r=changed; echo $x; }; f; echo $x", "changed\ng\n", "", 0},
 		{"getopts", `set -- -a -b val rest; while getopts ab: o; do echo "$o${OPTARG:+=$OPTARG}"; done; shift $((OPTIND-1)); echo $1`, "a\nb=val\nrest\n", "", 0},

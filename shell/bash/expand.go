@@ -795,6 +795,10 @@ func (r *Runner) lstat(name string) (fs.FileInfo, error) {
 func (r *Runner) match(pat, s string, nocase bool) bool {
 	re := r.patternRegexp(pat, pattern.EntireString, nocase)
 	if re == nil {
+		if strings.Contains(pat, "!(") {
+			// Negation has no regular expression: match by backtracking.
+			return extMatch(pat, s, 0)
+		}
 		return pat == s
 	}
 	return re.MatchString(s)
@@ -1137,4 +1141,132 @@ func splitExtGlobAlts(s string) []string {
 		}
 	}
 	return append(out, s[start:])
+}
+
+// extMatch reports whether s matches the whole pattern p, extended globs
+// included (with !(...), which regular expressions cannot express), by
+// backtracking. depth bounds the recursion of nested patterns.
+func extMatch(p, s string, depth int) bool {
+	if depth > 64 {
+		return false
+	}
+	for len(p) > 0 {
+		c := p[0]
+		if strings.IndexByte("?*+@!", c) >= 0 && len(p) > 1 && p[1] == '(' {
+			end := extGlobEnd(p, 1)
+			if end < 0 {
+				break
+			}
+			alts := splitExtGlobAlts(p[2:end])
+			rest := p[end+1:]
+			any := func(t string) bool {
+				for _, a := range alts {
+					if extMatch(a, t, depth+1) {
+						return true
+					}
+				}
+				return false
+			}
+			for k := 0; k <= len(s); k++ {
+				head, tail := s[:k], s[k:]
+				var ok bool
+				switch c {
+				case '@':
+					ok = any(head)
+				case '?':
+					ok = head == "" || any(head)
+				case '!':
+					ok = !any(head)
+				case '*':
+					ok = extRepeat(alts, head, 0, depth)
+				case '+':
+					ok = extRepeat(alts, head, 1, depth)
+				}
+				if ok && extMatch(rest, tail, depth+1) {
+					return true
+				}
+			}
+			return false
+		}
+		switch c {
+		case '*':
+			for k := 0; k <= len(s); k++ {
+				if extMatch(p[1:], s[k:], depth+1) {
+					return true
+				}
+			}
+			return false
+		case '?':
+			if s == "" {
+				return false
+			}
+			_, n := utf8.DecodeRuneInString(s)
+			p, s = p[1:], s[n:]
+			continue
+		case '[':
+			if end := strings.IndexByte(p[1:], ']'); end >= 0 && s != "" {
+				cls := p[:end+2]
+				if end == 0 || (end == 1 && (p[1] == '!' || p[1] == '^')) {
+					if e2 := strings.IndexByte(p[end+2:], ']'); e2 >= 0 {
+						cls = p[:end+2+e2+1]
+					}
+				}
+				_, n := utf8.DecodeRuneInString(s)
+				rx, err := pattern.Regexp(cls, pattern.EntireString)
+				if err == nil {
+					if re, err := regexp.Compile("(?s)" + rx); err == nil {
+						if !re.MatchString(s[:n]) {
+							return false
+						}
+						p, s = p[len(cls):], s[n:]
+						continue
+					}
+				}
+			}
+		case '\\':
+			if len(p) > 1 {
+				p = p[1:]
+				c = p[0]
+			}
+		}
+		if s == "" || s[0] != c {
+			return false
+		}
+		p, s = p[1:], s[1:]
+	}
+	return p == "" && s == ""
+}
+
+// extRepeat reports whether t is min or more matches of the alternatives.
+func extRepeat(alts []string, t string, min, depth int) bool {
+	if t == "" {
+		return min == 0
+	}
+	for j := 1; j <= len(t); j++ {
+		for _, a := range alts {
+			if extMatch(a, t[:j], depth+1) && extRepeat(alts, t[j:], 0, depth+1) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// extGlobEnd is the index of the ')' closing the '(' at p[i], or -1.
+func extGlobEnd(p string, i int) int {
+	depth := 0
+	for ; i < len(p); i++ {
+		switch p[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				return i
+			}
+		}
+	}
+	return -1
 }
