@@ -184,15 +184,16 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		r.setPipestatus([]int{r.status})
 		return
 	}
+	r.lastSubStatus = -1
 	args, err := r.fields(c.Args...)
 	if err != nil {
 		r.report(err)
 		return
 	}
 	if len(args) == 0 {
-		// Only empty expansions: the assignments still happen.
+		// Only empty expansions: the assignments still happen; the
+		// status is the last command substitution's, as bash's.
 		r.status = 0
-		r.lastSubStatus = -1
 		for _, as := range c.Assigns {
 			if err := r.assign(as, false); err != nil {
 				r.report(err)
@@ -577,7 +578,7 @@ func (r *Runner) redir1(rd *syntax.Redirect, perm bool) (afero.File, error) {
 		return nil, err
 	}
 	if len(targets) != 1 {
-		text := r.srcText(rd.Word.Pos(), rd.Word.End())
+		text := strings.TrimSpace(r.srcText(rd.Word.Pos(), rd.Word.End()))
 		if text == "" {
 			text = printNode(rd.Word)
 		}

@@ -445,6 +445,12 @@ func prepare(n syntax.Node) {
 			if n.Value != nil {
 				words = append(words, n.Value)
 			}
+		case *syntax.Redirect:
+			// a{1,2} in a file name expands to two words: an ambiguous
+			// redirect, as in bash (here-document words stay as written)
+			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc && n.Op != syntax.WordHdoc {
+				words = append(words, n.Word)
+			}
 		}
 		return true
 	})
