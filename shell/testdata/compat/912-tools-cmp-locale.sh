@@ -1,5 +1,5 @@
 printf 'abc\nx' > c1; printf 'abc\ny' > c2
-cmp c1 c2; echo rc=$?
+LC_ALL=C cmp c1 c2; echo rc=$?
 LC_ALL=C.UTF-8 cmp c1 c2
 LC_ALL= LANG=C.UTF-8 cmp c1 c2
 LC_ALL= LC_MESSAGES=C.UTF-8 LANG=C cmp c1 c2

@@ -161,14 +161,58 @@ def _agentenkit_setup():
     umask_now = []
 
     def umask(mask):
+        old = cur_umask()
+        umask_now[0] = int(mask) & 0o777
+        return old
+
+    def cur_umask():
         if not umask_now:
             try:
                 umask_now.append(_agentenkit_ctl({"op": "umask"})[0]["r"])
             except OSError:
                 umask_now.append(0o022)
-        old = umask_now[0]
-        umask_now[0] = int(mask) & 0o777
-        return old
+        return umask_now[0]
+
+    # WASI creates every file 0o644 and folder 0o755 (Linux's modes under
+    # umask 022, see vfs.WASI); under another umask, or for another mode
+    # asked for, the mode CPython on Linux gives is set right after.
+    def created(path, mode, default):
+        want = mode & ~cur_umask() & 0o7777
+        if want != default:
+            try:
+                chmod(path, want)
+            except (OSError, TypeError, ValueError):
+                pass
+
+    _open, _mkdir, _bopen = os.open, os.mkdir, open
+
+    def os_open(path, flags, mode=0o777, *, dir_fd=None):
+        new = dir_fd is None and flags & os.O_CREAT and not os.path.lexists(path)
+        fd = _open(path, flags, mode, dir_fd=dir_fd)
+        if new:
+            created(path, mode, 0o644)
+        return fd
+
+    def mkdir(path, mode=0o777, *, dir_fd=None):
+        _mkdir(path, mode, dir_fd=dir_fd)
+        if dir_fd is None:
+            created(path, mode, 0o755)
+
+    def io_open(file, mode="r", buffering=-1, encoding=None, errors=None, newline=None, closefd=True, opener=None):
+        new = (opener is None and isinstance(file, (str, bytes, os.PathLike)) and
+               any(c in mode for c in "wax") and not os.path.lexists(file))
+        f = _bopen(file, mode, buffering, encoding, errors, newline, closefd, opener)
+        if new:
+            created(file, 0o666, 0o644)
+        return f
+
+    import builtins
+    import io
+    for name, f in (("open", os_open), ("mkdir", mkdir)):
+        f.__doc__ = getattr(os, name).__doc__
+        setattr(os, name, f)
+    io_open.__doc__ = _bopen.__doc__
+    builtins.open = io.open = io_open
 
     def system(command):
         import subprocess
