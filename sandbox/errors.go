@@ -19,8 +19,10 @@ var (
 
 type outsideRootError struct{}
 
+// Error says what is wrong.
 func (outsideRootError) Error() string { return "path is outside the sandbox" }
 
+// Is makes ErrOutsideRoot match fs.ErrPermission too.
 func (outsideRootError) Is(target error) bool { return target == fs.ErrPermission }
 
 // Unsupported returns an error that matches ErrUnsupported, naming the

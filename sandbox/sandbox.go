@@ -59,6 +59,8 @@ type Sandbox interface {
 // it from its snapshot). The runtime then tells the model the files are back
 // instead of lost.
 type WorkdirRestorer interface {
+	// RestoresWorkdir reports whether a fresh sandbox of this provider gets
+	// the work folder of the one that ended before it back.
 	RestoresWorkdir() bool
 }
 

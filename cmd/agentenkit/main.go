@@ -153,9 +153,14 @@ type hinted struct {
 	hint string
 }
 
+// Error is the error's own text; the hint is printed apart.
 func (h *hinted) Error() string { return h.err.Error() }
+
+// Unwrap returns the error the hint is about.
 func (h *hinted) Unwrap() error { return h.err }
-func (h *hinted) Hint() string  { return h.hint }
+
+// Hint says what to do about the error.
+func (h *hinted) Hint() string { return h.hint }
 
 // withHint returns err with a hint on what to do next (nil stays nil).
 func withHint(err error, format string, args ...any) error {

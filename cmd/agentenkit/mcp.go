@@ -302,8 +302,10 @@ func ptr[T any](v T) *T { return &v }
 
 type readCloser struct{ io.Reader }
 
+// Close does nothing: the process's stdin is not the server's to close.
 func (readCloser) Close() error { return nil }
 
 type writeCloser struct{ io.Writer }
 
+// Close does nothing: the process's stdout is not the server's to close.
 func (writeCloser) Close() error { return nil }

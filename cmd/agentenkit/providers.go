@@ -120,6 +120,7 @@ type dockerProvider struct {
 	image string
 }
 
+// Create makes a sandbox, and says what to do when that fails.
 func (d dockerProvider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
 	sb, err := d.Provider.Create(ctx, opts)
 	if err != nil {
@@ -203,4 +204,5 @@ func openState(ctx context.Context, e *env, providerName string) (*state, error)
 	return &state{kv: store, provider: p, rt: rt}, nil
 }
 
+// Close closes the kv.
 func (s *state) Close() error { return s.kv.Close() }

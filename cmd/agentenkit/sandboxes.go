@@ -167,6 +167,7 @@ func ago(d time.Duration) string {
 // idDestroyer is a provider that ends a sandbox by id without connecting
 // to it (the wasm adapter's DestroySandbox).
 type idDestroyer interface {
+	// DestroySandbox ends sandbox id; one already gone is not an error.
 	DestroySandbox(ctx context.Context, id string) error
 }
 
