@@ -179,6 +179,10 @@ func Open(c *command.Call, name string) (io.ReadCloser, error) {
 	if name == "-" {
 		return io.NopCloser(Stdin(c)), nil
 	}
+	if name == "" {
+		// An empty operand names no file (not the current folder).
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
 	f, err := c.FS.Open(c.Abs(name))
 	if err != nil {
 		return nil, err

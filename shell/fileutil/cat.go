@@ -4,11 +4,13 @@ import (
 	"bufio"
 	"context"
 	"io"
+	"io/fs"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/agentenkit/agentenkit/shell/quotearg"
+	"github.com/spf13/afero"
 )
 
 func init() { command.Register(posixfs.Strictly(fsCat), "cat") }
@@ -65,7 +67,7 @@ func fsCat(ctx context.Context, c *command.Call, args []string) error {
 		if name == "-" {
 			r = c.Stdin
 		} else {
-			f, err := c.FS.Open(c.Abs(name))
+			f, err := openOperand(c, name)
 			if err != nil {
 				w.Flush()
 				posixfs.Warn(c, "cat", "%s: %s", quotearg.Name(name), posixfs.ErrText(err))
@@ -224,4 +226,13 @@ func fsItoa(n int) string {
 		b[i] = '-'
 	}
 	return string(b[i:])
+}
+
+// openOperand opens the file an operand names; an empty operand names no
+// file (c.Abs would make it the current folder).
+func openOperand(c *command.Call, name string) (afero.File, error) {
+	if name == "" {
+		return nil, &fs.PathError{Op: "open", Path: name, Err: fs.ErrNotExist}
+	}
+	return c.FS.Open(c.Abs(name))
 }

@@ -140,6 +140,9 @@ func fsLs(ctx context.Context, c *command.Call, args []string) error {
 	for _, name := range ops {
 		abs := c.Abs(name)
 		fi, err := posixfs.Lstat(c.FS, abs)
+		if name == "" {
+			fi, err = nil, &fs.PathError{Op: "lstat", Path: name, Err: fs.ErrNotExist}
+		}
 		if err == nil && posixfs.IsSymlink(fi) && (o.deref || (!o.long && !o.dirOnly && !o.classify)) {
 			if st, serr := c.FS.Stat(abs); serr == nil {
 				fi = st

@@ -92,11 +92,8 @@ func TestCommandsQuoteAsGNU(t *testing.T) {
 	}
 	for _, tool := range []string{"cat", "head", "wc", "sort", "ls"} {
 		for _, name := range names {
-			if name == "-" || name == "" {
-				// "-" is standard input; an empty name is a folder here
-				// (the call's own), not a missing file as for GNU: left
-				// for the commands' operand handling.
-				continue
+			if name == "-" {
+				continue // standard input
 			}
 			want, ok := gnuStderr(t, tool, "--", name)
 			if !ok {

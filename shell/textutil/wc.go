@@ -103,6 +103,14 @@ func textWc(ctx context.Context, c *command.Call, args []string) error {
 		if !named {
 			label = ""
 		}
+		if name == "" && named {
+			if ferr := cmdutil.Flush(out); ferr != nil {
+				return cmdutil.Finish(c, "wc", ferr)
+			}
+			fmt.Fprintln(c.Stderr, "wc: invalid zero-length file name")
+			status = 1
+			continue
+		}
 		r, err := cmdutil.Open(c, name)
 		if err != nil {
 			if ferr := cmdutil.Flush(out); ferr != nil {
@@ -155,11 +163,14 @@ func wcWidth(c *command.Call, files []string, nshow int) int {
 	for _, name := range files {
 		var st fs.FileInfo
 		var err error
-		if name == "-" {
+		switch name {
+		case "":
+			continue // not a file: an error, counted as none
+		case "-":
 			if s, ok := c.Stdin.(cmdutil.Statter); ok {
 				st, err = s.Stat()
 			}
-		} else {
+		default:
 			st, err = c.FS.Stat(c.Abs(name))
 		}
 		switch {

@@ -47,6 +47,10 @@ func TestTextWcGNU(t *testing.T) {
 		cmdtest.GNUCase{Args: cmdtest.Args("ctl"), Files: files},
 		cmdtest.GNUCase{Args: cmdtest.Args("-"), Stdin: "x y\n"},
 		cmdtest.GNUCase{Args: cmdtest.Args("-x"), Stderr: true},
+		// An empty operand is an error and no file (nor the folder).
+		cmdtest.GNUCase{Args: cmdtest.Args(""), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("", "a"), Files: files, Stderr: true},
+		cmdtest.GNUCase{Args: cmdtest.Args("a", ""), Files: files, Stderr: true},
 	)
 	cmdtest.GNUDiff(t, "wc", "wc", cases)
 }
