@@ -83,7 +83,7 @@ const (
 // accepts, per interpreter: the measured rate, ratcheted up as the shell
 // improves.
 var oilsFloor = map[string]float64{
-	"":      81.0, // package shell/bash: 1195/1471 (81.2%)
+	"":      82.0, // package shell/bash: 1209/1471 (82.2%)
 	"mvdan": 45.0, // mvdan.cc/sh's interpreter: 667/1476 (45.2%) on 2026-12-03
 }
 

@@ -1181,7 +1181,7 @@ func shoptBuiltin(r *Runner, args []string) int {
 				continue
 			}
 			if print {
-				fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(v, "-s", "-u"), n)
+				r.printShopt(n, v, oMode)
 			} else {
 				r.printOnOff(n, v)
 			}
@@ -1192,7 +1192,7 @@ func shoptBuiltin(r *Runner, args []string) int {
 	for _, n := range args {
 		v, ok := get(n)
 		if !ok {
-			r.errf("shopt: %s: invalid shell option name", n)
+			r.errf("shopt: %s: %s", n, pick(oMode, "invalid option name", "invalid shell option name"))
 			status = 1
 			continue
 		}
@@ -1211,7 +1211,7 @@ func shoptBuiltin(r *Runner, args []string) int {
 				continue
 			}
 			if print {
-				fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(v, "-s", "-u"), n)
+				r.printShopt(n, v, oMode)
 			} else {
 				r.printOnOff(n, v)
 			}
@@ -1818,6 +1818,16 @@ var ulimits = []struct {
 	{"max user processes", "", 'u', "unlimited"},
 	{"virtual memory", "kbytes", 'v', "unlimited"},
 	{"file locks", "", 'x', "unlimited"},
+}
+
+// printShopt prints an option as shopt -p does: a set option (-o) as
+// the set command that restores it.
+func (r *Runner) printShopt(name string, on, setOpt bool) {
+	if setOpt {
+		fmt.Fprintf(r.stdout(), "set %s %s\n", pick(on, "-o", "+o"), name)
+		return
+	}
+	fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(on, "-s", "-u"), name)
 }
 
 // printOnOff prints an option as "set -o" and "shopt" list it.
