@@ -1,7 +1,7 @@
 # agentenkit — the whole test suite is `make test`; CI runs exactly that (.ci/run).
 GO ?= go
 
-.PHONY: test vet unit images bench fuzz
+.PHONY: test vet unit images bench fuzz install-test
 
 test: vet unit
 
@@ -12,6 +12,13 @@ vet:
 # adapter, which passes 10 minutes on a loaded machine.
 unit:
 	$(GO) test -count=1 -timeout 20m ./...
+
+# The CLI as a user gets it: the checkout served as a module version from a
+# file GOPROXY, go install ...@version with a fresh HOME, GOPATH, GOCACHE and
+# state folder, then agentenkit run from an empty folder (echo, python3).
+# Build-tagged: make test does not run it (it compiles everything afresh).
+install-test:
+	$(GO) test -count=1 -timeout 45m -tags installtest -run '^TestInstall$$' -v ./cmd/agentenkit/
 
 # WASI images for the wasm adapter: CPython fetched with npm and checked
 # against its pinned sha512 (cached in images/cache or $$AGENTENKIT_IMAGES),
