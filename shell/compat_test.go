@@ -460,8 +460,6 @@ func runCompatOurs(script string) compatOutcome {
 			Stdout: &stdout,
 			Stderr: &stderr,
 			Name:   "bash",
-			// AGENTENKIT_SHELL=new measures the new interpreter.
-			Interpreter: os.Getenv("AGENTENKIT_SHELL"),
 		})
 		done <- result{code, err}
 	}()

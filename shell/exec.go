@@ -1,8 +1,8 @@
 package shell
 
-// Running commands: the interpreter's exec handler, the lookup chain
-// behind it and behind Call.Exec, scripts of the filesystem, and the bash
-// and sh builtins.
+// Running commands: the lookup chain behind the interpreter's
+// Options.Exec and behind Call.Exec, scripts of the filesystem, and the
+// bash and sh builtins.
 
 import (
 	"bytes"
@@ -17,10 +17,9 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
-	"mvdan.cc/sh/v3/expand"
-	"mvdan.cc/sh/v3/interp"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
@@ -46,11 +45,7 @@ func (e *shExecError) Is(target error) bool { return target == ErrNotFound && e.
 
 // As gives the status to ExitCode and the interpreter.
 func (e *shExecError) As(target any) bool {
-	switch p := target.(type) {
-	case *interp.ExitStatus:
-		*p = interp.ExitStatus(e.status)
-		return true
-	case *command.ExitStatus:
+	if p, ok := target.(*command.ExitStatus); ok {
 		*p = command.ExitStatus(e.status)
 		return true
 	}
@@ -61,107 +56,8 @@ func shNotFound(name string) error {
 	return &shExecError{name: name, status: 127, msg: "command not found"}
 }
 
-// execMiddleware is the interpreter's exec handler: it never passes a
-// command on to the default handler (which would start host programs).
-func (s *session) execMiddleware(interp.ExecHandlerFunc) interp.ExecHandlerFunc {
-	return func(ctx context.Context, args []string) error {
-		hc := interp.HandlerCtx(ctx)
-		if args[0] == shGuardCmd && len(args) == 2 {
-			return s.guard(ctx, hc, args[1])
-		}
-		if strings.HasPrefix(args[0], shInternal) {
-			return s.toInterp(ctx, hc, args, s.internal(ctx, hc, args))
-		}
-		c := s.callFromHC(hc)
-		return s.toInterp(ctx, hc, args, s.dispatch(ctx, c, args))
-	}
-}
-
-// toInterp turns a Builtin's result into what the interpreter expects,
-// printing what the command itself did not: "not found" and plain errors.
-func (s *session) toInterp(ctx context.Context, hc interp.HandlerContext, args []string, err error) error {
-	if err == nil {
-		return nil
-	}
-	if ctx.Err() != nil && (errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded)) {
-		return ctx.Err() // halts the Runner; Run reports the timeout
-	}
-	var xe *shExecError
-	if errors.As(err, &xe) {
-		line := ""
-		if hc.Pos.IsValid() {
-			line = fmt.Sprintf("line %d: ", hc.Pos.Line())
-		}
-		fmt.Fprintf(hc.Stderr, "%s: %s%s: %s\n", s.name, line, xe.name, xe.msg)
-		return interp.ExitStatus(xe.status)
-	}
-	if es, ok := asInterpStatus(err); ok {
-		if es == 0 {
-			return nil
-		}
-		return es
-	}
-	fmt.Fprintf(hc.Stderr, "%s: %v\n", args[0], err)
-	return interp.ExitStatus(1)
-}
-
-// callFromHC makes the Call for a command the interpreter runs.
-func (s *session) callFromHC(hc interp.HandlerContext) *Call {
-	env := map[string]string{}
-	hc.Env.Each(func(name string, vr expand.Variable) bool {
-		if vr.IsSet() && vr.Exported && vr.Kind == expand.String {
-			env[name] = vr.String()
-		} else {
-			delete(env, name)
-		}
-		return true
-	})
-	// bash exports PWD, and OLDPWD once set, whatever the environment.
-	for _, name := range []string{"PWD", "OLDPWD"} {
-		if vr := hc.Env.Get(name); vr.IsSet() && vr.Kind == expand.String {
-			env[name] = vr.String()
-		}
-	}
-	var stdin io.Reader = hc.Stdin
-	if stdin == nil {
-		stdin = strings.NewReader("")
-	}
-	c := &Call{Stdin: stdin, Stdout: hc.Stdout, Stderr: hc.Stderr, Dir: hc.Dir}
-	shSetEnv(c, env)
-	c.FS = posixfs.WithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
-	c.Exec = s.execFor(c)
-	return c
-}
-
-// commandStatus gives the command packages, which know command.ExitStatus
-// only, the status of an error carrying the interpreter's interp.ExitStatus.
-func commandStatus(err error) error {
-	var cst command.ExitStatus
-	if err == nil || errors.As(err, &cst) {
-		return err
-	}
-	if st, ok := asInterpStatus(err); ok {
-		return command.Exit(int(st))
-	}
-	return err
-}
-
 // shSetEnv gives c the environment env (which it keeps).
 func shSetEnv(c *Call, env map[string]string) { c.SetEnv(env) }
-
-// execFor is Call.Exec for c: it runs args with c's fields as they are
-// when it is called.
-func (s *session) execFor(c *Call) func(ctx context.Context, args []string) error {
-	return func(ctx context.Context, args []string) error {
-		if len(args) == 0 {
-			return nil
-		}
-		c2 := *c
-		c2.FS = posixfs.WithDev(s.base, c2.Stdin, c2.Stdout, c2.Stderr)
-		c2.Exec = s.execFor(&c2)
-		return commandStatus(s.dispatch(ctx, &c2, args))
-	}
-}
 
 // dispatch runs args[0] through the lookup chain: handlers, coreutils,
 // the shell's builtins (only reached from Call.Exec: the interpreter runs
@@ -178,7 +74,7 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 	if b, ok := lookupBuiltin(name); ok {
 		return s.invoke(ctx, b, c, args)
 	}
-	if interp.IsBuiltin(name) {
+	if bash.IsBuiltin(name) {
 		return s.runShellBuiltin(ctx, c, args)
 	}
 	if strings.Contains(name, "/") {
@@ -223,7 +119,7 @@ func (s *session) binPath(fsys afero.Fs, abs string) (string, bool) {
 	}
 	_, handled := s.handlers[base]
 	_, builtin := lookupBuiltin(base)
-	if handled || builtin || interp.IsBuiltin(base) || s.fbNames[base] {
+	if handled || builtin || bash.IsBuiltin(base) || s.fbNames[base] {
 		return base, true
 	}
 	return "", false
@@ -235,7 +131,7 @@ func (s *session) binPath(fsys afero.Fs, abs string) (string, bool) {
 // (yes, seq, cat /dev/zero) ends at its next write, however seldom it
 // checks ctx itself.
 func (s *session) invoke(ctx context.Context, b Builtin, c *Call, args []string) (err error) {
-	// c is this invocation's own (callFromHC, execFor): its Exec sees the
+	// c is this invocation's own (built by the interpreter or Call.Exec): its Exec sees the
 	// same stdout.
 	if c.Stdout != nil {
 		c.Stdout = ctxWriter{ctx, c.Stdout}
@@ -259,33 +155,19 @@ func (s *session) invoke(ctx context.Context, b Builtin, c *Call, args []string)
 }
 
 // runShellBuiltin runs one of the interpreter's builtins (echo, printf,
-// test, true, ...) for Call.Exec, in a fresh Runner over c.
+// test, true, ...) for Call.Exec, in a nested shell over c whose script is
+// args quoted as one simple command.
 func (s *session) runShellBuiltin(ctx context.Context, c *Call, args []string) error {
-	words := make([]*syntax.Word, len(args))
+	words := make([]string, len(args))
 	for i, a := range args {
-		words[i] = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: a}}}
-	}
-	file := &syntax.File{Stmts: []*syntax.Stmt{{Cmd: &syntax.CallExpr{Args: words}}}}
-	var stdin io.Reader
-	switch args[0] {
-	case "read", "mapfile", "readarray", "source", ".", "eval", "exec", "command", "builtin":
-		stdin = c.Stdin
-	default:
-		if f, ok := c.Stdin.(*os.File); ok {
-			stdin = f
+		q, err := syntax.Quote(a, syntax.LangBash)
+		if err != nil { // a NUL byte: no shell word holds it
+			fmt.Fprintf(c.Stderr, "%s: %s: %v\n", s.name, args[0], err)
+			return Exit(1)
 		}
+		words[i] = q
 	}
-	cs := s.child()
-	r, err := cs.newRunner(scriptSpec{
-		name: s.name, dir: c.Dir, env: c.Environ(),
-		stdin: stdin, stdout: c.Stdout, stderr: c.Stderr,
-	})
-	if err != nil {
-		return err
-	}
-	defer cs.cleanup()
-	err = r.Run(ctx, file)
-	return Exit(cs.exitCode(ctx, c.Stderr, err))
+	return s.runNested(ctx, c, strings.Join(words, " "), s.name, s.name+": -c", nil, nil)
 }
 
 // runFile runs the file at abs (args[0] as the user named it): a script,
@@ -401,7 +283,6 @@ func shShebang(text string) *shebang {
 // functions and variables, c's folder, environment and streams.
 func (s *session) runNested(ctx context.Context, c *Call, text, name, errPfx string, params, flags []string) error {
 	cs := s.child()
-	defer cs.cleanup()
 	code, _ := cs.runScript(ctx, text, scriptSpec{
 		name: name, errPfx: errPfx, dir: c.Dir, env: c.Environ(),
 		stdin: c.Stdin, stdout: c.Stdout, stderr: c.Stderr,

@@ -1,8 +1,7 @@
 package shell
 
-// The project's own interpreter (package shell/bash), the default; the
-// former one on mvdan.cc/sh's interp stays behind Options.Interpreter
-// "mvdan" until it is deleted.
+// Running a script on the interpreter, package shell/bash, with the
+// session's commands, filesystem and umask.
 
 import (
 	"context"
@@ -15,26 +14,15 @@ import (
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-// Options.Interpreter values: the project's own interpreter (package
-// shell/bash, the default) and mvdan.cc/sh's former one.
-const (
-	InterpreterNew   = "new"
-	InterpreterMvdan = "mvdan"
-)
-
-func cmpOr(a, b string) string {
-	if a != "" {
-		return a
-	}
-	return b
-}
-
 // NotRun is the message of a command that could not start, for package
 // bash ("NAME: command not found").
 func (e *shExecError) NotRun() string { return e.Error() }
 
-// runScriptNew is runScript on package bash.
-func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (int, string) {
+// runScript runs src as a whole shell script on package bash and returns
+// its status and the folder it ended in. A syntax error runs the
+// statements on the lines before it, then prints the error and gives
+// status 2. ctx's end gives status TimeoutExitCode; the caller checks ctx.
+func (s *session) runScript(ctx context.Context, src string, sp scriptSpec) (int, string) {
 	env := make(map[string]string, len(sp.env))
 	for _, kv := range sp.env {
 		if k, v, ok := strings.Cut(kv, "="); ok {
@@ -65,7 +53,7 @@ func (s *session) runScriptNew(ctx context.Context, src string, sp scriptSpec) (
 				return fmt.Errorf("maximum function nesting level exceeded")
 			}
 			c.FS = posixfs.WithDev(s.base, c.Stdin, c.Stdout, c.Stderr)
-			return commandStatus(s.dispatch(ctx, c, args))
+			return s.dispatch(ctx, c, args)
 		},
 		Lookup: func(name, pathList, dir string) (string, string) {
 			if strings.Contains(name, "/") {

@@ -8,7 +8,7 @@ import (
 	"github.com/agentenkit/agentenkit/vfs"
 )
 
-// runNew runs script on the new interpreter over an empty vfs.
+// runNew runs script over an empty vfs.
 func runNew(t *testing.T, script string) (string, string, int) {
 	t.Helper()
 	fsys := vfs.New(vfs.Options{})
@@ -16,7 +16,7 @@ func runNew(t *testing.T, script string) (string, string, int) {
 		t.Fatal(err)
 	}
 	var out, errb strings.Builder
-	code, err := Run(context.Background(), script, Options{FS: fsys, Dir: "/home/user", Stdout: &out, Stderr: &errb, Interpreter: InterpreterNew})
+	code, err := Run(context.Background(), script, Options{FS: fsys, Dir: "/home/user", Stdout: &out, Stderr: &errb})
 	if err != nil {
 		t.Fatal(err)
 	}

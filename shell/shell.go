@@ -1,7 +1,9 @@
-// Package shell is the sandboxes' POSIX shell: bash's language, run by
-// mvdan.cc/sh/v3's interpreter, over an afero.Fs, with coreutils written in
-// Go. The memory adapter runs it natively; the wasm adapter compiles it into
-// its busybox image.
+// Package shell is the sandboxes' POSIX shell: bash's language, run by the
+// project's own interpreter (package shell/bash, on mvdan.cc/sh/v3's
+// parser), over an afero.Fs, with coreutils written in Go. The memory
+// adapter runs it natively; the wasm adapter compiles it into its busybox
+// image, where pipeline stages, subshells, background jobs and command
+// substitutions are goroutines of the one instance.
 //
 // # Contracts
 //
@@ -27,7 +29,7 @@
 //
 // A command is looked up in this order: shell functions and the shell's
 // own builtins (cd, echo, printf, test, read, export, ...; see
-// interp.IsBuiltin), Options.Handlers, the coreutils of this package
+// bash.IsBuiltin), Options.Handlers, the coreutils of this package
 // (Builtins), an executable script named with a slash or found through
 // $PATH in the filesystem, Options.Fallback. Builtins get a Call; Call.Exec
 // runs another command through the same lookup (without functions).
@@ -48,8 +50,6 @@ import (
 	"time"
 
 	"github.com/spf13/afero"
-	"mvdan.cc/sh/v3/interp"
-	"mvdan.cc/sh/v3/syntax"
 )
 
 // Options configures one Run.
@@ -83,11 +83,6 @@ type Options struct {
 	Name string
 	// Args are the positional parameters $1, $2, ...
 	Args []string
-	// Interpreter chooses the interpreter: "" (or "new") runs the
-	// project's own, package shell/bash; "mvdan" the former one on
-	// mvdan.cc/sh's interp, kept only until it is deleted. Any other value
-	// is an error.
-	Interpreter string
 	// FinalDir, when set, receives the folder the script ended in: after
 	// cd, also when it stopped early through exit, set -e, an error or the
 	// end of ctx.
@@ -114,11 +109,6 @@ const runGrace = time.Second
 func Run(ctx context.Context, script string, opts Options) (int, error) {
 	if opts.FS == nil {
 		return 1, errors.New("shell: Options.FS is required")
-	}
-	switch opts.Interpreter {
-	case "", InterpreterNew, InterpreterMvdan:
-	default:
-		return 1, fmt.Errorf("shell: Options.Interpreter %q is not known (use \"\")", opts.Interpreter)
 	}
 	dir := opts.Dir
 	if dir == "" {
@@ -147,7 +137,6 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 	defer closeStdin()
 
 	env := shEnvList(opts.Env, dir)
-	defer s.cleanup()
 	// Background jobs (cmd &) end with the run: runCtx is cancelled when
 	// Run returns.
 	runCtx, cancelRun := context.WithCancel(ctx)
@@ -203,232 +192,6 @@ type scriptSpec struct {
 	stderr io.Writer
 	params []string
 	flags  []string // set flags, such as "-e"
-}
-
-// runScript parses and runs src as a whole shell script and returns its
-// status and the folder it ended in. A syntax error runs the statements on
-// the lines before it, then prints the error and gives status 2. ctx's end
-// gives status TimeoutExitCode; the caller checks ctx.
-func (s *session) runScript(ctx context.Context, src string, sp scriptSpec) (code int, finalDir string) {
-	finalDir = sp.dir
-	if s.interp == InterpreterNew {
-		return s.runScriptNew(ctx, src, sp)
-	}
-	defer func() {
-		if p := recover(); p != nil {
-			fmt.Fprintf(sp.stderr, "%s: internal error: %v\n", s.name, p)
-			code = 2
-		}
-	}()
-	file, perr := s.parse(src, sp.name)
-	r, err := s.newRunner(sp)
-	if err != nil {
-		fmt.Fprintf(sp.stderr, "%s: %v\n", s.name, err)
-		return 2, finalDir
-	}
-	err = r.Run(ctx, file)
-	finalDir = r.Dir
-	code = s.exitCode(ctx, sp.stderr, err)
-	if perr != nil && !r.Exited() {
-		fmt.Fprintln(sp.stderr, s.syntaxMessage(sp.errPfx, perr))
-		code = 2
-	}
-	return code, finalDir
-}
-
-// exitCode turns what Runner.Run returned into a status.
-func (s *session) exitCode(ctx context.Context, stderr io.Writer, err error) int {
-	es, isStatus := asInterpStatus(err)
-	switch {
-	case err == nil:
-		return 0
-	case isStatus:
-		return int(es)
-	case ctx.Err() != nil:
-		return TimeoutExitCode
-	}
-	fmt.Fprintf(stderr, "%s: %v\n", s.name, err)
-	return 1
-}
-
-// parse parses src in bash's language and prepares it to run (see
-// rewrite). On a syntax error it returns the statements of the lines before
-// the error, and the error.
-func (s *session) parse(src, name string) (*syntax.File, error) {
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	var stmts []*syntax.Stmt
-	var err error
-	for st, serr := range p.StmtsSeq(strings.NewReader(src)) {
-		if serr != nil {
-			err = serr
-			break
-		}
-		stmts = append(stmts, st)
-	}
-	if err != nil {
-		line := shErrLine(err)
-		keep := stmts[:0]
-		for _, st := range stmts {
-			if st.End().Line() < line {
-				keep = append(keep, st)
-			}
-		}
-		stmts = keep
-	}
-	file := &syntax.File{Name: name, Stmts: stmts}
-	s.rewrite(file)
-	return file, err
-}
-
-// shErrLine is the line a parse error is on (1 when unknown).
-func shErrLine(err error) uint {
-	var pe syntax.ParseError
-	var le syntax.LangError
-	switch {
-	case errors.As(err, &pe):
-		return pe.Pos.Line()
-	case errors.As(err, &le):
-		return le.Pos.Line()
-	}
-	return 1
-}
-
-// syntaxMessage is bash's wording of a parse error:
-// "bash: -c: line 2: syntax error: ...".
-func (s *session) syntaxMessage(prefix string, err error) string {
-	var pe syntax.ParseError
-	var le syntax.LangError
-	switch {
-	case errors.As(err, &pe):
-		text := pe.Text
-		if pe.Incomplete {
-			text = "unexpected end of file (" + text + ")"
-		}
-		return fmt.Sprintf("%s: line %d: syntax error: %s", prefix, max(pe.Pos.Line(), 1), text)
-	case errors.As(err, &le):
-		return fmt.Sprintf("%s: line %d: syntax error: %s is not supported", prefix, max(le.Pos.Line(), 1), le.Feature)
-	}
-	return fmt.Sprintf("%s: syntax error: %v", prefix, err)
-}
-
-// rewrite prepares a parsed program for a sandbox, in place:
-//
-//   - process substitution <(cmd) becomes a command substitution that runs
-//     cmd with its output in a temporary file of the FS and expands to that
-//     file's name (the interpreter would make a FIFO on the host);
-//     >(cmd) is reported as unsupported;
-//   - the tests -O and -G (owned by the user, by the group) become -e:
-//     the sandbox's user owns every file, and the interpreter would look
-//     the user up on the host;
-//   - the names of declared functions are noted, for command -v and type;
-//   - a background job and a pipeline's left side run under a guard that
-//     turns a panic into a failed command (guard.go).
-//
-// It reports whether it changed anything.
-func (s *session) rewrite(node syntax.Node) bool {
-	changed := platformRewrite != nil && platformRewrite(s, node)
-	syntax.Walk(node, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.FuncDecl:
-			if n.Name != nil {
-				s.addFunc(n.Name.Value)
-			}
-		case *syntax.UnaryTest:
-			if n.Op == syntax.TsUsrOwn || n.Op == syntax.TsGrpOwn {
-				n.Op = syntax.TsExists
-				changed = true
-			}
-		case *syntax.Word:
-			for i, part := range n.Parts {
-				ps, ok := part.(*syntax.ProcSubst)
-				if !ok {
-					continue
-				}
-				// Rewrite what is inside first: the walk does not revisit
-				// the replacement.
-				for _, st := range ps.Stmts {
-					if s.rewrite(st) {
-						changed = true
-					}
-				}
-				n.Parts[i] = s.procSubst(ps)
-				changed = true
-			}
-		}
-		return true
-	})
-	if guardGoroutines(node) {
-		changed = true
-	}
-	return changed
-}
-
-// platformRewrite, when set, rewrites a program first: the busybox image
-// (GOOS=wasip1, wasip1_rewrite.go) turns pipelines and here-documents into
-// calls its interpreter can run without os.Pipe.
-var platformRewrite func(s *session, node syntax.Node) bool
-
-// platformStdin and platformOpen, when set, adapt a Runner's stdin and a
-// redirection's file: on wasip1 the interpreter needs an *os.File for
-// standard input (wasip1_stdin.go).
-var (
-	platformStdin func(s *session, r io.Reader) io.Reader
-	platformOpen  func(s *session, hc interp.HandlerContext, name string, flag int, f afero.File) (io.ReadWriteCloser, error)
-)
-
-// procSubst is the replacement of one process substitution.
-func (s *session) procSubst(ps *syntax.ProcSubst) syntax.WordPart {
-	lit := func(v string) *syntax.Word {
-		return &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: v}}}
-	}
-	call := func(args ...string) *syntax.Stmt {
-		words := make([]*syntax.Word, len(args))
-		for i, a := range args {
-			words[i] = lit(a)
-		}
-		return &syntax.Stmt{Cmd: &syntax.CallExpr{Args: words}}
-	}
-	if ps.Op != syntax.CmdIn {
-		return &syntax.CmdSubst{Stmts: []*syntax.Stmt{
-			call(shInternal+"fail", "process substitution >(...) is not supported; write to a file and run the command on it"),
-		}}
-	}
-	tmp := s.procSubstPath()
-	body := &syntax.Stmt{
-		Cmd:    &syntax.Block{Stmts: ps.Stmts},
-		Redirs: []*syntax.Redirect{{Op: syntax.RdrOut, Word: lit(tmp)}},
-	}
-	return &syntax.DblQuoted{Parts: []syntax.WordPart{&syntax.CmdSubst{
-		Stmts: []*syntax.Stmt{body, call(shInternal+"echo", tmp)},
-	}}}
-}
-
-// procSubstPath names a new temporary file for a process substitution, in
-// the FS's /tmp (made when missing).
-func (s *session) procSubstPath() string {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	if _, err := s.base.Stat("/tmp"); err != nil {
-		if s.base.Mkdir("/tmp", 0o777) == nil {
-			_ = s.base.Chmod("/tmp", fs.ModeDir|fs.ModeSticky|0o777)
-		}
-	}
-	s.procN++
-	name := fmt.Sprintf("/tmp/.sh-procsubst-%s-%d", s.runID, s.procN)
-	s.procFiles = append(s.procFiles, name)
-	return name
-}
-
-// cleanup removes the temporary files of the session's process
-// substitutions.
-func (s *session) cleanup() {
-	s.mu.Lock()
-	files := slices.Clone(s.procFiles)
-	s.procFiles = nil
-	s.mu.Unlock()
-	for _, f := range files {
-		_ = s.base.Remove(f)
-	}
 }
 
 // shEnvList makes the environment list of Options.Env, with PWD, and

@@ -110,23 +110,16 @@ var shTestEnv = map[string]string{"HOME": shTestDir, "PATH": "/usr/bin:/bin", "L
 // the status.
 func runSh(t testing.TB, fsys afero.Fs, script string) (string, string, int) {
 	t.Helper()
-	return runShWith(t, fsys, script, "")
-}
-
-// runShWith is runSh on the interpreter interp (Options.Interpreter).
-func runShWith(t testing.TB, fsys afero.Fs, script, interp string) (string, string, int) {
-	t.Helper()
 	var stdout, stderr bytes.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), 20*time.Second)
 	defer cancel()
 	code, err := Run(ctx, script, Options{
-		FS:          fsys,
-		Dir:         shTestDir,
-		Env:         shTestEnv,
-		Stdin:       strings.NewReader(""),
-		Stdout:      &stdout,
-		Stderr:      &stderr,
-		Interpreter: interp,
+		FS:     fsys,
+		Dir:    shTestDir,
+		Env:    shTestEnv,
+		Stdin:  strings.NewReader(""),
+		Stdout: &stdout,
+		Stderr: &stderr,
 	})
 	if err != nil {
 		t.Fatalf("Run(%q): %v", script, err)
@@ -137,16 +130,10 @@ func runShWith(t testing.TB, fsys afero.Fs, script, interp string) (string, stri
 // runShCases runs each case on a fresh fixture.
 func runShCases(t *testing.T, cases []shCase) {
 	t.Helper()
-	runShCasesWith(t, cases, "")
-}
-
-// runShCasesWith is runShCases on the interpreter interp.
-func runShCasesWith(t *testing.T, cases []shCase, interp string) {
-	t.Helper()
 	for _, tc := range cases {
 		t.Run(tc.name, func(t *testing.T) {
 			t.Parallel()
-			out, errOut, code := runShWith(t, newShTestFS(t, shTestFiles), tc.script, interp)
+			out, errOut, code := runSh(t, newShTestFS(t, shTestFiles), tc.script)
 			if out != tc.stdout || code != tc.exit {
 				t.Errorf("script:\n%s\nstdout:\n%s\nwant:\n%s\nexit %d, want %d\nstderr:\n%s", tc.script, out, tc.stdout, code, tc.exit, errOut)
 			}

@@ -4,8 +4,10 @@ package shell
 
 // The guest side of the wasm adapter's process API: inside the busybox
 // image (this package built for GOOS=wasip1), a command that is another
-// image (python3) or a pipeline stage runs as a new module instance that
-// the host starts on the same filesystem. The host module "agentenkit"
+// image (python3, or sh when Fallback sends it there) runs as a new module
+// instance that the host starts on the same filesystem; pipeline stages,
+// subshells and background jobs are goroutines of this instance
+// (package shell/bash). The host module "agentenkit"
 // (providers/wasm, hostproc.go) offers non-blocking calls, because a host
 // call that blocks freezes every goroutine of a Go guest: the guest polls
 // them, and proc_poll sleeps until one of its processes has news.
@@ -76,12 +78,6 @@ type procSpec struct {
 	Args  []string `json:"args"`
 	Dir   string   `json:"dir"`
 	Env   []string `json:"env"`
-	// StdinFrom, when set, is the handle of a process started earlier by
-	// this instance whose stdout becomes this one's stdin on the host side
-	// (a pipeline); the guest then reads neither.
-	StdinFrom int32 `json:"stdinFrom,omitempty"`
-	// StderrToStdout sends the child's stderr into its stdout (|&).
-	StderrToStdout bool `json:"stderrToStdout,omitempty"`
 	// Umask is the child's umask (fs_umask tells it).
 	Umask *uint32 `json:"umask,omitempty"`
 }

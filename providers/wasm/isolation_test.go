@@ -267,9 +267,14 @@ func TestTooManyProcesses(t *testing.T) {
 	t.Parallel()
 	p := newProvider(t, nil, wasm.Options{})
 	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{Resources: sandbox.Resources{Pids: 4}})
-	// A pipeline in a pipeline in ...: a fork bomb stops at the limit.
+	// A pipeline in a pipeline in ...: a fork bomb of pipeline stages
+	// (goroutines of the shell's instance) stops at the shell's limit.
 	res := run(t, sb, "f() { echo x | f; }; f", sandbox.RunCommandOptions{Timeout: 30 * time.Second})
 	assert.NotEqual(t, 0, res.ExitCode)
+	assert.False(t, res.TimedOut)
+	assert.Contains(t, res.Stderr, "Resource temporarily unavailable", tail(res.Stderr))
+	// Instances the host starts (python3) stop at Pids: four at once.
+	res = run(t, sb, "for i in 1 2 3 4 5; do python3 -c 'import time; time.sleep(4)' & done; wait", sandbox.RunCommandOptions{Timeout: 60 * time.Second})
 	assert.False(t, res.TimedOut)
 	assert.Contains(t, res.Stderr, "Resource temporarily unavailable", tail(res.Stderr))
 	stillWorks(t, sb)

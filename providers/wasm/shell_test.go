@@ -12,8 +12,9 @@ import (
 	"github.com/agentenkit/agentenkit/sandbox"
 )
 
-// The shell in the guest: pipelines and here-documents run through the
-// rewrite of shell/wasip1_rewrite.go, python3 through the host. Each case is
+// The shell in the guest: package shell/bash, whose pipeline stages,
+// subshells and background jobs are goroutines of the busybox instance;
+// python3 runs as an instance of its own through the host. Each case is
 // what bash prints.
 
 func TestPython(t *testing.T) {
@@ -136,6 +137,40 @@ func TestPipelineTiming(t *testing.T) {
 	require.Equal(t, "1\n2\n3\n", res.Stdout)
 	first := live.firstAt.Sub(start)
 	assert.Less(t, first, time.Since(start)-700*time.Millisecond, "the first line arrived late (%v of %v): not streamed", first, time.Since(start))
+}
+
+// TestJobsShareTheInstance: background jobs and pipeline stages are
+// goroutines of the one busybox instance, and none can starve the others
+// (Go's wasip1 runtime never preempts: the interpreter yields); the
+// command's time limit still ends all of them, Pythons included.
+func TestJobsShareTheInstance(t *testing.T) {
+	t.Parallel()
+	p := newProvider(t, nil, wasm.Options{})
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
+	timed := func(cmd string, timeout time.Duration) (sandbox.CommandResult, time.Duration) {
+		t.Helper()
+		start := time.Now()
+		res := run(t, sb, cmd, sandbox.RunCommandOptions{Timeout: timeout})
+		return res, time.Since(start)
+	}
+	// Three sleeps of 2 s at once take 2 s, not 6 (with room for a slow
+	// start on a loaded machine).
+	res, took := timed("sleep 2 & sleep 2 & sleep 2 & wait; echo done", time.Minute)
+	assert.Equal(t, "done\n", res.Stdout, res.Stderr)
+	assert.Less(t, took, 5*time.Second, "the sleeps ran one after the other")
+	// A CPU-bound background loop leaves the foreground running.
+	res, took = timed("while :; do :; done & sleep 0.3; echo fg; kill %1; wait %1; echo $?", time.Minute)
+	assert.Equal(t, "fg\n143\n", res.Stdout, res.Stderr)
+	assert.Less(t, took, 10*time.Second)
+	// So does a CPU-bound pipeline stage: the other stages go on.
+	res, _ = timed("{ while :; do :; done | true; } & seq 3 | while read l; do echo $l; done; kill %1", time.Minute)
+	assert.Equal(t, "1\n2\n3\n", res.Stdout, res.Stderr)
+	// The time limit ends the loops and a background Python alike.
+	res, took = timed("while :; do :; done & python3 -c 'while True: pass' & while :; do :; done", 2*time.Second)
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, 124, res.ExitCode)
+	assert.Less(t, took, 10*time.Second, "the time limit did not end the command promptly")
+	stillWorks(t, sb)
 }
 
 type signalBuffer struct {

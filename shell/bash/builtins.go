@@ -18,6 +18,13 @@ type builtinFunc func(r *Runner, args []string) int
 
 var builtins map[string]builtinFunc
 
+// IsBuiltin tells whether name is a builtin of the shell (echo, cd, read,
+// test, ...), which Options.Exec is never asked to run.
+func IsBuiltin(name string) bool {
+	_, ok := builtins[name]
+	return ok
+}
+
 // specialBuiltins keep their temporary assignments (POSIX).
 var specialBuiltins = map[string]bool{
 	":": true, ".": true, "break": true, "continue": true, "eval": true, "exec": true,

@@ -58,6 +58,18 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	done := make([]chan struct{}, n)
 	var prevR *pipeReader
 	lastInShell := r.shopt["lastpipe"] && !r.opt["monitor"]
+	forks := int64(n)
+	if lastInShell {
+		forks--
+	}
+	if r.shared.jobs.Add(forks) > maxJobs {
+		r.shared.jobs.Add(-forks)
+		r.errf("fork: Resource temporarily unavailable")
+		r.status = 254
+		r.setPipestatus([]int{254})
+		return
+	}
+	defer r.shared.jobs.Add(-forks)
 	for i, st := range stages {
 		var pr *pipeReader
 		var pw *pipeWriter

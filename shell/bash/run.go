@@ -120,13 +120,15 @@ type shared struct {
 	nextID  int      // pids of jobs and subshells
 	temps   []string // files of process substitutions, removed at the end
 	rootPID int
-	// jobs counts the background jobs running now: at maxJobs more are
-	// refused as a failed fork is, so a fork bomb (f() { f & f; }; f)
-	// ends instead of taking the host's memory.
+	// jobs counts the background jobs and pipeline stages running now:
+	// at maxJobs more are refused as a failed fork is, so a fork bomb
+	// (f() { f & f; }; f, or f() { echo | f; }; f) ends instead of taking
+	// the host's memory.
 	jobs atomic.Int64
 }
 
-// maxJobs is how many background jobs one Run may have running at once.
+// maxJobs is how many background jobs and pipeline stages one Run may
+// have running at once.
 const maxJobs = 512
 
 // Runner is one shell: the main one or a subshell.
@@ -597,6 +599,7 @@ func (r *Runner) report(err error) {
 }
 
 func (r *Runner) stmt(st *syntax.Stmt) {
+	r.yield()
 	if r.lineFrozen == 0 {
 		r.line = int(st.Pos().Line())
 	}
