@@ -56,9 +56,7 @@ func hostRun(t *testing.T, program, script string) (string, int) {
 // wasmGaps are differential scripts busybox.wasm does not pass yet, with
 // the reason; each is compared on the native shell (shell's
 // TestToolsLikeBash).
-var wasmGaps = map[string]string{
-	"911-modes-umask-subshell.sh": "busybox.wasm still runs mvdan.cc/sh's interpreter, whose subshells share the umask; shell/bash keeps a subshell's own (remove this entry when busybox runs shell/bash)",
-}
+var wasmGaps = map[string]string{}
 
 // TestModesLikeBash runs the shell's differential scripts for file modes
 // and the everyday tools (shell/testdata/compat/9??-*.sh: umask, chmod,
