@@ -2,12 +2,14 @@ package bash
 
 import (
 	"bytes"
+	"context"
 	"fmt"
 	"io/fs"
 	"regexp"
 	"slices"
 	"strconv"
 	"strings"
+	"syscall"
 	"unicode/utf8"
 
 	"mvdan.cc/sh/v3/pattern"
@@ -398,7 +400,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 	var buf bytes.Buffer
 	s := r.subshellCopy()
 	s.fds = cloneMap(r.fds)
-	s.fds[1] = &fdesc{w: &lockedWriter{w: &buf}, name: "cmdsubst"}
+	s.fds[1] = &fdesc{w: &lockedWriter{w: &substWriter{buf: &buf, ctx: r.ctx}}, name: "cmdsubst"}
 	code := s.runSub(func(s *Runner) { s.runStmts(stmts) })
 	r.lastSubStatus = code
 	r.status = code
@@ -411,6 +413,31 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 		out = strings.ReplaceAll(out, "\x00", "")
 	}
 	return strings.TrimRight(out, "\n"), nil
+}
+
+// maxSubstBytes caps what one command substitution keeps. bash grows its
+// buffer until memory runs out; here the writer past the cap fails as a
+// write to a full device does (ENOMEM), so `x=$(yes)` ends with an error
+// instead of taking the host's memory.
+const maxSubstBytes = 256 << 20
+
+// substWriter is a command substitution's stdout: it fails once the
+// command's deadline has passed or maxSubstBytes are kept, so a writer
+// that ignores its context still stops.
+type substWriter struct {
+	buf *bytes.Buffer
+	ctx context.Context
+}
+
+func (w *substWriter) Write(p []byte) (int, error) {
+	if err := w.ctx.Err(); err != nil {
+		return 0, err
+	}
+	if room := maxSubstBytes - w.buf.Len(); len(p) > room {
+		n, _ := w.buf.Write(p[:max(room, 0)])
+		return n, syscall.ENOMEM
+	}
+	return w.buf.Write(p)
 }
 
 // procSubst runs <(cmd) into a temporary file of the FS and returns its
