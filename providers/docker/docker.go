@@ -312,10 +312,11 @@ func (p *Provider) containerConfig(ctx context.Context, opts sandbox.CreateSandb
 	case sandbox.NetworkNone:
 		mode = "none"
 	case sandbox.NetworkAll:
-		if err := p.ensureNetwork(ctx); err != nil {
+		id, err := p.ensureNetwork(ctx)
+		if err != nil {
 			return nil, nil, err
 		}
-		mode = container.NetworkMode(p.opts.NetworkName)
+		mode = container.NetworkMode(id)
 	case sandbox.NetworkAllowList:
 		return nil, nil, sandbox.Unsupported(Name, "network allow list", "the e2b and wasm adapters offer allow lists; docker offers none or all")
 	default:

@@ -33,8 +33,9 @@ type engine interface {
 	ContainerStatPath(ctx context.Context, id, path string) (container.PathStat, error)
 	ContainerList(ctx context.Context, opts container.ListOptions) ([]container.Summary, error)
 	ContainerUpdate(ctx context.Context, id string, update container.UpdateConfig) (container.UpdateResponse, error)
-	NetworkInspect(ctx context.Context, name string, opts network.InspectOptions) (network.Inspect, error)
 	NetworkCreate(ctx context.Context, name string, opts network.CreateOptions) (network.CreateResponse, error)
+	NetworkList(ctx context.Context, opts network.ListOptions) ([]network.Summary, error)
+	NetworkRemove(ctx context.Context, id string) error
 }
 
 var _ engine = (*client.Client)(nil)

@@ -5,6 +5,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -123,21 +124,15 @@ func (p *Provider) deadline(ctx context.Context, id string) (end, written time.T
 	return time.Unix(n, 0), hdr.ModTime, true
 }
 
-// ensureNetwork makes the bridge network of sandboxes with network all
-// when the engine does not have it: containers on it reach the outside but
-// not each other (inter-container traffic off).
-func (p *Provider) ensureNetwork(ctx context.Context) error {
+// ensureNetwork returns the ID of the bridge network of sandboxes with
+// network all, made when the engine does not have it: containers on it
+// reach the outside but not each other (inter-container traffic off).
+func (p *Provider) ensureNetwork(ctx context.Context) (string, error) {
 	p.netMu.Lock()
 	defer p.netMu.Unlock()
-	n, err := p.api.NetworkInspect(ctx, p.opts.NetworkName, network.InspectOptions{})
-	if err == nil {
-		if n.Driver != "bridge" || n.Options["com.docker.network.bridge.enable_icc"] != "false" {
-			return fmt.Errorf("docker: network %s exists but is not a bridge with inter-container traffic off: remove it (docker network rm %s) or set docker.Options.NetworkName", p.opts.NetworkName, p.opts.NetworkName)
-		}
-		return nil
-	}
-	if !isNotFound(err) {
-		return fmt.Errorf("docker: inspect network %s: %w", p.opts.NetworkName, err)
+	id, err := p.findNetwork(ctx)
+	if err != nil || id != "" {
+		return id, err
 	}
 	_, err = p.api.NetworkCreate(ctx, p.opts.NetworkName, network.CreateOptions{
 		Driver:  "bridge",
@@ -145,7 +140,50 @@ func (p *Provider) ensureNetwork(ctx context.Context) error {
 		Labels:  map[string]string{labelManaged: "1"},
 	})
 	if err != nil && !isConflict(err) {
-		return fmt.Errorf("docker: create network %s: %w", p.opts.NetworkName, err)
+		return "", fmt.Errorf("docker: create network %s: %w", p.opts.NetworkName, err)
 	}
-	return nil
+	id, err = p.findNetwork(ctx)
+	if err == nil && id == "" {
+		err = fmt.Errorf("docker: network %s was made but the engine does not list it", p.opts.NetworkName)
+	}
+	return id, err
+}
+
+// findNetwork returns the ID of the network named Options.NetworkName, or
+// "" when there is none. Two processes making it at once can leave two of
+// that name (the engine's duplicate check is not atomic: seen with two test
+// processes on Debian's docker.io), and a name then no longer names one network: every provider
+// takes the one made first (then the lowest ID), so all agree, and removes
+// the others that no container uses.
+func (p *Provider) findNetwork(ctx context.Context) (string, error) {
+	name := p.opts.NetworkName
+	list, err := p.api.NetworkList(ctx, network.ListOptions{Filters: filters.NewArgs(filters.Arg("name", name))})
+	if err != nil {
+		return "", fmt.Errorf("docker: list networks named %s: %w", name, err)
+	}
+	var same []network.Summary
+	for _, n := range list {
+		if n.Name == name { // the filter also matches names that contain it
+			same = append(same, n)
+		}
+	}
+	if len(same) == 0 {
+		return "", nil
+	}
+	slices.SortFunc(same, func(a, b network.Summary) int {
+		if c := a.Created.Compare(b.Created); c != 0 {
+			return c
+		}
+		return strings.Compare(a.ID, b.ID)
+	})
+	for _, n := range same[1:] {
+		if n.Labels[labelManaged] == "1" {
+			_ = p.api.NetworkRemove(ctx, n.ID) // one a container uses stays
+		}
+	}
+	n := same[0]
+	if n.Driver != "bridge" || n.Options["com.docker.network.bridge.enable_icc"] != "false" {
+		return "", fmt.Errorf("docker: network %s exists but is not a bridge with inter-container traffic off: remove it (docker network rm %s) or set docker.Options.NetworkName", name, name)
+	}
+	return n.ID, nil
 }
