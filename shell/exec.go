@@ -9,7 +9,6 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"os"
 	"path"
 	"slices"
@@ -134,7 +133,7 @@ func (s *session) invoke(ctx context.Context, b Builtin, c *Call, args []string)
 	// c is this invocation's own (built by the interpreter or Call.Exec): its Exec sees the
 	// same stdout.
 	if c.Stdout != nil {
-		c.Stdout = ctxWriter{ctx, c.Stdout}
+		c.Stdout = command.CtxWriter{Ctx: ctx, W: c.Stdout}
 	}
 	defer func() {
 		if p := recover(); p != nil {
@@ -386,17 +385,4 @@ loop:
 		return Exit(127)
 	}
 	return s.runNested(ctx, c, string(data), file, file, rest[1:], flags)
-}
-
-// ctxWriter is a writer that fails with ctx's error once ctx ended.
-type ctxWriter struct {
-	ctx context.Context
-	w   io.Writer
-}
-
-func (w ctxWriter) Write(p []byte) (int, error) {
-	if err := w.ctx.Err(); err != nil {
-		return 0, err
-	}
-	return w.w.Write(p)
 }

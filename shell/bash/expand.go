@@ -2,7 +2,6 @@ package bash
 
 import (
 	"bytes"
-	"context"
 	"fmt"
 	"io/fs"
 	"regexp"
@@ -14,6 +13,8 @@ import (
 
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/command"
 )
 
 // seg is a piece of a field being expanded: its text, whether it was
@@ -400,7 +401,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 	var buf bytes.Buffer
 	s := r.subshellCopy()
 	s.fds = cloneMap(r.fds)
-	s.fds[1] = &fdesc{w: &lockedWriter{w: &substWriter{buf: &buf, ctx: r.ctx}}, name: "cmdsubst"}
+	s.fds[1] = &fdesc{w: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: substBuffer{&buf}}}, name: "cmdsubst"}
 	code := s.runSub(func(s *Runner) { s.runStmts(stmts) })
 	r.lastSubStatus = code
 	r.status = code
@@ -421,18 +422,11 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 // instead of taking the host's memory.
 const maxSubstBytes = 256 << 20
 
-// substWriter is a command substitution's stdout: it fails once the
-// command's deadline has passed or maxSubstBytes are kept, so a writer
-// that ignores its context still stops.
-type substWriter struct {
-	buf *bytes.Buffer
-	ctx context.Context
-}
+// substBuffer keeps a command substitution's output, at most
+// maxSubstBytes of it.
+type substBuffer struct{ buf *bytes.Buffer }
 
-func (w *substWriter) Write(p []byte) (int, error) {
-	if err := w.ctx.Err(); err != nil {
-		return 0, err
-	}
+func (w substBuffer) Write(p []byte) (int, error) {
 	if room := maxSubstBytes - w.buf.Len(); len(p) > room {
 		n, _ := w.buf.Write(p[:max(room, 0)])
 		return n, syscall.ENOMEM

@@ -155,6 +155,20 @@ func Names() []string {
 	return names
 }
 
+// CtxWriter is a writer that fails with Ctx's error once Ctx has ended, so
+// a command that ignores its context still stops at its next write.
+type CtxWriter struct {
+	Ctx context.Context
+	W   io.Writer
+}
+
+func (w CtxWriter) Write(p []byte) (int, error) {
+	if err := w.Ctx.Err(); err != nil {
+		return 0, err
+	}
+	return w.W.Write(p)
+}
+
 // ReadAll reads r to its end like io.ReadAll, but stops with ctx's error
 // as soon as ctx ends: a command that reads all its input (shuf, split,
 // patch from stdin) ends at its deadline even on endless input.
