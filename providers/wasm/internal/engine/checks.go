@@ -47,7 +47,7 @@ var errChecksShape = errors.New("engine: module cannot be instrumented")
 // threads and tail calls are known), is refused with errChecksShape: it
 // could not be ended at its deadline.
 func addChecks(wasm []byte) ([]byte, error) {
-	secs, err := sections(wasm)
+	secs, err := sections(wasm, errChecksShape)
 	if err != nil {
 		return nil, err
 	}
@@ -223,10 +223,11 @@ type section struct {
 	body []byte
 }
 
-// sections splits a module into its sections (custom ones included).
-func sections(wasm []byte) ([]section, error) {
+// sections splits a module into its sections (custom ones included); a
+// malformed module is an error wrapping shape, the caller's sentinel.
+func sections(wasm []byte, shape error) ([]section, error) {
 	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
-		return nil, fmt.Errorf("%w: not a wasm module", errChecksShape)
+		return nil, fmt.Errorf("%w: not a wasm module", shape)
 	}
 	var secs []section
 	for i := 8; i < len(wasm); {
@@ -234,7 +235,7 @@ func sections(wasm []byte) ([]section, error) {
 		start := i + 1 + n
 		end := start + int(size)
 		if n == 0 || end > len(wasm) || end < start {
-			return nil, fmt.Errorf("%w: malformed section at byte %d", errChecksShape, i)
+			return nil, fmt.Errorf("%w: malformed section at byte %d", shape, i)
 		}
 		secs = append(secs, section{wasm[i], wasm[start:end]})
 		i = end
@@ -242,6 +243,7 @@ func sections(wasm []byte) ([]section, error) {
 	return secs, nil
 }
 
+// assemble writes a module back from its header and sections.
 func assemble(header []byte, secs []section) []byte {
 	n := len(header)
 	for _, s := range secs {

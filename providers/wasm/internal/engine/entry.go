@@ -22,23 +22,9 @@ var errEntryShape = errors.New("engine: module of another shape")
 // function imports are allowed (a module importing a table, memory or
 // global is refused).
 func addEntry(wasm []byte) ([]byte, error) {
-	if len(wasm) < 8 || string(wasm[:4]) != "\x00asm" {
-		return nil, errEntryShape
-	}
-	type section struct {
-		id   byte
-		body []byte
-	}
-	var secs []section
-	for i := 8; i < len(wasm); {
-		size, n := uleb(wasm[i+1:])
-		start := i + 1 + n
-		end := start + int(size)
-		if n == 0 || end > len(wasm) || end < start {
-			return nil, errEntryShape
-		}
-		secs = append(secs, section{wasm[i], wasm[start:end]})
-		i = end
+	secs, err := sections(wasm, errEntryShape)
+	if err != nil {
+		return nil, err
 	}
 	find := func(id byte) int {
 		for i, s := range secs {
@@ -118,13 +104,7 @@ func addEntry(wasm []byte) ([]byte, error) {
 	if _, err := grow(exports, 2, ex...); err != nil {
 		return nil, err
 	}
-	out := append([]byte(nil), wasm[:8]...)
-	for _, s := range secs {
-		out = append(out, s.id)
-		out = appendUleb(out, uint32(len(s.body)))
-		out = append(out, s.body...)
-	}
-	return out, nil
+	return assemble(wasm[:8], secs), nil
 }
 
 func appendUleb(b []byte, v uint32) []byte {
