@@ -178,6 +178,16 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 		r.xtrace(words)
 	}
 	r.status = r.declare(args, assigns)
+	last := args[len(args)-1]
+	if len(assigns) > 0 {
+		as := assigns[len(assigns)-1]
+		last = as.Name.Value
+		if as.Value != nil && as.Array == nil {
+			v, _ := r.assignValue(as.Value)
+			last += pick(as.Append, "+=", "=") + v
+		}
+	}
+	r.setLastArg(last)
 }
 
 func declBuiltin(r *Runner, args []string) int {

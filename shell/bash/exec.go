@@ -194,6 +194,7 @@ func (r *Runner) call(c *syntax.CallExpr) {
 			r.status = r.lastSubStatus
 		}
 		r.setPipestatus([]int{r.status})
+		r.setLastArg("")
 		return
 	}
 	r.lastSubStatus = -1
@@ -215,6 +216,7 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		if r.lastSubStatus >= 0 {
 			r.status = r.lastSubStatus
 		}
+		r.setLastArg("")
 		return
 	}
 	if r.shopt["expand_aliases"] {
@@ -238,6 +240,18 @@ func (r *Runner) call(c *syntax.CallExpr) {
 	}
 	r.runArgs(args, tmp)
 	r.setPipestatus([]int{r.status})
+	r.setLastArg(args[len(args)-1])
+}
+
+// setLastArg sets $_, the last word of the simple command that ran last,
+// after it ran (a function sees its caller's previous one).
+func (r *Runner) setLastArg(s string) {
+	g := r.vars.global().vars
+	if v, ok := g["_"]; ok && v.Kind == kString && !v.ReadOnly && !v.NameRef && !v.Integer {
+		v.Str, v.Set = s, true
+		return
+	}
+	g["_"] = &Var{Set: true, Str: s}
 }
 
 func isPlainLit(w *syntax.Word) bool {

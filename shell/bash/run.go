@@ -218,6 +218,9 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	if _, ok := g["PATH"]; !ok {
 		g["PATH"] = &Var{Set: true, Str: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", Exported: true}
 	}
+	if _, ok := g["_"]; !ok {
+		g["_"] = &Var{Set: true, Str: r.arg0} // bash's argv[0] without _ in its environment
+	}
 	if _, ok := g["IFS"]; !ok {
 		g["IFS"] = &Var{Set: true, Str: " \t\n"}
 	}
