@@ -1,0 +1,101 @@
+package arith
+
+import (
+	"errors"
+	"testing"
+)
+
+// mapVars is a Vars over a map; elements are stored under "name[sub]"
+// with sub as written.
+type mapVars map[string]string
+
+func (m mapVars) Var(name string) (string, error) { return m[name], nil }
+
+func (m mapVars) Elem(name, sub string, depth int) (string, error) {
+	return m[name+"["+sub+"]"], nil
+}
+
+func (m mapVars) SetVar(name, val string) error { m[name] = val; return nil }
+
+func (m mapVars) SetElem(name, sub, val string) error {
+	m[name+"["+sub+"]"] = val
+	return nil
+}
+
+// TestEval: each want was printed by bash 5.2 for $((expr)) with x=4,
+// y=1 and a=(10 20).
+func TestEval(t *testing.T) {
+	tests := []struct {
+		expr string
+		want int64
+		err  string
+		vars map[string]string // after evaluation
+	}{
+		{expr: "", want: 0},
+		{expr: "1+2*3", want: 7},
+		{expr: "2**10", want: 1024},
+		{expr: "7/2", want: 3},
+		{expr: "-7%3", want: -1},
+		{expr: "1<<65", want: 2},
+		{expr: "x=5, x*2", want: 10, vars: map[string]string{"x": "5"}},
+		{expr: "y+=3", want: 4, vars: map[string]string{"y": "4"}},
+		{expr: "x=x+1", want: 5, vars: map[string]string{"x": "5"}},
+		{expr: "0x1f + 010 + 2#101", want: 44},
+		{expr: "64#@_", want: 4031},
+		{expr: "1 ? 2 : 3", want: 2},
+		{expr: "0 && 1/0", want: 0},
+		{expr: "z", want: 0},
+		{expr: "a[1]+1", want: 21},
+		{expr: "a[1]=3, a[1]*2", want: 6, vars: map[string]string{"a[1]": "3"}},
+		{expr: "1/0", err: `1/0: division by 0 (error token is "0")`},
+		{expr: "2#12", err: `2#12: value too great for base (error token is "2#12")`},
+		{expr: "1 +", err: `1 +: syntax error: operand expected (error token is "+")`},
+		{expr: "(1", err: "(1: missing `)' (error token is \"1\")"},
+		{expr: "2**-1", err: `2**-1: exponent less than 0 (error token is "1")`},
+		{expr: "3=4", err: `3=4: attempted assignment to non-variable (error token is "=4")`},
+	}
+	for _, tt := range tests {
+		t.Run(tt.expr, func(t *testing.T) {
+			v := mapVars{"x": "4", "y": "1", "a[0]": "10", "a[1]": "20"}
+			got, err := Eval(v, tt.expr, 0)
+			if tt.err != "" {
+				var e *Error
+				if !errors.As(err, &e) || e.Msg != tt.err {
+					t.Fatalf("Eval(%q) error = %v, want %q", tt.expr, err, tt.err)
+				}
+				return
+			}
+			if err != nil || got != tt.want {
+				t.Fatalf("Eval(%q) = %d, %v; want %d", tt.expr, got, err, tt.want)
+			}
+			for k, want := range tt.vars {
+				if v[k] != want {
+					t.Errorf("after Eval(%q): %s = %q, want %q", tt.expr, k, v[k], want)
+				}
+			}
+		})
+	}
+}
+
+// errVars fails every read: the error ends the evaluation unchanged.
+type errVars struct{ mapVars }
+
+var errUnbound = errors.New("x: unbound variable")
+
+func (errVars) Var(string) (string, error) { return "", errUnbound }
+
+func TestEvalVarsError(t *testing.T) {
+	if _, err := Eval(errVars{mapVars{}}, "1 + x", 0); err != errUnbound {
+		t.Fatalf("Eval error = %v, want %v", err, errUnbound)
+	}
+}
+
+// TestEvalRecursion: a variable whose value names itself ends with
+// bash's error, not a stack overflow.
+func TestEvalRecursion(t *testing.T) {
+	_, err := Eval(mapVars{"x": "x"}, "x", 0)
+	var e *Error
+	if !errors.As(err, &e) || e.Msg != `x: expression recursion level exceeded (error token is "x")` {
+		t.Fatalf("Eval error = %v", err)
+	}
+}

@@ -1,0 +1,358 @@
+package bash
+
+import (
+	"errors"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/arith"
+)
+
+// Arithmetic is evaluated as bash does it: the expression's text is
+// expanded first (parameters, command substitutions, double quotes
+// removed, single quotes kept), then package arith parses and evaluates
+// the resulting string in one pass (bash's expr.c), so that
+// "$(( "1+2" * 3 ))" is 7, a variable's value is itself evaluated as an expression, and errors
+// carry bash's text: "EXPR: msg (error token is "TOK")".
+//
+// At parse time (arithTemplates) every arithmetic expression of the AST
+// is replaced by a template: a *syntax.Word of literal source text and
+// the expansions met in it.
+
+// arith evaluates an arithmetic expression of the AST.
+func (r *Runner) arith(x syntax.ArithmExpr) (int64, error) {
+	if x == nil {
+		return 0, nil
+	}
+	text, err := r.arithText(x, false)
+	if err != nil {
+		return 0, err
+	}
+	return r.arithEval(text, 0)
+}
+
+// arithString evaluates an expression given as text (declare -i, let).
+func (r *Runner) arithString(s string) (int64, error) {
+	return r.arithEval(s, 0)
+}
+
+// arithText expands a template (see arithTemplates); key: as an
+// associative array's key (all quotes removed), else as arithmetic text
+// (single quotes kept).
+func (r *Runner) arithText(x syntax.ArithmExpr, key bool) (string, error) {
+	w, ok := x.(*syntax.Word)
+	if !ok {
+		// Not converted (built by hand): its printed form.
+		return printNode(x), nil
+	}
+	var b strings.Builder
+	for _, p := range w.Parts {
+		switch p := p.(type) {
+		case *syntax.Lit:
+			if key {
+				b.WriteString(unquoteKey(p.Value))
+			} else {
+				b.WriteString(p.Value)
+			}
+		case *syntax.SglQuoted:
+			s, err := r.literal(&syntax.Word{Parts: []syntax.WordPart{p}})
+			if err != nil {
+				return "", err
+			}
+			if !key {
+				s = "'" + s + "'"
+			}
+			b.WriteString(s)
+		case *syntax.ParamExp:
+			if !p.Dollar.IsValid() && p.Short {
+				// A bare a[i] (arithmetic's own variable syntax).
+				b.WriteString(p.Param.Value)
+				if p.Index != nil {
+					s, err := r.arithText(p.Index, key)
+					if err != nil {
+						return "", err
+					}
+					b.WriteString("[" + s + "]")
+				}
+				continue
+			}
+			s, err := r.literal(&syntax.Word{Parts: []syntax.WordPart{&syntax.DblQuoted{Parts: []syntax.WordPart{p}}}})
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		default:
+			s, err := r.literal(&syntax.Word{Parts: []syntax.WordPart{p}})
+			if err != nil {
+				return "", err
+			}
+			b.WriteString(s)
+		}
+	}
+	return b.String(), nil
+}
+
+// unquoteKey removes quotes and backslashes from literal text.
+func unquoteKey(s string) string {
+	if !strings.ContainsAny(s, `'"\`) {
+		return s
+	}
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q == 0 && (c == '\'' || c == '"'):
+			q = c
+		case q != 0 && c == q:
+			q = 0
+		case c == '\\' && q != '\'' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}
+
+// arithTemplates replaces, in the AST under n parsed from src, every
+// arithmetic expression by its template: the source text as literals,
+// with the expansions ($x, ${..}, $(..), $((..)), quotes) as parts.
+// let: the expressions of let, whose words lose their quotes.
+func arithTemplates(n syntax.Node, src string) {
+	conv := func(x syntax.ArithmExpr, from, to int, let bool) syntax.ArithmExpr {
+		if x == nil {
+			return nil
+		}
+		if from < 0 || to > len(src) || from > to {
+			return x
+		}
+		return arithTemplate(x, src, from, to, let)
+	}
+	off := func(p syntax.Pos) int { return int(p.Offset()) }
+	syntax.Walk(n, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmExp:
+			d := 3
+			if n.Bracket {
+				d = 2
+			}
+			n.X = conv(n.X, off(n.Left)+d, off(n.Right), false)
+		case *syntax.ArithmCmd:
+			n.X = conv(n.X, off(n.Left)+2, off(n.Right), false)
+		case *syntax.CStyleLoop:
+			a, end := off(n.Lparen)+2, off(n.Rparen)
+			if a > end || end > len(src) {
+				return true
+			}
+			semi := func(from int, x syntax.ArithmExpr) int {
+				if x != nil {
+					from = max(from, off(x.End()))
+				}
+				if i := strings.IndexByte(src[from:end], ';'); i >= 0 {
+					return from + i
+				}
+				return end
+			}
+			s1 := semi(a, n.Init)
+			s2 := semi(min(s1+1, end), n.Cond)
+			n.Init = conv(n.Init, a, s1, false)
+			n.Cond = conv(n.Cond, min(s1+1, end), s2, false)
+			n.Post = conv(n.Post, min(s2+1, end), end, false)
+		case *syntax.LetClause:
+			for i, x := range n.Exprs {
+				n.Exprs[i] = conv(x, off(x.Pos()), off(x.End()), true)
+			}
+		case *syntax.ParamExp:
+			if n.Index != nil {
+				n.Index = conv(n.Index, off(n.Index.Pos()), off(n.Index.End()), false)
+			}
+			if n.Slice != nil {
+				if n.Slice.Offset != nil {
+					n.Slice.Offset = conv(n.Slice.Offset, off(n.Slice.Offset.Pos()), off(n.Slice.Offset.End()), false)
+				}
+				if n.Slice.Length != nil {
+					n.Slice.Length = conv(n.Slice.Length, off(n.Slice.Length.Pos()), off(n.Slice.Length.End()), false)
+				}
+			}
+		case *syntax.Assign:
+			if n.Index != nil {
+				n.Index = conv(n.Index, off(n.Index.Pos()), off(n.Index.End()), false)
+			}
+		case *syntax.ArrayElem:
+			if n.Index != nil {
+				n.Index = conv(n.Index, off(n.Index.Pos()), off(n.Index.End()), false)
+			}
+		}
+		return true
+	})
+}
+
+// arithTemplate builds the template of x, whose text is src[from:to].
+func arithTemplate(x syntax.ArithmExpr, src string, from, to int, let bool) *syntax.Word {
+	if w, ok := x.(*syntax.Word); ok && len(w.Parts) == 1 {
+		if _, ok := w.Parts[0].(*syntax.Lit); ok && int(w.Pos().Offset()) == from && int(w.End().Offset()) == to {
+			return w // plain text already
+		}
+	}
+	var parts []syntax.Node
+	syntax.Walk(x, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ParamExp:
+			if n.Dollar.IsValid() || !n.Short {
+				parts = append(parts, n)
+				return false
+			}
+		case *syntax.CmdSubst, *syntax.ArithmExp, *syntax.DblQuoted, *syntax.SglQuoted, *syntax.ProcSubst, *syntax.ExtGlob:
+			parts = append(parts, n)
+			return false
+		}
+		return true
+	})
+	w := &syntax.Word{}
+	lit := func(s string) {
+		s = strings.ReplaceAll(s, "\\\n", "")
+		if s != "" {
+			w.Parts = append(w.Parts, &syntax.Lit{Value: s})
+		}
+	}
+	at := from
+	for _, p := range parts {
+		a, b := int(p.Pos().Offset()), int(p.End().Offset())
+		if a < at || b > to {
+			continue
+		}
+		lit(src[at:a])
+		if sq, ok := p.(*syntax.SglQuoted); ok && let && !sq.Dollar {
+			lit(sq.Value)
+		} else {
+			w.Parts = append(w.Parts, p.(syntax.WordPart))
+		}
+		at = b
+	}
+	lit(src[at:to])
+	if len(w.Parts) == 0 {
+		w.Parts = []syntax.WordPart{&syntax.Lit{Value: ""}}
+	}
+	return w
+}
+
+// arithEval evaluates the text of an expression (bash's subexpr) with
+// the runner's variables; an error of the expression itself becomes the
+// shell error bash reports with status 1.
+func (r *Runner) arithEval(expr string, depth int) (int64, error) {
+	n, err := arith.Eval(arithVars{r}, expr, depth)
+	if e, ok := err.(*arith.Error); ok {
+		return 0, &shError{msg: e.Msg, status: 1}
+	}
+	return n, err
+}
+
+// arithVars is the runner's variables as arithmetic reads and assigns
+// them (arith.Vars): set -u makes an unset one an error.
+type arithVars struct{ r *Runner }
+
+func (a arithVars) Var(name string) (string, error) {
+	v, ok := a.r.getVar(name)
+	if !ok && a.r.opt["nounset"] {
+		return "", &shError{msg: name + ": unbound variable", status: 127}
+	}
+	return v, nil
+}
+
+func (a arithVars) Elem(name, sub string, depth int) (string, error) {
+	v, ok, err := a.r.arithElem(name, sub, depth)
+	if err != nil {
+		return "", err
+	}
+	if !ok && a.r.opt["nounset"] && a.r.lookupVar(name) == nil {
+		return "", &shError{msg: name + ": unbound variable", status: 127}
+	}
+	return v, nil
+}
+
+func (a arithVars) SetVar(name, val string) error { return a.r.setVar(name, val) }
+
+func (a arithVars) SetElem(name, sub, val string) error {
+	sub, err := a.r.expandSub(sub)
+	if err != nil {
+		return err
+	}
+	return a.r.setIndex(name, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}, val, false)
+}
+
+// expandSub expands the $ and ` expansions of a subscript met in
+// arithmetic text, as bash expands an array index again.
+func (r *Runner) expandSub(sub string) (string, error) {
+	if !strings.ContainsAny(sub, "$`") {
+		return sub, nil
+	}
+	w, err := syntax.NewParser().Document(strings.NewReader(sub))
+	if err != nil {
+		return sub, nil
+	}
+	return r.literal(w)
+}
+
+// arithElem is the value of name[sub] in arithmetic.
+func (r *Runner) arithElem(name, sub string, depth int) (string, bool, error) {
+	sub, err := r.expandSub(sub)
+	if err != nil {
+		return "", false, err
+	}
+	v := r.lookupVar(name)
+	if v == nil || !v.Set {
+		return "", false, nil
+	}
+	if v.Kind == kAssoc {
+		s, ok := v.Assoc[unquoteKey(sub)]
+		return s, ok, nil
+	}
+	if strings.TrimSpace(sub) == "" {
+		r.errf("%s[%s]: bad array subscript", name, sub)
+		return "", false, nil
+	}
+	i, err := r.arithEval(sub, depth+1)
+	if err != nil {
+		return "", false, err
+	}
+	if v.Kind == kString {
+		if i == 0 || i == -1 {
+			return v.Str, true, nil
+		}
+		return "", false, nil
+	}
+	if i < 0 {
+		m := v.maxIndex()
+		if int(i)+m+1 < 0 {
+			r.errf("%s: bad array subscript", name)
+			return "", false, nil
+		}
+		i += int64(m + 1)
+	}
+	s, ok := v.Idx[int(i)]
+	return s, ok, nil
+}
+
+// arithContext gives an arithmetic error the command's prefix ("((: ",
+// "let: "); abort: the rest of the top-level command is skipped (an
+// expansion), else the command fails.
+func (r *Runner) arithContext(err error, prefix string, abort bool) error {
+	var se *shError
+	if !errors.As(err, &se) || se.status != 1 {
+		return err
+	}
+	return &shError{msg: prefix + se.msg, status: 1, abort: abort, noExit: !abort}
+}
+
+// srcText is the source text between two positions of the running
+// script, or "" when unknown.
+func (r *Runner) srcText(from, to syntax.Pos) string {
+	a, b := int(from.Offset()), int(to.Offset())
+	if r.src == "" || a < 0 || b > len(r.src) || a > b {
+		return ""
+	}
+	return r.src[a:b]
+}
