@@ -76,6 +76,8 @@ func TestRun(t *testing.T) {
 		code                      int
 	}{
 		{"echo", "echo hi; echo -n a; echo -e 'b\\tc'", "hi\nab\tc\n", "", 0},
+		{"declare -p quotes control characters", `x=$'a\nb'; a=($'c\td' e); declare -p x a`, "declare -- x=$'a\\nb'\ndeclare -a a=([0]=$'c\\td' [1]=\"e\")\n", "", 0},
+		{"declare -p and local show a nameref, not its target", `x=1; declare -n r=x; declare -p r; f() { local -n q=x; local; }; f`, "declare -n r=\"x\"\ndeclare -n q=\"x\"\n", "", 0},
 		{"default quoted whole", `d='a b'; for w in ${x:-"$d"}; do echo "[$w]"; done`, "[a b]\n", "", 0},
 		{"unused default not evaluated", `echo ${x-$(echo no >&2)}ok; x=1; echo ${x:-$(exit 3)}`, "ok\n1\n", "no\n", 0},
 		{"empty array default", `a=(); echo "${a[@]-x}"`, "x\n", "", 0},

@@ -305,19 +305,28 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 		}
 		return status
 	}
+	if print && len(assigns) > 0 && (variant == "export" || variant == "readonly") {
+		print = false // bash ignores -p with names: the attribute is set
+	}
 	if len(assigns) == 0 && (print || on == "" && off == "" || variant != "local" && variant != "declare" && variant != "typeset") {
 		return r.printDecls(variant, on, print)
 	}
 	if print {
 		status := 0
 		for _, as := range assigns {
-			v := r.lookupVar(as.Name.Value)
-			if v == nil {
-				r.errf("%s: %s: not found", variant, as.Name.Value)
+			name := as.Name.Value
+			var v *Var
+			if variant == "local" {
+				v = r.localFrame().vars[name]
+			} else {
+				v, _ = r.vars.lookup(name)
+			}
+			if v == nil || !as.Naked {
+				r.errf("%s: %s: not found", variant, printNodeAssign(as))
 				status = 1
 				continue
 			}
-			fmt.Fprintln(r.stdout(), declareLine(as.Name.Value, v))
+			fmt.Fprintln(r.stdout(), declareLine(name, v))
 		}
 		return status
 	}
@@ -507,10 +516,19 @@ func (r *Runner) assignIn(v *Var, name string, as *syntax.Assign) error {
 	return r.assign(as, true)
 }
 
-// printDecls lists variables as declare -p (or export -p, readonly -p).
+// printDecls lists variables as declare -p (or export -p, readonly -p);
+// local lists the function's own; declare alone (no -p, no attribute)
+// lists name=value as set does.
 func (r *Runner) printDecls(variant, on string, print bool) int {
-	for _, n := range r.vars.names() {
-		v := r.lookupVar(n)
+	names := r.vars.names()
+	lookup := func(n string) *Var { v, _ := r.vars.lookup(n); return v }
+	if variant == "local" {
+		f := r.localFrame()
+		names = sortedKeys(f.vars)
+		lookup = func(n string) *Var { return f.vars[n] }
+	}
+	for _, n := range names {
+		v := lookup(n)
 		if v == nil {
 			continue
 		}
@@ -531,12 +549,18 @@ func (r *Runner) printDecls(variant, on string, print bool) int {
 				ok = ok && v.Kind == kAssoc
 			case 'i':
 				ok = ok && v.Integer
+			case 'n':
+				ok = ok && v.NameRef
+			case 'l':
+				ok = ok && v.Lower
+			case 'u':
+				ok = ok && v.Upper
 			}
 		}
 		if !ok {
 			continue
 		}
-		if !print && variant != "export" && variant != "readonly" && on == "" {
+		if !print && variant != "export" && variant != "readonly" && variant != "local" && on == "" {
 			if v.Set && v.Kind == kString {
 				fmt.Fprintf(r.stdout(), "%s=%s\n", n, setQuote(v.Str))
 			} else if v.Set {
@@ -544,14 +568,19 @@ func (r *Runner) printDecls(variant, on string, print bool) int {
 			}
 			continue
 		}
-		line := declareLine(n, v)
-		switch variant {
-		case "export":
-			line = strings.Replace(line, "declare", "declare", 1)
-		}
-		fmt.Fprintln(r.stdout(), line)
+		fmt.Fprintln(r.stdout(), declareLine(n, v))
 	}
 	return 0
+}
+
+// localFrame is the innermost function's frame (under temporary ones);
+// the globals outside functions.
+func (r *Runner) localFrame() *frame {
+	fi := len(r.vars.frames) - 1
+	for fi > 0 && r.vars.frames[fi].temp {
+		fi--
+	}
+	return r.vars.frames[fi]
 }
 
 // declareLine is a variable as declare -p prints it.
@@ -565,7 +594,7 @@ func declareLine(name string, v *Var) string {
 		return s
 	}
 	if v.Kind == kString {
-		return s + "=" + dqQuote(v.Str)
+		return s + "=" + declQuote(v.Str)
 	}
 	return s + "=" + arrayBody(v)
 }
@@ -578,15 +607,15 @@ func arrayBody(v *Var) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "[%d]=%s", k, dqQuote(v.Idx[k]))
+			fmt.Fprintf(&b, "[%d]=%s", k, declQuote(v.Idx[k]))
 		}
 	} else {
 		for _, k := range assocOrder(v.Keys) {
 			key := k
 			if strings.ContainsAny(k, " \t\n\"'$`\\|&;()<>*?[]") || k == "" {
-				key = dqQuote(k)
+				key = declQuote(k)
 			}
-			fmt.Fprintf(&b, "[%s]=%s ", key, dqQuote(v.Assoc[k]))
+			fmt.Fprintf(&b, "[%s]=%s ", key, declQuote(v.Assoc[k]))
 		}
 	}
 	b.WriteByte(')')

@@ -766,6 +766,17 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 	return false, nil
 }
 
+// declQuote quotes a value as declare -p prints it: in double quotes,
+// or as $'...' when it has control characters.
+func declQuote(s string) string {
+	for _, c := range []byte(s) {
+		if c < 0x20 || c == 0x7f {
+			return shQuote(s)
+		}
+	}
+	return dqQuote(s)
+}
+
 func dqQuote(s string) string {
 	var b strings.Builder
 	b.WriteByte('"')

@@ -91,6 +91,9 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 		return 1, fmt.Errorf("bash: Options.Dir %q is not absolute", opts.Dir)
 	}
 	r := newRunner(ctx, &opts, path.Clean(dir))
+	if r.cMode() {
+		r.vars.global().vars["BASH_EXECUTION_STRING"] = &Var{Set: true, Str: script}
+	}
 	defer r.shared.cancel()
 	defer func() {
 		r.shared.mu.Lock()
@@ -446,6 +449,13 @@ func prepare(n syntax.Node) {
 			words = append(words, n.Args...)
 		case *syntax.WordIter:
 			words = append(words, n.Items...)
+		case *syntax.DeclClause:
+			// declare's words that are not name=value: "a{1,2}=x" too
+			for _, as := range n.Args {
+				if as.Naked && as.Name == nil && as.Value != nil {
+					words = append(words, as.Value)
+				}
+			}
 		case *syntax.ArrayElem:
 			if n.Value != nil {
 				words = append(words, n.Value)
