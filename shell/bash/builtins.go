@@ -590,10 +590,9 @@ func evalBuiltin(r *Runner, args []string) int {
 	if strings.TrimSpace(src) == "" {
 		return 0
 	}
-	file, err := parse(src)
 	line := r.line
 	r.lineFrozen++
-	r.runStmts(file.Stmts)
+	src, err := r.runSource(src)
 	r.lineFrozen--
 	r.aborting = false // an error that skips the rest of a command ends the eval only
 	r.line = line
@@ -655,10 +654,9 @@ func sourceBuiltin(r *Runner, args []string) int {
 	if len(args) > 2 {
 		r.params = slices.Clone(args[2:])
 	}
-	file, perr := parse(data)
 	r.sourceDepth++
 	line := r.line
-	r.runStmts(file.Stmts)
+	data, perr := r.runSource(data)
 	r.line = line
 	r.sourceDepth--
 	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {

@@ -219,12 +219,6 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		r.setLastArg("")
 		return
 	}
-	if r.shopt["expand_aliases"] {
-		if a, ok := r.aliases[args[0]]; ok && len(c.Args) > 0 && isPlainLit(c.Args[0]) {
-			r.runAlias(a, c, args)
-			return
-		}
-	}
 	// Temporary assignments: "x=1 cmd".
 	var tmp []tmpVar
 	if len(c.Assigns) > 0 {
@@ -252,37 +246,6 @@ func (r *Runner) setLastArg(s string) {
 		return
 	}
 	g["_"] = &Var{Set: true, Str: s}
-}
-
-func isPlainLit(w *syntax.Word) bool {
-	return len(w.Parts) == 1 && func() bool { _, ok := w.Parts[0].(*syntax.Lit); return ok }()
-}
-
-// runAlias expands an alias: its text and the rest of the command's
-// words are parsed again and run.
-func (r *Runner) runAlias(text string, c *syntax.CallExpr, args []string) {
-	var b strings.Builder
-	for _, as := range c.Assigns {
-		b.WriteString(printNode(as) + " ")
-	}
-	b.WriteString(text)
-	for _, w := range c.Args[1:] {
-		b.WriteString(" " + printNode(w))
-	}
-	saved := r.aliases
-	r.aliases = cloneMap(saved)
-	delete(r.aliases, args[0]) // no recursion on the same name
-	file, err := parse(b.String())
-	if err != nil {
-		r.aliases = saved
-		r.syntaxError(b.String(), err)
-		r.status = 2
-		return
-	}
-	line := r.line
-	r.runStmts(file.Stmts)
-	r.line = line
-	r.aliases = saved
 }
 
 func printNode(n syntax.Node) string {

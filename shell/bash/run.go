@@ -357,14 +357,36 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // statements before it, then reports it with status 2.
 func (r *Runner) runScriptBody(src string) {
 	r.src = src
-	file, perr := parse(src)
-	if r.opt["noexec"] {
-		file.Stmts = nil
+	rd := newReader(r, src)
+	defer rd.close()
+	for {
+		stmts, perr := rd.next()
+		r.src = rd.text
+		if !r.opt["noexec"] {
+			r.runTop(stmts)
+		}
+		if perr != nil && !r.exiting {
+			r.syntaxError(rd.text, perr)
+			r.exiting, r.exitCode = true, 2
+		}
+		if perr != nil || (stmts == nil && perr == nil) || (r.stopped() && !r.opt["noexec"]) {
+			return
+		}
 	}
-	r.runTop(file.Stmts)
-	if perr != nil && !r.exiting {
-		r.syntaxError(src, perr)
-		r.exiting, r.exitCode = true, 2
+}
+
+// runSource reads and runs src (eval's and source's text) line by line;
+// it returns the syntax error that ended it, after the lines before it
+// ran, and the text as read (with its aliases expanded).
+func (r *Runner) runSource(src string) (string, error) {
+	rd := newReader(r, src)
+	defer rd.close()
+	for {
+		stmts, perr := rd.next()
+		r.runStmts(stmts)
+		if perr != nil || stmts == nil || r.stopped() {
+			return rd.text, perr
+		}
 	}
 }
 

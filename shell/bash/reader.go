@@ -1,0 +1,327 @@
+package bash
+
+import (
+	"iter"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Reading a script as bash does: one line at a time (a line and the
+// lines a command begun on it continues on), each read completely before
+// it runs. Aliases are expanded while reading, so an alias defined on a
+// line applies from the next line on, and a function's body keeps the
+// aliases of when it was defined.
+//
+// mvdan's parser knows no aliases: an alias is expanded by replacing its
+// word in the source text and parsing the line again. A word is an alias
+// when it is an unquoted literal in command position (the first word of
+// a simple command, the first word of an alias's text, or the word after
+// an alias whose text ends in a blank) and is not already being expanded
+// at that place (the text an alias put there is marked with its name).
+
+// maxAliasSubst bounds the expansions in one line.
+const maxAliasSubst = 10000
+
+// reader hands out a script's lines of statements.
+type reader struct {
+	r    *Runner
+	text string // the source, with the aliases of the lines read so far expanded
+
+	from     int // offset the current parse started at
+	consumed int // statements of the current parse already handed out
+	pull     func() (*syntax.Stmt, error, bool)
+	stop     func()
+	buf      []*syntax.Stmt // parsed, not handed out
+	err      error          // the parse's error, after buf
+	eof      bool           // the parse ended (err or end of text)
+	lastEnd  int            // offset after the last statement handed out
+
+	regions  []aliasRegion
+	eligible []int // offsets of words that are in command position by an alias
+}
+
+// aliasRegion is text an alias's expansion put at [from, to).
+type aliasRegion struct {
+	from, to int
+	name     string
+}
+
+func newReader(r *Runner, text string) *reader {
+	rd := &reader{r: r, text: text}
+	rd.restart(0, 0)
+	return rd
+}
+
+func (rd *reader) close() {
+	if rd.stop != nil {
+		rd.stop()
+		rd.stop = nil
+	}
+}
+
+// restart parses again from offset from, skipping the first skip
+// statements (already handed out).
+func (rd *reader) restart(from, skip int) {
+	rd.close()
+	src := rd.text
+	if from > 0 {
+		// the text before from as blanks, so positions stay those of text
+		b := []byte(src)
+		for i := range from {
+			if b[i] != '\n' {
+				b[i] = ' '
+			}
+		}
+		src = string(b)
+	}
+	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
+	next, stop := iter.Pull2(p.StmtsSeq(strings.NewReader(src)))
+	rd.pull, rd.stop = next, stop
+	rd.from, rd.consumed = from, 0
+	rd.buf, rd.err, rd.eof = nil, nil, false
+	for range skip {
+		if !rd.fill(1) {
+			break
+		}
+		rd.buf = rd.buf[1:]
+		rd.consumed++
+	}
+}
+
+// fill parses until buf holds n statements; false when the parse ended
+// first.
+func (rd *reader) fill(n int) bool {
+	for len(rd.buf) < n {
+		if rd.eof {
+			return false
+		}
+		st, err, ok := rd.pull()
+		switch {
+		case !ok:
+			rd.eof = true
+			rd.close()
+		case err != nil:
+			rd.err, rd.eof = err, true
+			rd.close()
+		default:
+			arithTemplates(st, rd.text)
+			prepare(st)
+			rd.buf = append(rd.buf, st)
+		}
+	}
+	return true
+}
+
+func (rd *reader) aliasesOn() bool {
+	return rd.r.shopt["expand_aliases"] && len(rd.r.aliases) > 0
+}
+
+// next returns the next line's statements. A non-nil error is a syntax
+// error on that line: the statements before its line run, then it is
+// reported and reading ends. At the end it returns nil, nil.
+func (rd *reader) next() ([]*syntax.Stmt, error) {
+	rd.regions, rd.eligible = nil, nil
+	for subst := 0; ; subst++ {
+		// the line: the first statement and those that begin on the line
+		// where the one before them ends
+		n := 0
+		if rd.fill(1) {
+			n = 1
+			for rd.fill(n + 1) {
+				if rd.buf[n].Pos().Line() > rd.buf[n-1].End().Line() {
+					break
+				}
+				n++
+			}
+		}
+		full := rd.buf[:n]
+		group := full
+		var err error
+		if n == len(rd.buf) && rd.err != nil {
+			el := errLine(rd.err)
+			if n == 0 || el <= group[n-1].End().Line() {
+				err = rd.err
+				k := 0
+				for k < n && group[k].End().Line() < el {
+					k++
+				}
+				group = group[:k]
+			}
+		}
+		if n == 0 && err == nil {
+			return nil, nil
+		}
+		if subst < maxAliasSubst && rd.aliasesOn() && rd.expandOne(full, err) {
+			if len(group) > 0 {
+				rd.restart(int(group[0].Pos().Offset()), 0)
+			} else {
+				rd.restart(rd.from, rd.consumed)
+			}
+			continue
+		}
+		if err != nil {
+			rd.buf = nil
+			rd.eof = true
+			rd.close()
+			return group, err
+		}
+		rd.buf = rd.buf[n:]
+		rd.consumed += n
+		if n > 0 {
+			rd.lastEnd = int(group[n-1].End().Offset())
+		}
+		return group, nil
+	}
+}
+
+// expandOne expands the first alias in group (or, when the line does
+// not parse, at the start of the statement that fails); false when there
+// is none.
+func (rd *reader) expandOne(group []*syntax.Stmt, perr error) bool {
+	cands := append([]int(nil), rd.eligible...)
+	for _, st := range group {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if c, ok := n.(*syntax.CallExpr); ok && len(c.Args) > 0 {
+				cands = append(cands, int(c.Args[0].Pos().Offset()))
+			}
+			return true
+		})
+	}
+	if perr != nil {
+		// the failing statement's first word
+		at := rd.lastEnd
+		if len(group) > 0 {
+			at = int(group[len(group)-1].End().Offset())
+		}
+		if p := skipSeparators(rd.text, at); p >= 0 {
+			if w, _ := aliasWord(rd.text, p); w != "" && !syntax.IsKeyword(w) {
+				cands = append(cands, p)
+			}
+		}
+	}
+	best, bestName, bestEnd := -1, "", 0
+	for _, p := range cands {
+		if best >= 0 && p >= best {
+			continue
+		}
+		w, end := aliasWord(rd.text, p)
+		if w == "" {
+			continue
+		}
+		if _, ok := rd.r.aliases[w]; !ok || rd.blocked(p, w) {
+			continue
+		}
+		best, bestName, bestEnd = p, w, end
+	}
+	if best < 0 {
+		return false
+	}
+	rd.substitute(best, bestEnd, bestName)
+	return true
+}
+
+// blocked reports whether the word at p is inside text that name's own
+// expansion put there.
+func (rd *reader) blocked(p int, name string) bool {
+	for _, g := range rd.regions {
+		if g.name == name && p >= g.from && p < g.to {
+			return true
+		}
+	}
+	return false
+}
+
+// substitute replaces the word at [p, end) with the text of alias name.
+func (rd *reader) substitute(p, end int, name string) {
+	val := rd.r.aliases[name]
+	rd.text = rd.text[:p] + val + rd.text[end:]
+	delta := len(val) - (end - p)
+	shift := func(o int) int {
+		if o >= end {
+			return o + delta
+		}
+		return o
+	}
+	for i := range rd.regions {
+		g := &rd.regions[i]
+		if g.from > p {
+			g.from = shift(g.from)
+		}
+		if g.to > p {
+			g.to = shift(g.to)
+		}
+	}
+	var el []int
+	for _, o := range rd.eligible {
+		if o != p {
+			el = append(el, shift(o))
+		}
+	}
+	rd.regions = append(rd.regions, aliasRegion{p, p + len(val), name})
+	// the first word of the text is in command position too
+	q := p
+	for q < p+len(val) && (rd.text[q] == ' ' || rd.text[q] == '\t') {
+		q++
+	}
+	if q < p+len(val) {
+		el = append(el, q)
+	}
+	// text ending in a blank: the next word is checked as well
+	if val != "" && (val[len(val)-1] == ' ' || val[len(val)-1] == '\t') {
+		q := p + len(val)
+		for q < len(rd.text) {
+			if c := rd.text[q]; c == ' ' || c == '\t' {
+				q++
+			} else if strings.HasPrefix(rd.text[q:], "\\\n") {
+				q += 2
+			} else {
+				break
+			}
+		}
+		el = append(el, q)
+	}
+	rd.eligible = el
+}
+
+// aliasWord returns the word at p of text when it can name an alias (an
+// unquoted literal) and where it ends, or "".
+func aliasWord(text string, p int) (string, int) {
+	if p < 0 || p >= len(text) {
+		return "", 0
+	}
+	q := p
+	for q < len(text) {
+		c := text[q]
+		if strings.IndexByte(" \t\n;&|()<>", c) >= 0 {
+			break
+		}
+		if strings.IndexByte("'\"\\$`=", c) >= 0 {
+			return "", 0
+		}
+		q++
+	}
+	return text[p:q], q
+}
+
+// skipSeparators returns the offset of the first word at or after at
+// that begins a command (past blanks, comments, newlines and the
+// operators that end a command), or -1.
+func skipSeparators(text string, at int) int {
+	p := at
+	for p < len(text) {
+		switch c := text[p]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == ';' || c == '&' || c == '|':
+			p++
+		case c == '#':
+			for p < len(text) && text[p] != '\n' {
+				p++
+			}
+		case strings.HasPrefix(text[p:], "\\\n"):
+			p += 2
+		default:
+			return p
+		}
+	}
+	return -1
+}

@@ -1,0 +1,40 @@
+package bash
+
+import "testing"
+
+// Aliases are expanded as each line is read (outputs from bash 5.2).
+func TestAliasAtReadTime(t *testing.T) {
+	for _, tc := range []struct {
+		name, script, out, stderr string
+		code                      int
+	}{
+		{"function body keeps the aliases of its definition",
+			"shopt -s expand_aliases\nf() { e hi; }\nalias e=echo\ng() { e ho; }\ng; f\n",
+			"ho\n", "environment: line 2: e: command not found\n", 127},
+		{"eval reads line by line",
+			"shopt -s expand_aliases\neval 'alias x=echo; x same-line 2>/dev/null\nx next-line'\n",
+			"next-line\n", "", 0},
+		{"here-document after the defining line",
+			"shopt -s expand_aliases\ncat <<E; alias z=echo\nz in body\nE\nz after\n",
+			"z in body\nafter\n", "", 0},
+		{"trailing blank chains across a continued line",
+			"shopt -s expand_aliases\nalias e_='echo ' one='ONE '\ne_ one \\\n one\n",
+			"ONE ONE\n", "", 0},
+		{"alias opening a loop",
+			"shopt -s expand_aliases\nalias e_='for i in 1 2; do echo '\ne_ $i; done\n",
+			"1\n2\n", "", 0},
+		{"no alias without expand_aliases",
+			"alias e=echo\ne x\n",
+			"", "bash: line 2: e: command not found\n", 127},
+		{"self-reference stops",
+			"shopt -s expand_aliases\nalias echo='echo x '\necho echo\n",
+			"x echo x\n", "", 0},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := runScript(t, tc.script)
+			if out != tc.out || stderr != tc.stderr || code != tc.code {
+				t.Errorf("got (%q, %q, %d), want (%q, %q, %d)", out, stderr, code, tc.out, tc.stderr, tc.code)
+			}
+		})
+	}
+}
