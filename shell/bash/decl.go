@@ -611,11 +611,7 @@ func arrayBody(v *Var) string {
 		}
 	} else {
 		for _, k := range assocOrder(v.Keys) {
-			key := k
-			if strings.ContainsAny(k, " \t\n\"'$`\\|&;()<>*?[]") || k == "" {
-				key = declQuote(k)
-			}
-			fmt.Fprintf(&b, "[%s]=%s ", key, declQuote(v.Assoc[k]))
+			fmt.Fprintf(&b, "[%s]=%s ", assocKeyQuote(k), declQuote(v.Assoc[k]))
 		}
 	}
 	b.WriteByte(')')

@@ -333,6 +333,9 @@ func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) err
 			v := p.Value
 			if p.Dollar {
 				v = ansiC(v)
+			} else if dq {
+				// Only in the word of "${x:-'a'}": the quotes stay.
+				v = "'" + v + "'"
 			}
 			e.add(seg{s: v, quoted: true})
 		case *syntax.DblQuoted:

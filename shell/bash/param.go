@@ -395,6 +395,10 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 		// ${!ref}: indirection.
 		target, ok := r.getVar(name)
 		if !ok {
+			if v := r.lookupVar(name); v != nil && v.Set && v.Kind != kString {
+				// An array without element 0 refers to nothing.
+				return nil, false, false, false, nil
+			}
 			return nil, false, false, false, &shError{msg: name + ": invalid indirect expansion", status: 1, abort: true}
 		}
 		pe2, perr := parseParamRef(target)
@@ -479,6 +483,19 @@ func parseParamRef(s string) (*syntax.ParamExp, error) {
 	return pe, nil
 }
 
+// opWord expands the word of ${x:=w} or ${x:?w} into one string; inside
+// double quotes, single quotes in w are kept as characters.
+func (r *Runner) opWord(w *syntax.Word, dq bool) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	var e wexp
+	if err := r.wordParts(&e, w.Parts, dq, !dq); err != nil {
+		return "", err
+	}
+	return e.joined(), nil
+}
+
 // paramOp applies ${x-y} ${x:=y} ${x#p} ${x^^} ${x@Q} ...; done is true
 // when it added the result itself.
 func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool, isList, star, dq bool) (bool, error) {
@@ -528,7 +545,7 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			use = null
 		}
 		if use {
-			val, err := r.literal(pe.Exp.Word)
+			val, err := r.opWord(pe.Exp.Word, dq)
 			if err != nil {
 				return true, err
 			}
@@ -670,9 +687,81 @@ func (r *Runner) caseMod(v, pat string, op syntax.ParExpOperator) string {
 	return b.String()
 }
 
-// atOp is ${x@Q} and friends.
+// atOp is ${x@Q} and friends. An unset parameter gives nothing (an
+// error under nounset), except that ${v@a} and ${v@A} describe a declared
+// variable that has no value yet.
 func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, set, isList, star, dq bool) (bool, error) {
 	name := pe.Param.Value
+	index := pe.Index
+	if pe.Excl {
+		if isList && pe.Names != 0 {
+			// ${!pre@@Q}: bash expands this to nothing.
+			if dq {
+				e.add(seg{quoted: true})
+			}
+			return true, nil
+		}
+		if isList {
+			// ${!a[@]@Q} is bash's indirection through "${a[*]}".
+			target := ""
+			if v := r.lookupVar(name); v != nil {
+				target = strings.Join(v.values(), " ")
+			}
+			if target == "" {
+				*vals = nil
+				return false, nil
+			}
+			pe2, err := parseParamRef(target)
+			if err != nil {
+				return true, &shError{msg: target + ": invalid variable name", status: 1, noExit: true}
+			}
+			v2, isList2, star2, set2, err := r.paramValues(pe2)
+			if err != nil {
+				return true, err
+			}
+			*vals = v2
+			return r.atOp(e, pe2, op, vals, set2, isList2, star2, dq)
+		}
+		// ${!ref@a}: the operator applies to the variable ref names.
+		if v, _ := r.vars.lookup(name); v != nil && v.NameRef {
+			name = v.Str
+		} else if target, ok := r.getVar(name); ok {
+			if pe2, err := parseParamRef(target); err == nil {
+				name, index = pe2.Param.Value, pe2.Index
+			}
+		} else {
+			*vals = nil
+			return false, nil
+		}
+	}
+	switch op {
+	case "Q", "E", "P", "U", "L", "u", "a", "A", "K", "k":
+	default:
+		return true, &shError{msg: "${" + printNode(pe)[2:] + ": bad substitution", status: 1}
+	}
+	v := r.lookupVar(name)
+	if !set && !isList {
+		if r.opt["nounset"] {
+			ref := name
+			if index != nil {
+				ref += "[" + printNode(index) + "]"
+			}
+			return true, &shError{msg: ref + ": unbound variable", status: 127}
+		}
+		*vals = nil
+		if v != nil {
+			switch op {
+			case "a":
+				*vals = []string{v.attrs()}
+			case "A":
+				if a := v.attrs(); a != "" {
+					*vals = []string{"declare -" + a + " " + name}
+				}
+			}
+		}
+		return false, nil
+	}
+	listOfArray := isList && v != nil && v.Kind != kString && index != nil
 	switch op {
 	case "Q":
 		for i, v := range *vals {
@@ -699,7 +788,6 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 			}
 		}
 	case "a":
-		v := r.lookupVar(name)
 		attrs := ""
 		if v != nil {
 			attrs = v.attrs()
@@ -707,61 +795,54 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		for i := range *vals {
 			(*vals)[i] = attrs
 		}
-		if len(*vals) == 0 && v != nil && !isList {
-			*vals = []string{attrs}
-		}
 	case "A":
-		if !set {
+		if listOfArray {
+			// "${a[@]@A}" is the words of declare -p.
+			a := v.attrs()
+			r.addList(e, []string{"declare", "-" + a, name + "=" + arrayBody(v)}, false, dq)
 			return true, nil
 		}
-		v := r.lookupVar(name)
-		if v != nil && !isList {
-			if pe.Index == nil {
-				s := declareLine(name, v)
-				s = strings.TrimPrefix(s, "declare -- ")
-				if strings.HasPrefix(s, "declare") {
-					e.add(seg{s: s, quoted: dq, split: !dq})
-				} else {
-					e.add(seg{s: s, quoted: dq, split: !dq})
-				}
-				return true, nil
-			}
+		prefix := name + "="
+		if v != nil && v.attrs() != "" {
+			prefix = "declare -" + v.attrs() + " " + prefix
 		}
 		for i, val := range *vals {
-			(*vals)[i] = name + "=" + shQuote(val)
+			(*vals)[i] = prefix + shQuote(val)
 		}
 	case "K", "k":
-		v := r.lookupVar(name)
-		if v != nil && v.Kind != kString {
+		if listOfArray {
 			var parts []string
-			ks := v.keys()
-			for _, k := range ks {
+			for _, k := range v.keys() {
 				val := ""
 				if v.Kind == kIndexed {
 					n, _ := strconv.Atoi(k)
 					val = v.Idx[n]
 				} else {
 					val = v.Assoc[k]
-					k = shQuote(k)
+					if op == "K" {
+						k = assocKeyQuote(k)
+					}
 				}
 				if op == "K" {
-					parts = append(parts, k+" "+dqQuote(val))
+					parts = append(parts, k+" "+declQuote(val))
 				} else {
 					parts = append(parts, k, val)
 				}
 			}
 			if op == "K" {
-				e.add(seg{s: strings.Join(parts, " "), quoted: dq, split: !dq})
+				s := strings.Join(parts, " ")
+				if v.Kind == kAssoc && s != "" {
+					s += " "
+				}
+				e.add(seg{s: s, quoted: dq, split: !dq})
 				return true, nil
 			}
-			r.addList(e, parts, false, dq)
+			r.addList(e, parts, star, dq)
 			return true, nil
 		}
 		for i, v := range *vals {
 			(*vals)[i] = shQuote(v)
 		}
-	default:
-		return true, &shError{msg: "${" + printNode(pe)[2:] + ": bad substitution", status: 1}
 	}
 	return false, nil
 }
@@ -775,6 +856,14 @@ func declQuote(s string) string {
 		}
 	}
 	return dqQuote(s)
+}
+
+// assocKeyQuote quotes an associative array's key as declare -p does.
+func assocKeyQuote(k string) string {
+	if strings.ContainsAny(k, " \t\n\"'$`\\|&;()<>*?[]") || k == "" {
+		return declQuote(k)
+	}
+	return k
 }
 
 func dqQuote(s string) string {

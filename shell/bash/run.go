@@ -625,7 +625,14 @@ func (r *Runner) report(err error) {
 				r.exit(se.status)
 			}
 		case !se.noExit:
-			r.exit(se.status)
+			code := se.status
+			if code == 127 && r.subshell > 0 {
+				// bash -c leaves with 127 on an unset parameter; a
+				// subshell of it with 1.
+				code = 1
+			}
+			r.status = code
+			r.exit(code)
 		}
 		return
 	}
