@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"errors"
 	"iter"
 	"strings"
 
@@ -36,6 +37,8 @@ type reader struct {
 	err      error          // the parse's error, after buf
 	eof      bool           // the parse ended (err or end of text)
 	lastEnd  int            // offset after the last statement handed out
+
+	parenTries int // ((...)) read again as ( (...) ) on this line
 
 	regions  []aliasRegion
 	eligible []int // offsets of words that are in command position by an alias
@@ -121,7 +124,7 @@ func (rd *reader) aliasesOn() bool {
 // error on that line: the statements before its line run, then it is
 // reported and reading ends. At the end it returns nil, nil.
 func (rd *reader) next() ([]*syntax.Stmt, error) {
-	rd.regions, rd.eligible = nil, nil
+	rd.regions, rd.eligible, rd.parenTries = nil, nil, 0
 	for subst := 0; ; subst++ {
 		// the line: the first statement and those that begin on the line
 		// where the one before them ends
@@ -152,7 +155,7 @@ func (rd *reader) next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && rd.aliasesOn() && rd.expandOne(full, err) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && rd.parenRetry(full, err)) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -324,4 +327,86 @@ func skipSeparators(text string, at int) int {
 		}
 	}
 	return -1
+}
+
+// maxParenTries bounds the (( read again as ( ( in one line.
+const maxParenTries = 16
+
+// parenRetry handles a line that fails to parse inside "((" or "$((":
+// bash reads ((...)) as arithmetic only when it closes with "))", else as
+// nested subshells (and $((...)) as a command substitution of a
+// subshell). The nearest "((" before the error is split as "( (" when the
+// line then parses further; false when no split helps.
+func (rd *reader) parenRetry(full []*syntax.Stmt, perr error) bool {
+	errOff := errOffset(perr)
+	start := rd.lastEnd
+	if len(full) > 0 {
+		start = int(full[0].Pos().Offset())
+	}
+	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+		return false
+	}
+	for i := min(errOff, len(rd.text)-2); i >= start && rd.parenTries < maxParenTries; i-- {
+		if rd.text[i] != '(' || rd.text[i+1] != '(' || closesDouble(rd.text[i+2:]) {
+			continue
+		}
+		rd.parenTries++
+		t := rd.text[:i+1] + " " + rd.text[i+1:]
+		if off := firstErrOffset(t[start:]); off < 0 || start+off > errOff+1 {
+			rd.text = t
+			return true
+		}
+	}
+	return false
+}
+
+// errOffset is the offset of a parse error, or -1.
+func errOffset(err error) int {
+	var pe syntax.ParseError
+	var le syntax.LangError
+	switch {
+	case errors.As(err, &pe):
+		return int(pe.Pos.Offset())
+	case errors.As(err, &le):
+		return int(le.Pos.Offset())
+	}
+	return -1
+}
+
+// firstErrOffset parses src and returns the offset of its error, or -1.
+func firstErrOffset(src string) int {
+	_, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src), "")
+	if err == nil {
+		return -1
+	}
+	if o := errOffset(err); o >= 0 {
+		return o
+	}
+	return len(src)
+}
+
+// closesDouble reports whether the text after "((" closes with "))" (an
+// arithmetic command or expansion for bash) rather than with ")" and
+// something else before the last ")" (nested subshells).
+func closesDouble(s string) bool {
+	depth := 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '\'':
+			if j := strings.IndexByte(s[i+1:], '\''); j >= 0 {
+				i += j + 1
+			}
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			return i+1 < len(s) && s[i+1] == ')'
+		}
+	}
+	return false
 }

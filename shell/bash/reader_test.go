@@ -38,3 +38,20 @@ func TestAliasAtReadTime(t *testing.T) {
 		})
 	}
 }
+
+// "((" that does not close with "))" is two subshells (outputs from bash 5.2).
+func TestDoubleParenAsSubshells(t *testing.T) {
+	for _, tc := range []struct{ name, script, out string }{
+		{"command", "((echo a) ; (echo b))\n", "a\nb\n"},
+		{"substitution", "x=$((echo a) )\necho \"[$x]\"\n", "[a]\n"},
+		{"arithmetic stays", "((x = 2 + 3)); echo $x\n", "5\n"},
+		{"nested in backquotes", "x=`((echo a) || echo b) 2>/dev/null`; echo $x\n", "a\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := runScript(t, tc.script)
+			if out != tc.out || stderr != "" || code != 0 {
+				t.Errorf("got (%q, %q, %d), want (%q, \"\", 0)", out, stderr, code, tc.out)
+			}
+		})
+	}
+}
