@@ -11,6 +11,8 @@ import (
 	"sync"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
 // builtinFunc is a builtin of the shell: it returns its exit status.
@@ -131,7 +133,7 @@ func echoBuiltin(r *Runner, args []string) int {
 	s := strings.Join(args, " ")
 	if escapes {
 		var stop bool
-		s, stop = decodeEscapes(s, true)
+		s, stop = printf.DecodeEscapes(s, true)
 		if stop {
 			newline = false
 		}
@@ -453,7 +455,7 @@ func setQuote(s string) string {
 	if safe {
 		return s
 	}
-	return shQuote(s)
+	return printf.SingleQuote(s)
 }
 
 func unsetBuiltin(r *Runner, args []string) int {
@@ -1232,7 +1234,7 @@ func aliasBuiltin(r *Runner, args []string) int {
 	}
 	if len(args) == 0 || args[0] == "-p" {
 		for _, k := range sortedKeys(r.aliases) {
-			fmt.Fprintf(r.stdout(), "alias %s=%s\n", k, shQuote(r.aliases[k]))
+			fmt.Fprintf(r.stdout(), "alias %s=%s\n", k, printf.SingleQuote(r.aliases[k]))
 		}
 		return 0
 	}
@@ -1241,7 +1243,7 @@ func aliasBuiltin(r *Runner, args []string) int {
 		name, val, ok := strings.Cut(a, "=")
 		if !ok {
 			if v, ok := r.aliases[a]; ok {
-				fmt.Fprintf(r.stdout(), "alias %s=%s\n", a, shQuote(v))
+				fmt.Fprintf(r.stdout(), "alias %s=%s\n", a, printf.SingleQuote(v))
 			} else {
 				r.errf("alias: %s: not found", a)
 				status = 1

@@ -14,6 +14,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/printf"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
 
@@ -961,135 +962,12 @@ func braceSeq(be *syntax.BraceExp) []string {
 
 // ansiC decodes the escapes of $'...'.
 func ansiC(s string) string {
-	out, _ := decodeEscapes(s, false)
+	out, _ := printf.DecodeEscapes(s, false)
 	// A string ends at a NUL byte, as in C.
 	if i := strings.IndexByte(out, 0); i >= 0 {
 		out = out[:i]
 	}
 	return out
-}
-
-// decodeEscapes decodes backslash escapes as $'...' (echo: as echo -e
-// does, where \c ends the output and \0NNN is octal). stop reports \c.
-func decodeEscapes(s string, echo bool) (string, bool) {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if c != '\\' || i+1 >= len(s) {
-			b.WriteByte(c)
-			continue
-		}
-		i++
-		switch c = s[i]; c {
-		case 'a':
-			b.WriteByte(7)
-		case 'b':
-			b.WriteByte(8)
-		case 'e', 'E':
-			b.WriteByte(27)
-		case 'f':
-			b.WriteByte(12)
-		case 'n':
-			b.WriteByte('\n')
-		case 'r':
-			b.WriteByte('\r')
-		case 't':
-			b.WriteByte('\t')
-		case 'v':
-			b.WriteByte(11)
-		case '\\':
-			b.WriteByte('\\')
-		case '\'':
-			if echo {
-				b.WriteString("\\'")
-			} else {
-				b.WriteByte('\'')
-			}
-		case '"':
-			if echo {
-				b.WriteString("\\\"")
-			} else {
-				b.WriteByte('"')
-			}
-		case '?':
-			if echo {
-				b.WriteString("\\?")
-			} else {
-				b.WriteByte('?')
-			}
-		case 'c':
-			if echo {
-				return b.String(), true
-			}
-			if i+1 < len(s) {
-				i++
-				b.WriteByte(s[i] & 0x1f)
-			} else {
-				b.WriteString("\\c")
-			}
-		case 'x':
-			n, j := 0, i+1
-			for ; j < len(s) && j < i+3 && isHex(s[j]); j++ {
-				n = n*16 + hexVal(s[j])
-			}
-			if j == i+1 {
-				b.WriteString("\\x")
-				continue
-			}
-			b.WriteByte(byte(n))
-			i = j - 1
-		case 'u', 'U':
-			maxd := 4
-			if c == 'U' {
-				maxd = 8
-			}
-			n, j := 0, i+1
-			for ; j < len(s) && j < i+1+maxd && isHex(s[j]); j++ {
-				n = n*16 + hexVal(s[j])
-			}
-			if j == i+1 {
-				b.WriteByte('\\')
-				b.WriteByte(c)
-				continue
-			}
-			b.WriteRune(rune(n))
-			i = j - 1
-		case '0', '1', '2', '3', '4', '5', '6', '7':
-			n, j := 0, i
-			limit := i + 3
-			if echo {
-				if c != '0' {
-					b.WriteByte('\\')
-					b.WriteByte(c)
-					continue
-				}
-				j, limit = i+1, i+4
-			}
-			for ; j < len(s) && j < limit && s[j] >= '0' && s[j] <= '7'; j++ {
-				n = n*8 + int(s[j]-'0')
-			}
-			b.WriteByte(byte(n))
-			i = j - 1
-		default:
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		}
-	}
-	return b.String(), false
-}
-
-func isHex(c byte) bool {
-	return c >= '0' && c <= '9' || c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F'
-}
-
-func hexVal(c byte) int {
-	switch {
-	case c >= '0' && c <= '9':
-		return int(c - '0')
-	case c >= 'a' && c <= 'f':
-		return int(c-'a') + 10
-	}
-	return int(c-'A') + 10
 }
 
 // extGlobParts adds an extended glob @(a|b) whose alternatives are

@@ -10,6 +10,8 @@ import (
 
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
 // resolve follows namerefs from name to the variable's real name.
@@ -765,7 +767,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 	switch op {
 	case "Q":
 		for i, v := range *vals {
-			(*vals)[i] = shQuote(v)
+			(*vals)[i] = printf.SingleQuote(v)
 		}
 	case "E":
 		for i, v := range *vals {
@@ -807,7 +809,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 			prefix = "declare -" + v.attrs() + " " + prefix
 		}
 		for i, val := range *vals {
-			(*vals)[i] = prefix + shQuote(val)
+			(*vals)[i] = prefix + printf.SingleQuote(val)
 		}
 	case "K", "k":
 		if listOfArray {
@@ -841,7 +843,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 			return true, nil
 		}
 		for i, v := range *vals {
-			(*vals)[i] = shQuote(v)
+			(*vals)[i] = printf.SingleQuote(v)
 		}
 	}
 	return false, nil
@@ -852,7 +854,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 func declQuote(s string) string {
 	for _, c := range []byte(s) {
 		if c < 0x20 || c == 0x7f {
-			return shQuote(s)
+			return printf.SingleQuote(s)
 		}
 	}
 	return dqQuote(s)
@@ -876,53 +878,6 @@ func dqQuote(s string) string {
 		b.WriteRune(c)
 	}
 	b.WriteByte('"')
-	return b.String()
-}
-
-// shQuote quotes s as ${x@Q} does.
-func shQuote(s string) string {
-	needsDollar := false
-	for _, c := range s {
-		if c < 0x20 || c == 0x7f {
-			needsDollar = true
-		}
-	}
-	if !needsDollar {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	var b strings.Builder
-	b.WriteString("$'")
-	for _, c := range []byte(s) {
-		switch c {
-		case '\n':
-			b.WriteString(`\n`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\r':
-			b.WriteString(`\r`)
-		case 27:
-			b.WriteString(`\E`)
-		case 7:
-			b.WriteString(`\a`)
-		case 8:
-			b.WriteString(`\b`)
-		case 11:
-			b.WriteString(`\v`)
-		case 12:
-			b.WriteString(`\f`)
-		case '\'':
-			b.WriteString(`\'`)
-		case '\\':
-			b.WriteString(`\\`)
-		default:
-			if c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&b, `\%03o`, c)
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('\'')
 	return b.String()
 }
 

@@ -1,8 +1,13 @@
-package bash
+// Package printf is bash's printf format language (the printf builtin
+// without its options: width, precision and flags on every conversion,
+// %b, %q, %(fmt)T, 'c arguments, the format reused while arguments
+// remain) and the escape and quoting languages it shares with the rest
+// of the shell: $'...' and echo -e escapes (DecodeEscapes), ${x@Q}
+// quoting (SingleQuote).
+package printf
 
 import (
 	"fmt"
-	"io"
 	"math/big"
 	"strconv"
 	"strings"
@@ -10,72 +15,34 @@ import (
 	"unicode/utf8"
 )
 
-// printfBuiltin is bash's printf: the format reused until the arguments
-// run out, %b %q %(fmt)T, 'c arguments, -v var.
-func printfBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	varName := ""
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		if args[0] == "-v" && len(args) > 1 {
-			varName = args[1]
-			args = args[2:]
-			continue
-		}
-		if strings.HasPrefix(args[0], "-v") {
-			varName = args[0][2:]
-			args = args[1:]
-			continue
-		}
-		r.errf("printf: %s: invalid option", args[0])
-		fmt.Fprintln(r.stderr(), "printf: usage: printf [-v var] format [arguments]")
-		return 2
-	}
-	if len(args) == 0 {
-		fmt.Fprintln(r.stderr(), "printf: usage: printf [-v var] format [arguments]")
-		return 2
-	}
-	format, rest := args[0], args[1:]
-	var out strings.Builder
-	p := &printfState{r: r, args: rest}
+// Format formats args by format as bash's printf builtin does: the
+// format is applied again while arguments remain and the last pass used
+// one; a missing argument is "" or 0. Messages ("printf: x: invalid
+// number") go to warn without bash's "bash: line N: " prefix. status is
+// 1 after a bad number or conversion, else 0; output stops at \c or
+// %b's \c.
+func Format(format string, args []string, warn func(msg string)) (out string, status int) {
+	var b strings.Builder
+	p := &printfState{warn: warn, args: args}
 	for {
-		stop := p.once(&out, format)
+		stop := p.once(&b, format)
 		if stop || p.i >= len(p.args) || !p.consumed {
 			break
 		}
 	}
-	if varName != "" {
-		if strings.Contains(varName, "[") {
-			pe, err := parseParamRef(varName)
-			if err != nil {
-				r.errf("printf: `%s': not a valid identifier", varName)
-				return 2
-			}
-			if err := r.setIndex(pe.Param.Value, pe.Index, out.String(), false); err != nil {
-				r.report(err)
-				return 1
-			}
-		} else if err := r.setVar(varName, out.String()); err != nil {
-			r.report(err)
-			return 1
-		}
-		return p.status
-	}
-	if _, err := io.WriteString(r.stdout(), out.String()); err != nil {
-		return r.writeErr("printf", err)
-	}
-	return p.status
+	return b.String(), p.status
 }
 
 type printfState struct {
-	r        *Runner
+	warn     func(msg string)
 	args     []string
 	i        int
 	consumed bool
 	status   int
+}
+
+func (p *printfState) errf(format string, a ...any) {
+	p.warn(fmt.Sprintf(format, a...))
 }
 
 func (p *printfState) next() (string, bool) {
@@ -158,7 +125,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 			j++
 		}
 		if j >= len(format) {
-			p.r.errf("printf: `%s': missing format character", format[i:])
+			p.errf("printf: `%s': missing format character", format[i:])
 			p.status = 1
 			return true
 		}
@@ -166,7 +133,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 		if conv == '(' {
 			end := strings.Index(format[j:], ")T")
 			if end < 0 {
-				p.r.errf("printf: `%c': invalid format character", conv)
+				p.errf("printf: `%c': invalid format character", conv)
 				p.status = 1
 				return true
 			}
@@ -193,7 +160,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 			out.WriteString(pad(a, flags, width))
 		case 'b':
 			a, _ := p.next()
-			s, stop := decodeEscapes(a, true)
+			s, stop := DecodeEscapes(a, true)
 			if hasPrec {
 				n, _ := strconv.Atoi(prec)
 				if n < len(s) {
@@ -242,7 +209,7 @@ func (p *printfState) once(out *strings.Builder, format string) bool {
 			}
 			out.WriteString(formatFloat(spec, conv, x))
 		default:
-			p.r.errf("printf: `%c': invalid format character", conv)
+			p.errf("printf: `%c': invalid format character", conv)
 			p.status = 1
 			return true
 		}
@@ -286,7 +253,7 @@ func (p *printfState) intArg(a string) (int64, bool) {
 		ne = e
 	}
 	if ne != nil && ne.Err == strconv.ErrRange {
-		p.r.errf("printf: %s: Numerical result out of range", a)
+		p.errf("printf: %s: Numerical result out of range", a)
 		if strings.HasPrefix(t, "-") {
 			return -1 << 63, false
 		}
@@ -300,7 +267,7 @@ func (p *printfState) intArg(a string) (int64, bool) {
 		k++
 	}
 	n, _ = strconv.ParseInt(t[:k], 10, 64)
-	p.r.errf("printf: %s: invalid number", a)
+	p.errf("printf: %s: invalid number", a)
 	return n, false
 }
 
@@ -320,7 +287,7 @@ func (p *printfState) floatArg(a string) (*big.Float, bool) {
 	if n, err := strconv.ParseInt(t, 0, 64); err == nil {
 		return new(big.Float).SetInt64(n), true
 	}
-	p.r.errf("printf: %s: invalid number", a)
+	p.errf("printf: %s: invalid number", a)
 	return new(big.Float), false
 }
 
@@ -381,7 +348,7 @@ func printfEscape(s string) (string, int) {
 	case '?':
 		return "?", 2
 	}
-	out, _ := decodeEscapes(s[:2], false)
+	out, _ := DecodeEscapes(s[:2], false)
 	return out, 2
 }
 
@@ -392,7 +359,7 @@ func printfQuote(s string) string {
 	}
 	for _, c := range s {
 		if c < 0x20 || c == 0x7f {
-			return shQuote(s)
+			return SingleQuote(s)
 		}
 	}
 	var b strings.Builder
