@@ -384,5 +384,24 @@ loop:
 		fmt.Fprintf(c.Stderr, "%s: %s: %s\n", me, file, posixfs.ErrText(err))
 		return Exit(127)
 	}
+	if binaryScript(data) {
+		// bash's check: its name is then $0, the script's
+		fmt.Fprintf(c.Stderr, "%s: %s: cannot execute binary file\n", file, file)
+		return Exit(126)
+	}
 	return s.runNested(ctx, c, string(data), file, file, rest[1:], flags)
+}
+
+// binaryScript reports whether bash refuses data as a script file: a NUL
+// byte among its first 80 before a newline.
+func binaryScript(data []byte) bool {
+	for _, c := range data[:min(len(data), 80)] {
+		switch c {
+		case '\n':
+			return false
+		case 0:
+			return true
+		}
+	}
+	return false
 }

@@ -94,6 +94,9 @@ func fsCat(ctx context.Context, c *command.Call, args []string) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
+			if cmdutil.BrokenPipe(err) {
+				return command.Exit(141) // SIGPIPE: quiet, as for GNU cat
+			}
 			posixfs.Warn(c, "cat", "%s: %s", quotearg.Name(name), posixfs.ErrText(err))
 			status = 1
 		}
