@@ -592,10 +592,12 @@ func evalBuiltin(r *Runner, args []string) int {
 	if strings.TrimSpace(src) == "" {
 		return 0
 	}
-	line := r.line
-	r.lineFrozen++
+	line, off := r.line, r.lineOff
+	if r.lineFrozen == 0 {
+		r.lineOff = line - 1 // the eval's first line is the caller's
+	}
 	src, err := r.runSource(src)
-	r.lineFrozen--
+	r.lineOff = off
 	r.aborting = false // an error that skips the rest of a command ends the eval only
 	r.line = line
 	if err != nil && !r.stopped() {
@@ -657,9 +659,10 @@ func sourceBuiltin(r *Runner, args []string) int {
 		r.params = slices.Clone(args[2:])
 	}
 	r.sourceDepth++
-	line := r.line
+	line, off := r.line, r.lineOff
+	r.lineOff = 0
 	data, perr := r.runSource(data)
-	r.line = line
+	r.line, r.lineOff = line, off
 	r.sourceDepth--
 	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {
 		r.returning = false
@@ -1045,7 +1048,7 @@ func trapBuiltin(r *Runner, args []string) int {
 			return usage()
 		}
 		sigs, action = args, "-"
-	case strings.Trim(action, "0123456789") == "":
+	case action != "" && strings.Trim(action, "0123456789") == "":
 		// an unsigned number first: every argument is a signal to reset
 		sigs, action = args, "-"
 	}
@@ -1737,94 +1740,6 @@ func dirsBuiltin(r *Runner, args []string) int {
 		}
 	}
 	return 0
-}
-
-// ulimitBuiltin reports the sandbox's limits as unlimited and accepts
-// setting them (the sandbox enforces its own).
-func ulimitBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	all := false
-	var flags []byte
-	var value string
-	for _, a := range args {
-		if strings.HasPrefix(a, "-") && len(a) > 1 {
-			for i := 1; i < len(a); i++ {
-				c := a[i]
-				if !strings.ContainsRune("HSabcdefiklmnpqrstuvxPRT", rune(c)) {
-					r.errf("ulimit: -%c: invalid option", c)
-					fmt.Fprintln(r.stderr(), "ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]")
-					return 2
-				}
-				switch c {
-				case 'a':
-					all = true
-				case 'H', 'S':
-				default:
-					flags = append(flags, c)
-				}
-			}
-			continue
-		}
-		if value != "" {
-			r.errf("ulimit: %s: invalid number", a)
-			return 1
-		}
-		value = a
-	}
-	if all {
-		for _, l := range ulimits {
-			fmt.Fprintf(r.stdout(), "%-36s(%s, -%c) %s\n", l.name, l.unit, l.flag, l.value)
-		}
-		return 0
-	}
-	if len(flags) == 0 {
-		flags = []byte{'f'}
-	}
-	if value != "" {
-		if value != "unlimited" && value != "hard" && value != "soft" {
-			if _, err := strconv.ParseUint(value, 10, 64); err != nil {
-				r.errf("ulimit: %s: invalid number", value)
-				return 1
-			}
-		}
-		return 0
-	}
-	for _, f := range flags {
-		for _, l := range ulimits {
-			if l.flag == f {
-				if len(flags) > 1 {
-					fmt.Fprintf(r.stdout(), "%-36s(%s, -%c) %s\n", l.name, l.unit, l.flag, l.value)
-				} else {
-					fmt.Fprintln(r.stdout(), l.value)
-				}
-			}
-		}
-	}
-	return 0
-}
-
-var ulimits = []struct {
-	name, unit string
-	flag       byte
-	value      string
-}{
-	{"real-time non-blocking time", "microseconds", 'R', "unlimited"},
-	{"core file size", "blocks", 'c', "0"},
-	{"data seg size", "kbytes", 'd', "unlimited"},
-	{"scheduling priority", "", 'e', "0"},
-	{"file size", "blocks", 'f', "unlimited"},
-	{"pending signals", "", 'i', "unlimited"},
-	{"max locked memory", "kbytes", 'l', "8192"},
-	{"max memory size", "kbytes", 'm', "unlimited"},
-	{"open files", "", 'n', "1024"},
-	{"pipe size", "512 bytes", 'p', "8"},
-	{"POSIX message queues", "bytes", 'q', "819200"},
-	{"real-time priority", "", 'r', "0"},
-	{"stack size", "kbytes", 's', "8192"},
-	{"cpu time", "seconds", 't', "unlimited"},
-	{"max user processes", "", 'u', "unlimited"},
-	{"virtual memory", "kbytes", 'v', "unlimited"},
-	{"file locks", "", 'x', "unlimited"},
 }
 
 // printShopt prints an option as shopt -p does: a set option (-o) as

@@ -11,6 +11,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync/atomic"
 	"syscall"
 
 	"github.com/spf13/afero"
@@ -95,9 +96,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		if _, simple := st.Cmd.(*syntax.CallExpr); simple {
 			// bash runs the DEBUG trap of a simple command's stage in
 			// the shell, before it forks the stage
-			if r.lineFrozen == 0 {
-				r.line = int(st.Pos().Line())
-			}
+			r.setLine(st.Pos())
 			r.debugTrap()
 		}
 		s := r.subshellCopy()
@@ -166,9 +165,7 @@ func (r *Runner) setPipestatus(st []int) {
 
 // call runs a simple command.
 func (r *Runner) call(c *syntax.CallExpr) {
-	if r.lineFrozen == 0 {
-		r.line = int(c.Pos().Line())
-	}
+	r.setLine(c.Pos())
 	if !r.inStage && r.debugTrap() {
 		return
 	}
@@ -184,6 +181,12 @@ func (r *Runner) call(c *syntax.CallExpr) {
 			}
 			if err := r.assign(as, false); err != nil {
 				r.report(err)
+				var se *shError
+				if r.opt["posix"] && errors.As(err, &se) && strings.HasSuffix(se.msg, ": readonly variable") {
+					// POSIX mode: assigning a readonly variable ends the
+					// shell, with bash's status 127
+					r.exit(127)
+				}
 				return
 			}
 			if trace {
@@ -285,17 +288,18 @@ func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
 // runArgs runs an expanded command line.
 func (r *Runner) runArgs(args []string, tmp []tmpVar) {
 	name := args[0]
-	if body, ok := r.funcs[name]; ok {
+	posixSpecial := r.opt["posix"] && specialBuiltins[name]
+	if body, ok := r.funcs[name]; ok && !posixSpecial {
 		r.withTemp(tmp, func() { r.callFunc(name, body, args[1:]) })
 		return
 	}
 	if b, ok := builtins[name]; ok {
-		if specialBuiltins[name] {
-			for _, t := range tmp {
-				if err := r.setVar(t.name, t.val); err != nil {
-					r.report(err)
-					return
-				}
+		if posixSpecial {
+			// POSIX mode: a special builtin's assignments stay, and
+			// bash exports them; otherwise they are temporary as for
+			// any builtin.
+			if !r.persistAssigns(tmp) {
+				return
 			}
 			r.runBuiltin(b, args)
 			return
@@ -304,6 +308,21 @@ func (r *Runner) runArgs(args []string, tmp []tmpVar) {
 		return
 	}
 	r.external(args, tmp)
+}
+
+// persistAssigns makes the assignments before a special builtin stay in
+// POSIX mode (bash exports them too); false after an error it reported.
+func (r *Runner) persistAssigns(tmp []tmpVar) bool {
+	for _, t := range tmp {
+		if err := r.setVar(t.name, t.val); err != nil {
+			r.report(err)
+			return false
+		}
+		if v, _ := r.vars.lookup(t.name); v != nil {
+			v.Exported = true
+		}
+	}
+	return true
 }
 
 // withTemp runs fn with the temporary assignments in a scope of their
@@ -332,7 +351,16 @@ func (r *Runner) runBuiltin(b builtinFunc, args []string) {
 			r.status = 2
 		}
 	}()
+	fw, _ := r.stdout().(*fullWriter)
+	if fw != nil {
+		fw.failed.Store(false)
+	}
 	r.status = b(r, args)
+	if fw != nil && fw.failed.Load() && r.status == 0 {
+		// bash checks a builtin's standard output after it ran
+		r.errf("%s: write error: No space left on device", args[0])
+		r.status = 1
+	}
 }
 
 // callFunc runs a shell function.
@@ -350,6 +378,11 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.vars.frames = append(r.vars.frames, &frame{vars: map[string]*Var{}})
 	depth := len(r.vars.frames)
 	savedLine := r.line
+	// A function's $LINENO is its own text's, also when a trap or eval
+	// calls it.
+	savedOff, savedFrozen := r.lineOff, r.lineFrozen
+	r.lineOff, r.lineFrozen = r.funcLineOff[name], 0
+	defer func() { r.lineOff, r.lineFrozen = savedOff, savedFrozen }()
 	savedLoops := r.loopDepth
 	r.loopDepth = 0 // break and continue do not reach the caller's loops
 	// A function does not see the ERR trap without errtrace, nor DEBUG
@@ -685,6 +718,8 @@ func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, err
 		return &devHandle{d: &fdesc{r: rand.Reader, w: io.Discard, name: name}}, nil
 	case "/dev/zero":
 		return &devHandle{d: &fdesc{r: zeroReader{}, w: io.Discard, name: name}}, nil
+	case "/dev/full":
+		return &devHandle{d: &fdesc{r: zeroReader{}, w: &fullWriter{}, name: name}}, nil
 	case "/dev/stdin", "/dev/fd/0":
 		return &devHandle{d: r.fds[0]}, nil
 	case "/dev/stdout", "/dev/fd/1":
@@ -702,6 +737,9 @@ func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, err
 	}
 	if name == "" {
 		return nil, &shError{msg: ": No such file or directory", status: 1, noExit: true}
+	}
+	if r.tooManyFiles() {
+		return nil, &shError{msg: name + ": Too many open files", status: 1, noExit: true}
 	}
 	abs := r.abs(name)
 	if r.opt["noclobber"] && !clobber && flag&os.O_TRUNC != 0 {
@@ -721,6 +759,18 @@ func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, err
 		return nil, &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
 	}
 	return f, nil
+}
+
+// fullWriter is /dev/full: every write fails with ENOSPC. failed tells
+// a builtin that ignored the error that its output was lost.
+type fullWriter struct{ failed atomic.Bool }
+
+func (w *fullWriter) Write(p []byte) (int, error) {
+	if len(p) == 0 {
+		return 0, nil
+	}
+	w.failed.Store(true)
+	return 0, &fs.PathError{Op: "write", Path: "/dev/full", Err: syscall.ENOSPC}
 }
 
 type zeroReader struct{}
@@ -743,6 +793,8 @@ func errText(err error) string {
 		return "Is a directory"
 	case errors.Is(err, syscall.ENOTDIR):
 		return "Not a directory"
+	case errors.Is(err, syscall.ENOSPC):
+		return "No space left on device"
 	}
 	var pe *fs.PathError
 	if errors.As(err, &pe) {

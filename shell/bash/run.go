@@ -173,7 +173,10 @@ type Runner struct {
 	dirStack      []string          // pushd/popd, below the current folder
 	stderrToOut   bool              // |&: the next statement's stderr joins its stdout after its redirections
 	nest          int               // eval and source nesting
-	lineFrozen    int               // >0 in traps and eval: $LINENO stays the caller's
+	lineFrozen    int               // >0 in traps: $LINENO stays the caller's
+	lineOff       int               // added to a position's line: eval'd text counts from the eval's line
+	funcLineOff   map[string]int    // each function's lineOff where it was defined
+	limits        map[byte]rlimit   // ulimit's limits that were set, by option letter
 	aborting      bool              // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
@@ -311,6 +314,8 @@ func (r *Runner) subshellCopy() *Runner {
 	c := *r
 	c.vars = r.vars.clone()
 	c.funcs = cloneMap(r.funcs)
+	c.funcLineOff = cloneMap(r.funcLineOff)
+	c.limits = cloneMap(r.limits)
 	c.aliases = cloneMap(r.aliases)
 	c.opt = cloneMap(r.opt)
 	c.shopt = cloneMap(r.shopt)
@@ -642,9 +647,7 @@ func (r *Runner) report(err error) {
 
 func (r *Runner) stmt(st *syntax.Stmt) {
 	r.yield()
-	if r.lineFrozen == 0 {
-		r.line = int(st.Pos().Line())
-	}
+	r.setLine(st.Pos())
 	if st.Background {
 		r.background(st)
 		return
@@ -694,11 +697,26 @@ func errTrapFor(st *syntax.Stmt) bool {
 	return true
 }
 
+// setLine makes p's line the current $LINENO, unless a trap froze it.
+func (r *Runner) setLine(p syntax.Pos) {
+	if r.lineFrozen == 0 {
+		r.line = int(p.Line()) + r.lineOff
+	}
+}
+
+// runTrap runs a trap's text. $LINENO stays the line of the command that
+// ran it, except in the EXIT trap, whose text counts its own lines from 1
+// as bash does.
 func (r *Runner) runTrap(text string) {
 	saved := r.status
 	r.inTrap = true
-	r.lineFrozen++
-	defer func() { r.inTrap = false; r.lineFrozen-- }()
+	savedOff, savedFrozen := r.lineOff, r.lineFrozen
+	if r.trapName == "exit trap" {
+		r.lineOff, r.lineFrozen = 0, 0
+	} else {
+		r.lineFrozen++
+	}
+	defer func() { r.inTrap = false; r.lineOff, r.lineFrozen = savedOff, savedFrozen }()
 	name := r.trapName
 	r.trapName = ""
 	file, err := parse(text)
@@ -746,8 +764,19 @@ func (r *Runner) stmtSync(st *syntax.Stmt) {
 		r.status = 0
 		return
 	}
-	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 1 && len(ce.Assigns) == 0 && ce.Args[0].Lit() == "exec" {
-		// exec with redirections only: they stay.
+	if ce, ok := st.Cmd.(*syntax.CallExpr); ok && execOnly(ce) {
+		// exec with redirections only: they stay. Its assignments are
+		// temporary, except in POSIX mode.
+		if len(ce.Assigns) > 0 {
+			tmp, err := r.tempAssigns(ce.Assigns)
+			if err != nil {
+				r.report(err)
+				return
+			}
+			if r.opt["posix"] && !r.persistAssigns(tmp) {
+				return
+			}
+		}
 		if _, err := r.redirect(st.Redirs, true); err != nil {
 			r.redirErr(err)
 			return
@@ -765,6 +794,18 @@ func (r *Runner) stmtSync(st *syntax.Stmt) {
 	}
 	r.cmd(st.Cmd)
 	restore()
+}
+
+// execOnly reports whether c is exec without a command: "exec" or
+// "exec --", with assignments or not.
+func execOnly(c *syntax.CallExpr) bool {
+	switch len(c.Args) {
+	case 1:
+		return c.Args[0].Lit() == "exec"
+	case 2:
+		return c.Args[0].Lit() == "exec" && c.Args[1].Lit() == "--"
+	}
+	return false
 }
 
 func (r *Runner) redirErr(err error) {
@@ -807,7 +848,23 @@ func (r *Runner) cmd(c syntax.Command) {
 	case *syntax.CaseClause:
 		r.caseClause(c)
 	case *syntax.FuncDecl:
+		if r.opt["posix"] && specialBuiltins[c.Name.Value] {
+			// POSIX mode: a fatal error, as bash's, at the line the
+			// definition ends on
+			r.setLine(c.End())
+			r.errf("`%s': is a special builtin", c.Name.Value)
+			r.exit(2)
+			return
+		}
 		r.funcs[c.Name.Value] = c.Body
+		if r.lineOff != 0 {
+			if r.funcLineOff == nil {
+				r.funcLineOff = map[string]int{}
+			}
+			r.funcLineOff[c.Name.Value] = r.lineOff
+		} else {
+			delete(r.funcLineOff, c.Name.Value)
+		}
 		r.status = 0
 	case *syntax.ArithmCmd:
 		r.xtraceArith(c)
@@ -982,9 +1039,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		}
 		r.status = 0
 		for _, it := range items {
-			if r.lineFrozen == 0 {
-				r.line = int(c.Pos().Line())
-			}
+			r.setLine(c.Pos())
 			if r.debugTrap() {
 				return
 			}
@@ -1126,7 +1181,16 @@ func (r *Runner) background(st *syntax.Stmt) {
 		defer close(j.done)
 		defer cancel()
 		defer r.shared.jobs.Add(-1)
-		j.status = s.runSub(func(s *Runner) { s.stmt(&st2) })
+		j.status = s.runSub(func(s *Runner) {
+			if asyncNoErrTrap(&st2) {
+				// bash runs no ERR trap for the failure of an async
+				// simple command or pipeline itself, even with errtrace.
+				s.setLine(st2.Pos())
+				s.stmtSync(&st2)
+				return
+			}
+			s.stmt(&st2)
+		})
 		if sig := j.sig.Load(); sig != 0 {
 			j.status = 128 + int(sig)
 		}
@@ -1134,6 +1198,21 @@ func (r *Runner) background(st *syntax.Stmt) {
 	r.jobs = append(r.jobs, j)
 	r.lastBg = s.pid
 	r.status = 0
+}
+
+// asyncNoErrTrap reports whether st, run with &, is a simple command or
+// a pipeline, whose own failure runs no ERR trap.
+func asyncNoErrTrap(st *syntax.Stmt) bool {
+	if st.Negated {
+		return false
+	}
+	switch c := st.Cmd.(type) {
+	case *syntax.CallExpr:
+		return true
+	case *syntax.BinaryCmd:
+		return c.Op == syntax.Pipe || c.Op == syntax.PipeAll
+	}
+	return false
 }
 
 func stmtText(st *syntax.Stmt) string {
