@@ -565,10 +565,9 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 			continue
 		}
 		pat.WriteString(s.s)
-		if !r.opt["noglob"] && strings.ContainsAny(s.s, "*?[") {
-			meta = true
-		}
-		if r.shopt["extglob"] && strings.ContainsAny(s.s, "(") {
+		// Characters a backslash escapes are not pattern characters (an
+		// expansion's x='a\*b' stays a\*b).
+		if !r.opt["noglob"] && hasMeta(s.s, r.shopt["extglob"]) {
 			meta = true
 		}
 	}
@@ -603,7 +602,8 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 		if r.shopt["nullglob"] {
 			return nil, nil
 		}
-		return []string{unescapePattern(pat.String())}, nil
+		// An unmatched pattern is left as it was, backslashes and all.
+		return []string{text.String()}, nil
 	}
 	return matches, nil
 }

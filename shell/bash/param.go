@@ -309,7 +309,7 @@ func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
 			return err
 		}
 	}
-	if pe.Repl != nil {
+	if pe.Repl != nil && set {
 		if vals, err = r.replace(pe.Repl, vals); err != nil {
 			return err
 		}
@@ -1002,6 +1002,22 @@ func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]strin
 	return out, nil
 }
 
+// negatedBracketFirst reports whether pat has a bracket expression that
+// starts with a negated ]: [^]...] or [!]...].
+func negatedBracketFirst(pat string) bool {
+	for i := 0; i < len(pat); i++ {
+		switch pat[i] {
+		case '\\':
+			i++
+		case '[':
+			if strings.HasPrefix(pat[i+1:], "^]") || strings.HasPrefix(pat[i+1:], "!]") {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 func (r *Runner) replace(rp *syntax.Replace, vals []string) ([]string, error) {
 	pat, err := r.pattern(rp.Orig)
 	if err != nil {
@@ -1020,8 +1036,22 @@ func (r *Runner) replace(rp *syntax.Replace, vals []string) ([]string, error) {
 		anchorEnd, pat = true, pat[1:]
 	}
 	re := r.patternRegexp(pat, pattern.EntireString, false)
+	if negatedBracketFirst(pat) {
+		// bash 5.2's ${x/[^]]/y} matches nothing (case and ${x#...}
+		// read [^]] as "not ]").
+		re = nil
+	}
 	out := make([]string, len(vals))
 	for vi, v := range vals {
+		if pat == "" && (anchorStart || anchorEnd) {
+			// ${x/#/p} prefixes p, ${x/%/s} appends s.
+			if anchorStart {
+				out[vi] = with + v
+			} else {
+				out[vi] = v + with
+			}
+			continue
+		}
 		if re == nil {
 			out[vi] = v
 			continue

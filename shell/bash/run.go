@@ -466,6 +466,59 @@ func errLine(err error) uint {
 	return 1
 }
 
+// slashPattern re-reads ${x///...}: bash's pattern of ${x//pat/rep} may
+// start with a slash (${x///} deletes slashes, ${x////c} replaces them
+// with c), where mvdan's parser takes the third slash as the separator of
+// an empty pattern.
+func slashPattern(pe *syntax.ParamExp) {
+	rp := pe.Repl
+	if rp == nil || !rp.All || rp.Orig != nil || pe.Excl || pe.Length {
+		return
+	}
+	base := pe.Param.End()
+	if pe.Index != nil {
+		base = syntax.NewPos(pe.Index.End().Offset()+1, 0, 0)
+	}
+	end := pe.Rbrace
+	if rp.With != nil {
+		end = rp.With.Pos()
+	}
+	if !end.IsValid() || end.Offset() != base.Offset()+3 {
+		return
+	}
+	orig := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "/"}}}
+	rp.Orig = orig
+	if rp.With == nil {
+		return
+	}
+	parts := rp.With.Parts
+	for i, p := range parts {
+		l, ok := p.(*syntax.Lit)
+		if !ok {
+			continue
+		}
+		for j := 0; j < len(l.Value); j++ {
+			switch l.Value[j] {
+			case '\\':
+				j++
+			case '/':
+				orig.Parts = append(orig.Parts, parts[:i]...)
+				if j > 0 {
+					orig.Parts = append(orig.Parts, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: l.Value[:j]})
+				}
+				rest := []syntax.WordPart{}
+				if j+1 < len(l.Value) {
+					rest = append(rest, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: l.Value[j+1:]})
+				}
+				rp.With = &syntax.Word{Parts: append(rest, parts[i+1:]...)}
+				return
+			}
+		}
+	}
+	orig.Parts = append(orig.Parts, parts...)
+	rp.With = nil
+}
+
 // prepare splits brace expansions in the words of a parsed program
 // (after the walk: the walker knows no BraceExp).
 func prepare(n syntax.Node) {
@@ -487,6 +540,8 @@ func prepare(n syntax.Node) {
 			if n.Value != nil {
 				words = append(words, n.Value)
 			}
+		case *syntax.ParamExp:
+			slashPattern(n)
 		case *syntax.Redirect:
 			// a{1,2} in a file name expands to two words: an ambiguous
 			// redirect, as in bash (here-document words stay as written)
