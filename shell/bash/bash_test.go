@@ -77,6 +77,8 @@ func TestRun(t *testing.T) {
 	}{
 		{"echo", "echo hi; echo -n a; echo -e 'b\\tc'", "hi\nab\tc\n", "", 0},
 		{"declare -p quotes control characters", `x=$'a\nb'; a=($'c\td' e); declare -p x a`, "declare -- x=$'a\\nb'\ndeclare -a a=([0]=$'c\\td' [1]=\"e\")\n", "", 0},
+		{"FUNCNAME is the call stack", `f() { g; }; g() { echo "${FUNCNAME[@]}"; }; f; echo "[${FUNCNAME[*]}]"; declare -p FUNCNAME`, "g f\n[]\ndeclare -a FUNCNAME\n", "", 0},
+		{"indirection through an element and an array's values", `v1=hello v2=world; a=(v1 v2); echo "${!a[1]}"; b=(v1); echo "${!b[@]:1}" "${!b[@]}"; (echo "${!nope[@]-x}"); echo $?`, "world\nello 0\n1\n", "bash: line 1: nope[@]: invalid indirect expansion\n", 0},
 		{"declare -p and local show a nameref, not its target", `x=1; declare -n r=x; declare -p r; f() { local -n q=x; local; }; f`, "declare -n r=\"x\"\ndeclare -n q=\"x\"\n", "", 0},
 		{"default quoted whole", `d='a b'; for w in ${x:-"$d"}; do echo "[$w]"; done`, "[a b]\n", "", 0},
 		{"unused default not evaluated", `echo ${x-$(echo no >&2)}ok; x=1; echo ${x:-$(exit 3)}`, "ok\n1\n", "no\n", 0},

@@ -182,9 +182,11 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 	if len(assigns) > 0 {
 		as := assigns[len(assigns)-1]
 		last = as.Name.Value
-		if as.Value != nil && as.Array == nil {
-			v, _ := r.assignValue(as.Value)
-			last += pick(as.Append, "+=", "=") + v
+		if as.Value != nil && as.Array == nil && as.Index == nil {
+			// the value as assigned (not expanded twice)
+			v, _ := r.vars.lookup(as.Name.Value)
+			s, _ := v.scalar()
+			last += "=" + s
 		}
 	}
 	r.setLastArg(last)

@@ -375,6 +375,7 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.params = args
 	r.funcDepth++
 	r.funcNames = append(r.funcNames, name)
+	r.setFuncname()
 	r.vars.frames = append(r.vars.frames, &frame{vars: map[string]*Var{}})
 	depth := len(r.vars.frames)
 	savedLine := r.line
@@ -408,10 +409,28 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 		r.vars.frames = r.vars.frames[:depth-1]
 	}
 	r.funcNames = r.funcNames[:len(r.funcNames)-1]
+	r.setFuncname()
 	r.funcDepth--
 	r.params = savedParams
 	r.line = savedLine
 	r.returning = false
+}
+
+// setFuncname sets FUNCNAME to the function call stack, innermost
+// first ("main" at the bottom in a script file); outside functions it is
+// an array without a value.
+func (r *Runner) setFuncname() {
+	v := &Var{Kind: kIndexed, Idx: map[int]string{}}
+	for i := len(r.funcNames) - 1; i >= 0; i-- {
+		v.Idx[len(v.Idx)] = r.funcNames[i]
+	}
+	if len(v.Idx) > 0 {
+		v.Set = true
+		if !r.cMode() {
+			v.Idx[len(v.Idx)] = "main"
+		}
+	}
+	r.vars.global().vars["FUNCNAME"] = v
 }
 
 // notRunner is an error of Options.Exec for a command that could not

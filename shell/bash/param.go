@@ -326,22 +326,27 @@ func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
 	return nil
 }
 
+// starSep joins "$*": IFS's first character, a space when IFS is unset.
+func (r *Runner) starSep() string {
+	sep := " "
+	if ifs := r.ifs(); ifs != " \t\n" {
+		sep = ""
+		if ifs != "" {
+			_, n := utf8.DecodeRuneInString(ifs)
+			sep = ifs[:n]
+		}
+	}
+	if _, ok := r.getVar("IFS"); !ok {
+		sep = " "
+	}
+	return sep
+}
+
 // addList adds the values of $@ / ${a[@]} (separate fields) or $* /
 // ${a[*]} (joined by IFS's first character inside quotes).
 func (r *Runner) addList(e *wexp, vals []string, star, dq bool) {
 	if star && dq {
-		sep := " "
-		if ifs := r.ifs(); ifs != " \t\n" {
-			sep = ""
-			if ifs != "" {
-				_, n := utf8.DecodeRuneInString(ifs)
-				sep = ifs[:n]
-			}
-		}
-		if _, ok := r.getVar("IFS"); !ok {
-			sep = " "
-		}
-		e.add(seg{s: strings.Join(vals, sep), quoted: true})
+		e.add(seg{s: strings.Join(vals, r.starSep()), quoted: true})
 		return
 	}
 	if len(vals) == 0 {
@@ -378,34 +383,30 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 		}
 		return names, true, pe.Names == syntax.NamesPrefix, true, nil
 	}
-	if pe.Excl && pe.Index != nil {
-		if w, ok := pe.Index.(*syntax.Word); ok {
-			if l := w.Lit(); l == "@" || l == "*" {
-				v := r.lookupVar(name)
-				if v == nil {
-					return nil, true, l == "*", false, nil
-				}
-				return v.keys(), true, l == "*", true, nil
-			}
+	if pe.Excl && isKeysForm(pe) {
+		l := pe.Index.(*syntax.Word).Lit()
+		v := r.lookupVar(name)
+		if v == nil {
+			return nil, true, l == "*", false, nil
 		}
+		return v.keys(), true, l == "*", true, nil
 	}
-	if pe.Excl && (pe.Index == nil || pe.Exp != nil) {
+	if pe.Excl {
 		// ${!nameref} is the name it refers to.
-		if v, _ := r.vars.lookup(name); v != nil && v.NameRef {
+		if v, _ := r.vars.lookup(name); pe.Index == nil && v != nil && v.NameRef {
 			return []string{v.Str}, false, false, v.Set, nil
 		}
-		// ${!ref}: indirection.
-		target, ok := r.getVar(name)
-		if !ok {
-			if v := r.lookupVar(name); v != nil && v.Set && v.Kind != kString {
-				// An array without element 0 refers to nothing.
-				return nil, false, false, false, nil
-			}
-			return nil, false, false, false, &shError{msg: name + ": invalid indirect expansion", status: 1, abort: true}
+		// ${!ref}, ${!a[i]}, ${!a[@]op}: indirection.
+		target, ok, err := r.indirectRef(pe)
+		if err != nil || !ok {
+			return nil, false, false, false, err
 		}
 		pe2, perr := parseParamRef(target)
 		if perr != nil {
-			return nil, false, false, false, &shError{msg: target + ": invalid variable name", status: 1, noExit: true}
+			pe2 = rawElemRef(target)
+		}
+		if pe2 == nil {
+			return nil, false, false, false, &shError{msg: target + ": invalid variable name", status: 1, abort: true}
 		}
 		return r.paramValues(pe2)
 	}
@@ -467,6 +468,70 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 	}
 	s, ok := r.getVar(name)
 	return []string{s}, false, false, ok, nil
+}
+
+// isKeysForm reports ${!a[@]} and ${!a[*]} without an operator: the
+// array's keys (with one, ${!a[@]-x} is an indirection through the
+// array's values joined).
+func isKeysForm(pe *syntax.ParamExp) bool {
+	if pe.Index == nil || pe.Exp != nil || pe.Slice != nil || pe.Repl != nil {
+		return false
+	}
+	w, ok := pe.Index.(*syntax.Word)
+	return ok && (w.Lit() == "@" || w.Lit() == "*")
+}
+
+// indirectRef is the reference that ${!pe} follows: the value of pe's
+// parameter without the !. ok is false when that has no value (a
+// declared variable without one, an unset positional parameter); a
+// variable that does not exist is an error, as in bash.
+func (r *Runner) indirectRef(pe *syntax.ParamExp) (target string, ok bool, err error) {
+	name := pe.Param.Value
+	inner := &syntax.ParamExp{Dollar: pe.Dollar, Rbrace: pe.Rbrace, Param: pe.Param, Index: pe.Index}
+	vals, isList, star, set, err := r.paramValues(inner)
+	if err != nil {
+		return "", false, err
+	}
+	text := name
+	if pe.Index != nil {
+		text += "[" + printNode(pe.Index) + "]"
+	}
+	if isList {
+		if len(vals) == 0 {
+			return "", false, &shError{msg: text + ": invalid indirect expansion", status: 1, abort: true}
+		}
+		sep := " "
+		if star {
+			sep = r.starSep()
+		}
+		return strings.Join(vals, sep), true, nil
+	}
+	if set && len(vals) > 0 {
+		return vals[0], true, nil
+	}
+	if _, _, isSpecial := r.special(name); !isSpecial && r.lookupVar(name) == nil {
+		return "", false, &shError{msg: text + ": invalid indirect expansion", status: 1, abort: true}
+	}
+	if r.opt["nounset"] {
+		return "", false, &shError{msg: "!" + name + ": unbound variable", status: 127}
+	}
+	return "", false, nil
+}
+
+// rawElemRef is name[text] that the parser does not take ("a[b*]",
+// "a[{1,0}]"), with text as the subscript's arithmetic as it is, for
+// bash's error about it; nil when s is no such reference (no name, or
+// unbalanced quotes in the subscript).
+func rawElemRef(s string) *syntax.ParamExp {
+	i := strings.IndexByte(s, '[')
+	if i <= 0 || !strings.HasSuffix(s, "]") || !syntax.ValidName(s[:i]) {
+		return nil
+	}
+	sub := s[i+1 : len(s)-1]
+	if strings.Count(sub, `"`)%2 != 0 || strings.Count(sub, "'")%2 != 0 {
+		return nil
+	}
+	return &syntax.ParamExp{Param: &syntax.Lit{Value: s[:i]}, Index: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}}
 }
 
 // parseParamRef parses "name", "a[1]" or "a[@]" as a parameter.
@@ -551,10 +616,18 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			if err != nil {
 				return true, err
 			}
-			if pe.Excl && pe.Index == nil {
-				// ${!ref:=x} assigns to the variable ref names.
-				target, _ := r.getVar(name)
-				if err := r.setVar(target, val); err != nil {
+			if pe.Excl {
+				// ${!ref:=x} assigns to the variable (or element) ref names.
+				target, _, err := r.indirectRef(pe)
+				if err != nil {
+					return true, err
+				}
+				if pe2, perr := parseParamRef(target); perr == nil && pe2.Index != nil {
+					err = r.setIndex(pe2.Param.Value, pe2.Index, val, false)
+				} else {
+					err = r.setVar(target, val)
+				}
+				if err != nil {
 					return true, err
 				}
 				*vals, *set = []string{val}, true
@@ -703,36 +776,20 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 			}
 			return true, nil
 		}
-		if isList {
-			// ${!a[@]@Q} is bash's indirection through "${a[*]}".
-			target := ""
-			if v := r.lookupVar(name); v != nil {
-				target = strings.Join(v.values(), " ")
-			}
-			if target == "" {
-				*vals = nil
-				return false, nil
-			}
+		// ${!ref@op}: paramValues followed the indirection; the operator
+		// describes the variable it reached.
+		if v, _ := r.vars.lookup(name); pe.Index == nil && v != nil && v.NameRef {
+			name = v.Str
+		} else if target, ok, _ := r.indirectRef(pe); ok {
 			pe2, err := parseParamRef(target)
 			if err != nil {
-				return true, &shError{msg: target + ": invalid variable name", status: 1, noExit: true}
+				pe2 = rawElemRef(target)
 			}
-			v2, isList2, star2, set2, err := r.paramValues(pe2)
-			if err != nil {
-				return true, err
-			}
-			*vals = v2
-			return r.atOp(e, pe2, op, vals, set2, isList2, star2, dq)
-		}
-		// ${!ref@a}: the operator applies to the variable ref names.
-		if v, _ := r.vars.lookup(name); v != nil && v.NameRef {
-			name = v.Str
-		} else if target, ok := r.getVar(name); ok {
-			if pe2, err := parseParamRef(target); err == nil {
+			if pe2 != nil {
 				name, index = pe2.Param.Value, pe2.Index
 			}
 		} else {
-			*vals = nil
+			*vals = nil // the indirection reached nothing
 			return false, nil
 		}
 	}

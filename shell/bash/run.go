@@ -240,6 +240,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	g["SHELLOPTS"] = &Var{Set: true, ReadOnly: true}
 	g["BASHOPTS"] = &Var{Set: true, ReadOnly: true}
 	g["BASH_VERSINFO"] = &Var{Set: true, Kind: kIndexed, ReadOnly: true, Idx: map[int]string{0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}}
+	g["FUNCNAME"] = &Var{Kind: kIndexed} // a value inside functions only (setFuncname)
 	for _, f := range opts.Flags {
 		_ = f
 	}
