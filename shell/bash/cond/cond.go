@@ -1,87 +1,60 @@
-package bash
+// Package cond evaluates bash's conditional expressions: the test and [
+// builtins' arguments (POSIX's rules by argument count, then -a/-o
+// precedence) and the unary and binary operators that [[ ]] shares with
+// them (-f, -nt, -v, =, <, ...). The shell's files and variables are
+// reached through [Env], so the package knows nothing of the interpreter.
+package cond
 
 import (
 	"io/fs"
-	"regexp"
 	"strconv"
 	"strings"
-
-	"mvdan.cc/sh/v3/syntax"
 )
 
-// test evaluates [[ expr ]].
-func (r *Runner) test(x syntax.TestExpr) (bool, error) {
-	switch x := x.(type) {
-	case *syntax.Word:
-		s, err := r.literal(x)
-		return s != "", err
-	case *syntax.ParenTest:
-		return r.test(x.X)
-	case *syntax.UnaryTest:
-		if x.Op == syntax.TsNot {
-			ok, err := r.test(x.X)
-			return !ok, err
-		}
-		w, _ := x.X.(*syntax.Word)
-		s, err := r.literal(w)
-		if err != nil {
-			return false, err
-		}
-		return r.unaryTest(x.Op.String(), s)
-	case *syntax.BinaryTest:
-		switch x.Op {
-		case syntax.AndTest:
-			a, err := r.test(x.X)
-			if err != nil || !a {
-				return false, err
-			}
-			return r.test(x.Y)
-		case syntax.OrTest:
-			a, err := r.test(x.X)
-			if err != nil || a {
-				return a, err
-			}
-			return r.test(x.Y)
-		}
-		lw, _ := x.X.(*syntax.Word)
-		left, err := r.literal(lw)
-		if err != nil {
-			return false, err
-		}
-		rw, _ := x.Y.(*syntax.Word)
-		switch x.Op {
-		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
-			pat, err := r.pattern(rw)
-			if err != nil {
-				return false, err
-			}
-			m := r.match(pat, left, r.shopt["nocasematch"])
-			return m == (x.Op != syntax.TsNoMatch), nil
-		case syntax.TsReMatch:
-			return r.reMatch(left, rw)
-		}
-		right, err := r.literal(rw)
-		if err != nil {
-			return false, err
-		}
-		switch x.Op {
-		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsGtr, syntax.TsLeq, syntax.TsGeq:
-			a, err := r.arithString(left)
-			if err != nil {
-				return false, err
-			}
-			b, err := r.arithString(right)
-			if err != nil {
-				return false, err
-			}
-			return cmpInt(x.Op.String(), a, b), nil
-		}
-		return r.binaryTest(x.Op.String(), left, right)
-	}
-	return false, nil
+// Env is what the operators read of the shell.
+type Env interface {
+	// Abs is the absolute, cleaned form of a path as the script wrote
+	// it, resolved against the working directory (-ef compares them).
+	Abs(path string) string
+	// Stat and Lstat describe the file at an absolute path from Abs
+	// (Lstat does not follow a final symbolic link); an error means the
+	// test is false.
+	Stat(path string) (fs.FileInfo, error)
+	Lstat(path string) (fs.FileInfo, error)
+	// Option reports whether set -o name is on (-o).
+	Option(name string) bool
+	// IsSet reports whether the variable or element name ("a", "a[1]")
+	// is set (-v).
+	IsSet(name string) bool
+	// IsNameRef reports whether name is a set nameref (-R).
+	IsNameRef(name string) bool
 }
 
-func cmpInt(op string, a, b int64) bool {
+// Error is a usage error of test or [ ("x: unary operator expected");
+// bash prints "test: MSG" and the status is 2.
+type Error struct{ Msg string }
+
+func (e *Error) Error() string { return e.Msg }
+
+// Test evaluates the arguments of test (of [ without its closing ]): true
+// or false, or an *Error.
+func Test(env Env, args []string) (bool, error) {
+	t := &testParser{env: env, args: args}
+	ok, err := t.expr(len(args))
+	if err == nil && t.pos < len(t.args) {
+		err = t.fail(t.args[t.pos] + ": " + func() string {
+			if t.pos == 0 {
+				return "unary operator expected"
+			}
+			return "binary operator expected"
+		}())
+	}
+	return ok, err
+}
+
+// CompareInt applies an integer operator (-eq, -ne, -lt, -gt, -le, -ge);
+// any other op is false.
+func CompareInt(op string, a, b int64) bool {
 	switch op {
 	case "-eq":
 		return a == b
@@ -99,67 +72,32 @@ func cmpInt(op string, a, b int64) bool {
 	return false
 }
 
-// reMatch is [[ s =~ re ]]: quoted parts of the regex match literally;
-// BASH_REMATCH gets the groups.
-func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
-	var e wexp
-	if err := r.wordParts(&e, w.Parts, false, false); err != nil {
-		return false, err
-	}
-	var b strings.Builder
-	for _, f := range e.fields {
-		for _, sg := range f.segs {
-			if sg.quoted {
-				b.WriteString(regexp.QuoteMeta(sg.s))
-			} else {
-				b.WriteString(sg.s)
-			}
-		}
-	}
-	expr := b.String()
-	if r.shopt["nocasematch"] {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.CompilePOSIX(expr)
-	if err != nil {
-		re, err = regexp.Compile(expr)
-		if err != nil {
-			return false, &shError{status: 2, noExit: true}
-		}
-	}
-	m := re.FindStringSubmatch(s)
-	v := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
-	for i, g := range m {
-		v.Idx[i] = g
-	}
-	r.vars.global().vars["BASH_REMATCH"] = v
-	return m != nil, nil
-}
-
-func (r *Runner) unaryTest(op, s string) (bool, error) {
+// Unary applies a unary operator (-z, -n, -o, -v, -R, -t and the file
+// tests -e -f -d -s -r -w -x -L -h -c -b -p -S -k -u -g -O -G -N) to s.
+// The error is always nil today; a caller passes it on.
+func Unary(env Env, op, s string) (bool, error) {
 	switch op {
 	case "-z":
 		return s == "", nil
 	case "-n":
 		return s != "", nil
 	case "-o":
-		return r.opt[s], nil
+		return env.Option(s), nil
 	case "-v":
-		return r.isSet(s), nil
+		return env.IsSet(s), nil
 	case "-R":
-		v, _ := r.vars.lookup(s)
-		return v != nil && v.NameRef && v.Set, nil
+		return env.IsNameRef(s), nil
 	case "-t":
 		return false, nil
 	}
 	if s == "" {
 		return false, nil
 	}
-	p := r.abs(s)
+	p := env.Abs(s)
 	var fi fs.FileInfo
 	var err error
 	if op == "-L" || op == "-h" {
-		fi, err = r.lstat(p)
+		fi, err = env.Lstat(p)
 		if err != nil {
 			return false, nil
 		}
@@ -173,7 +111,7 @@ func (r *Runner) unaryTest(op, s string) (bool, error) {
 		}
 		return false, nil
 	}
-	fi, err = r.fs.Stat(p)
+	fi, err = env.Stat(p)
 	if err != nil {
 		return false, nil
 	}
@@ -211,24 +149,10 @@ func (r *Runner) unaryTest(op, s string) (bool, error) {
 	return false, nil
 }
 
-func (r *Runner) isSet(s string) bool {
-	if name, idx, ok := strings.Cut(s, "["); ok && strings.HasSuffix(idx, "]") {
-		pe, err := parseParamRef(name + "[" + idx)
-		if err != nil {
-			return false
-		}
-		_, _, _, set, err := r.paramValues(pe)
-		return err == nil && set
-	}
-	_, ok := r.getVar(s)
-	if !ok {
-		v := r.lookupVar(s)
-		return v != nil && v.Set && len(v.values()) > 0
-	}
-	return ok
-}
-
-func (r *Runner) binaryTest(op, a, b string) (bool, error) {
+// Binary applies a string or file operator (=, ==, !=, <, >, -nt, -ot,
+// -ef) to a and b; any other op is false. The error is always nil today;
+// a caller passes it on.
+func Binary(env Env, op, a, b string) (bool, error) {
 	switch op {
 	case "=", "==":
 		return a == b, nil
@@ -239,58 +163,27 @@ func (r *Runner) binaryTest(op, a, b string) (bool, error) {
 	case ">":
 		return a > b, nil
 	case "-nt", "-ot":
-		fa, ea := r.fs.Stat(r.abs(a))
-		fb, eb := r.fs.Stat(r.abs(b))
+		fa, ea := env.Stat(env.Abs(a))
+		fb, eb := env.Stat(env.Abs(b))
 		if op == "-nt" {
 			return ea == nil && (eb != nil || fa.ModTime().After(fb.ModTime())), nil
 		}
 		return eb == nil && (ea != nil || fa.ModTime().Before(fb.ModTime())), nil
 	case "-ef":
-		fa, ea := r.fs.Stat(r.abs(a))
-		fb, eb := r.fs.Stat(r.abs(b))
-		return ea == nil && eb == nil && r.abs(a) == r.abs(b) && fa.Name() == fb.Name(), nil
+		fa, ea := env.Stat(env.Abs(a))
+		fb, eb := env.Stat(env.Abs(b))
+		return ea == nil && eb == nil && env.Abs(a) == env.Abs(b) && fa.Name() == fb.Name(), nil
 	}
 	return false, nil
 }
 
-// testBuiltin is test and [.
-func testBuiltin(r *Runner, args []string) int {
-	name := args[0]
-	args = args[1:]
-	if name == "[" {
-		if len(args) == 0 || args[len(args)-1] != "]" {
-			r.errf("[: missing `]'")
-			return 2
-		}
-		args = args[:len(args)-1]
-	}
-	t := &testParser{r: r, args: args, name: name}
-	ok, err := t.expr(len(args))
-	if err == nil && t.pos < len(t.args) {
-		err = t.fail(t.args[t.pos] + ": " + func() string {
-			if t.pos == 0 {
-				return "unary operator expected"
-			}
-			return "binary operator expected"
-		}())
-	}
-	if err != nil {
-		if se, ok2 := err.(*shError); ok2 && se.msg != "" {
-			r.errf("%s: %s", name, se.msg)
-		}
-		return 2
-	}
-	return b2i(!ok)
-}
-
 type testParser struct {
-	r    *Runner
+	env  Env
 	args []string
 	pos  int
-	name string
 }
 
-func (t *testParser) fail(msg string) error { return &shError{msg: msg, status: 2} }
+func (t *testParser) fail(msg string) error { return &Error{Msg: msg} }
 
 var unaryOps = map[string]bool{"-e": true, "-f": true, "-d": true, "-s": true, "-r": true, "-w": true, "-x": true, "-L": true, "-h": true, "-z": true, "-n": true, "-c": true, "-b": true, "-p": true, "-S": true, "-k": true, "-u": true, "-g": true, "-a": true, "-o": true, "-v": true, "-R": true, "-t": true, "-O": true, "-G": true, "-N": true}
 var binaryOps = map[string]bool{"=": true, "==": true, "!=": true, "<": true, ">": true, "-eq": true, "-ne": true, "-lt": true, "-gt": true, "-le": true, "-ge": true, "-nt": true, "-ot": true, "-ef": true}
@@ -415,7 +308,7 @@ func (t *testParser) primary() (bool, error) {
 }
 
 func (t *testParser) unary(op, s string) (bool, error) {
-	return t.r.unaryTest(op, s)
+	return Unary(t.env, op, s)
 }
 
 func (t *testParser) binary(a, op, b string) (bool, error) {
@@ -429,7 +322,7 @@ func (t *testParser) binary(a, op, b string) (bool, error) {
 		if err != nil {
 			return false, t.fail(b + ": integer expression expected")
 		}
-		return cmpInt(op, x, y), nil
+		return CompareInt(op, x, y), nil
 	}
-	return t.r.binaryTest(op, a, b)
+	return Binary(t.env, op, a, b)
 }

@@ -1,0 +1,172 @@
+package bash
+
+import (
+	"io/fs"
+	"regexp"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/cond"
+)
+
+// test evaluates [[ expr ]].
+func (r *Runner) test(x syntax.TestExpr) (bool, error) {
+	switch x := x.(type) {
+	case *syntax.Word:
+		s, err := r.literal(x)
+		return s != "", err
+	case *syntax.ParenTest:
+		return r.test(x.X)
+	case *syntax.UnaryTest:
+		if x.Op == syntax.TsNot {
+			ok, err := r.test(x.X)
+			return !ok, err
+		}
+		w, _ := x.X.(*syntax.Word)
+		s, err := r.literal(w)
+		if err != nil {
+			return false, err
+		}
+		return cond.Unary(condEnv{r}, x.Op.String(), s)
+	case *syntax.BinaryTest:
+		switch x.Op {
+		case syntax.AndTest:
+			a, err := r.test(x.X)
+			if err != nil || !a {
+				return false, err
+			}
+			return r.test(x.Y)
+		case syntax.OrTest:
+			a, err := r.test(x.X)
+			if err != nil || a {
+				return a, err
+			}
+			return r.test(x.Y)
+		}
+		lw, _ := x.X.(*syntax.Word)
+		left, err := r.literal(lw)
+		if err != nil {
+			return false, err
+		}
+		rw, _ := x.Y.(*syntax.Word)
+		switch x.Op {
+		case syntax.TsMatch, syntax.TsMatchShort, syntax.TsNoMatch:
+			pat, err := r.pattern(rw)
+			if err != nil {
+				return false, err
+			}
+			m := r.match(pat, left, r.shopt["nocasematch"])
+			return m == (x.Op != syntax.TsNoMatch), nil
+		case syntax.TsReMatch:
+			return r.reMatch(left, rw)
+		}
+		right, err := r.literal(rw)
+		if err != nil {
+			return false, err
+		}
+		switch x.Op {
+		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsGtr, syntax.TsLeq, syntax.TsGeq:
+			a, err := r.arithString(left)
+			if err != nil {
+				return false, err
+			}
+			b, err := r.arithString(right)
+			if err != nil {
+				return false, err
+			}
+			return cond.CompareInt(x.Op.String(), a, b), nil
+		}
+		return cond.Binary(condEnv{r}, x.Op.String(), left, right)
+	}
+	return false, nil
+}
+
+// reMatch is [[ s =~ re ]]: quoted parts of the regex match literally;
+// BASH_REMATCH gets the groups.
+func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
+	var e wexp
+	if err := r.wordParts(&e, w.Parts, false, false); err != nil {
+		return false, err
+	}
+	var b strings.Builder
+	for _, f := range e.fields {
+		for _, sg := range f.segs {
+			if sg.quoted {
+				b.WriteString(regexp.QuoteMeta(sg.s))
+			} else {
+				b.WriteString(sg.s)
+			}
+		}
+	}
+	expr := b.String()
+	if r.shopt["nocasematch"] {
+		expr = "(?i)" + expr
+	}
+	re, err := regexp.CompilePOSIX(expr)
+	if err != nil {
+		re, err = regexp.Compile(expr)
+		if err != nil {
+			return false, &shError{status: 2, noExit: true}
+		}
+	}
+	m := re.FindStringSubmatch(s)
+	v := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+	for i, g := range m {
+		v.Idx[i] = g
+	}
+	r.vars.global().vars["BASH_REMATCH"] = v
+	return m != nil, nil
+}
+
+// testBuiltin is test and [.
+func testBuiltin(r *Runner, args []string) int {
+	name := args[0]
+	args = args[1:]
+	if name == "[" {
+		if len(args) == 0 || args[len(args)-1] != "]" {
+			r.errf("[: missing `]'")
+			return 2
+		}
+		args = args[:len(args)-1]
+	}
+	ok, err := cond.Test(condEnv{r}, args)
+	if err != nil {
+		if ce, ok2 := err.(*cond.Error); ok2 && ce.Msg != "" {
+			r.errf("%s: %s", name, ce.Msg)
+		}
+		return 2
+	}
+	return b2i(!ok)
+}
+
+// condEnv is the runner as conditional expressions read it (cond.Env).
+type condEnv struct{ r *Runner }
+
+func (c condEnv) Abs(path string) string                 { return c.r.abs(path) }
+func (c condEnv) Stat(path string) (fs.FileInfo, error)  { return c.r.fs.Stat(path) }
+func (c condEnv) Lstat(path string) (fs.FileInfo, error) { return c.r.lstat(path) }
+func (c condEnv) Option(name string) bool                { return c.r.opt[name] }
+func (c condEnv) IsSet(name string) bool                 { return c.r.isSet(name) }
+
+func (c condEnv) IsNameRef(name string) bool {
+	v, _ := c.r.vars.lookup(name)
+	return v != nil && v.NameRef && v.Set
+}
+
+func (r *Runner) isSet(s string) bool {
+	if name, idx, ok := strings.Cut(s, "["); ok && strings.HasSuffix(idx, "]") {
+		pe, err := parseParamRef(name + "[" + idx)
+		if err != nil {
+			return false
+		}
+		_, _, _, set, err := r.paramValues(pe)
+		return err == nil && set
+	}
+	_, ok := r.getVar(s)
+	if !ok {
+		v := r.lookupVar(s)
+		return v != nil && v.Set && len(v.values()) > 0
+	}
+	return ok
+}
