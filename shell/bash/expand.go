@@ -353,6 +353,9 @@ func (r *Runner) wordParts(e *wexp, parts []syntax.WordPart, dq, first bool) err
 				return err
 			}
 		case *syntax.CmdSubst:
+			if p.TempFile || p.ReplyVar {
+				return r.kshSubstErr(p)
+			}
 			out, err := r.cmdSubst(p.Stmts)
 			if err != nil {
 				return err

@@ -38,7 +38,8 @@ type reader struct {
 	eof      bool           // the parse ended (err or end of text)
 	lastEnd  int            // offset after the last statement handed out
 
-	parenTries int // ((...)) read again as ( (...) ) on this line
+	parenTries int            // ((...)) read again as ( (...) ) on this line
+	ksh        map[int]string // ${...} replaced to parse, by offset: their text
 
 	regions  []aliasRegion
 	eligible []int // offsets of words that are in command position by an alias
@@ -110,6 +111,7 @@ func (rd *reader) fill(n int) bool {
 		default:
 			arithTemplates(st, rd.text)
 			prepare(st)
+			rd.noteKsh(st)
 			rd.buf = append(rd.buf, st)
 		}
 	}
@@ -155,7 +157,7 @@ func (rd *reader) next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && rd.parenRetry(full, err)) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -409,4 +411,147 @@ func closesDouble(s string) bool {
 		}
 	}
 	return false
+}
+
+// kshSubstErr is bash 5.2's error for mksh's ${ cmd;} and ${|cmd;}: a bad
+// substitution, named by its source text.
+func (r *Runner) kshSubstErr(c *syntax.CmdSubst) error {
+	r.shared.mu.Lock()
+	text, ok := r.shared.kshSubst[c]
+	r.shared.mu.Unlock()
+	if !ok {
+		text = r.srcText(c.Pos(), c.End())
+	}
+	if text == "" {
+		text = printNode(c)
+	}
+	return &shError{msg: text + ": bad substitution", status: 1, noExit: true}
+}
+
+// noteKsh records the text of the ${...} in st that kshRetry replaced.
+func (rd *reader) noteKsh(st *syntax.Stmt) {
+	if len(rd.ksh) == 0 {
+		return
+	}
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CmdSubst); ok && c.TempFile {
+			if t, ok := rd.ksh[int(c.Pos().Offset())]; ok {
+				sh := rd.r.shared
+				sh.mu.Lock()
+				if sh.kshSubst == nil {
+					sh.kshSubst = map[*syntax.CmdSubst]string{}
+				}
+				sh.kshSubst[c] = t
+				sh.mu.Unlock()
+			}
+		}
+		return true
+	})
+}
+
+// kshRetry handles a line that fails to parse inside "${": bash reads
+// ${...} to its closing brace and fails when it runs it (bad
+// substitution). The ${...} around the error becomes "${ :;}" padded to
+// its length, whose expansion reports the original text.
+func (rd *reader) kshRetry(full []*syntax.Stmt, perr error) bool {
+	errOff := errOffset(perr)
+	start := rd.lastEnd
+	if len(full) > 0 {
+		start = int(full[0].Pos().Offset())
+	}
+	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+		return false
+	}
+	// blank out ${...} at i; false when it is too short to hold ${ :;}
+	blank := func(t string, i int, orig map[int]string) (string, bool) {
+		end := closingBrace(t, i+2)
+		if end < 0 || end-i+1 < len("${ :;}") {
+			return t, false
+		}
+		b := []byte(t[i : end+1])
+		for k := range b {
+			if b[k] != '\n' {
+				b[k] = ' '
+			}
+		}
+		copy(b, "${ :;")
+		b[len(b)-1] = '}'
+		orig[i] = t[i : end+1]
+		return t[:i] + string(b) + t[end+1:], true
+	}
+	accept := func(t string, orig map[int]string) bool {
+		if off := firstErrOffset(t[start:]); off >= 0 && start+off <= errOff {
+			return false
+		}
+		if rd.ksh == nil {
+			rd.ksh = map[int]string{}
+		}
+		for k, v := range orig {
+			rd.ksh[k] = v
+		}
+		rd.text = t
+		return true
+	}
+	// every ${ cmd;} and ${|cmd;} of mksh up to the error (mvdan's reading
+	// of them may run past their closing brace), the innermost ${...}
+	// around the error, or both
+	forms := func(t string, orig map[int]string) string {
+		for i := start; i < min(errOff+1, len(t)-2); i++ {
+			_, seen := orig[i]
+			if _, done := rd.ksh[i]; !done && !seen && t[i] == '$' && t[i+1] == '{' && strings.IndexByte(" \t\n|", t[i+2]) >= 0 {
+				t, _ = blank(t, i, orig)
+			}
+		}
+		return t
+	}
+	inner := -1
+	for i := min(errOff, len(rd.text)-2); i >= start; i-- {
+		if _, done := rd.ksh[i]; done || rd.text[i] != '$' || rd.text[i+1] != '{' {
+			continue
+		}
+		if end := closingBrace(rd.text, i+2); end >= errOff {
+			inner = i
+			break
+		}
+	}
+	orig := map[int]string{}
+	if t := forms(rd.text, orig); len(orig) > 0 && accept(t, orig) {
+		return true
+	}
+	if inner < 0 {
+		return false
+	}
+	orig = map[int]string{}
+	t, ok := blank(rd.text, inner, orig)
+	if !ok {
+		return false
+	}
+	if accept(t, orig) {
+		return true
+	}
+	return accept(forms(t, orig), orig)
+}
+
+// closingBrace returns the offset of the "}" that closes the "${" before
+// from, or -1.
+func closingBrace(s string, from int) int {
+	depth := 0
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '\'':
+			if j := strings.IndexByte(s[i+1:], '\''); j >= 0 {
+				i += j + 1
+			}
+		case '{':
+			depth++
+		case '}':
+			if depth == 0 {
+				return i
+			}
+			depth--
+		}
+	}
+	return -1
 }

@@ -55,3 +55,13 @@ func TestDoubleParenAsSubshells(t *testing.T) {
 		})
 	}
 }
+
+// mksh's ${ cmd;} is a bad substitution in bash 5.2, when it runs
+// (outputs from bash 5.2 reading a script file).
+func TestKshSubstIsBadSubstitution(t *testing.T) {
+	out, stderr, code := runScript(t, "x=${ echo hi;}\necho \"[$x]\"\ny=${ echo a }\necho \"[$y]\" ${myfunc;}\necho end\n")
+	want := "bash: line 1: ${ echo hi;}: bad substitution\nbash: line 3: ${ echo a }: bad substitution\nbash: line 4: ${myfunc;}: bad substitution\n"
+	if out != "[]\nend\n" || stderr != want || code != 0 {
+		t.Errorf("got (%q, %q, %d)", out, stderr, code)
+	}
+}

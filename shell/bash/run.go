@@ -128,6 +128,9 @@ type shared struct {
 	// (f() { f & f; }; f, or f() { echo | f; }; f) ends instead of taking
 	// the host's memory.
 	jobs atomic.Int64
+	// kshSubst holds the source text of ${ cmd;} and ${|cmd;} (mksh's,
+	// not bash 5.2's) that the reader replaced to parse the line.
+	kshSubst map[*syntax.CmdSubst]string
 }
 
 // maxJobs is how many background jobs and pipeline stages one Run may
