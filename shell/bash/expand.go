@@ -586,8 +586,8 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 				continue
 			}
 			ignored := false
-			for _, p := range strings.Split(gi, ":") {
-				if p != "" && r.match(p, m, false) {
+			for _, p := range splitGlobIgnore(gi) {
+				if p != "" && r.matchPath(p, m) {
 					ignored = true
 					break
 				}
@@ -610,6 +610,59 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 	}
 	return matches, nil
 }
+
+// splitGlobIgnore splits GLOBIGNORE at the colons outside bracket
+// expressions ([[:alnum:]]* is one pattern).
+func splitGlobIgnore(s string) []string {
+	var out []string
+	start, depth := 0, 0
+	for i := 0; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '[':
+			depth++
+		case ']':
+			if depth > 0 {
+				depth--
+			}
+		case ':':
+			if depth == 0 {
+				out = append(out, s[start:i])
+				start = i + 1
+			}
+		}
+	}
+	return append(out, s[start:])
+}
+
+// matchPath matches a whole path against a GLOBIGNORE pattern: * and ?
+// do not match a slash, but do match a leading dot.
+func (r *Runner) matchPath(pat, path string) bool {
+	mode := pattern.Filenames | pattern.EntireString | pattern.GlobLeadingDot
+	if r.shopt["extglob"] {
+		mode |= pattern.ExtendedOperators
+	}
+	rx, err := pattern.Regexp(pat, mode)
+	if err != nil {
+		return r.match(pat, path, false)
+	}
+	re, err := regexp.Compile(rx)
+	if err != nil {
+		return false
+	}
+	return re.MatchString(path)
+}
+
+// dotEntry is the directory entry . or .., which a listing leaves out.
+func dotEntry(name string) fs.DirEntry { return dotDirEntry(name) }
+
+type dotDirEntry string
+
+func (d dotDirEntry) Name() string               { return string(d) }
+func (d dotDirEntry) IsDir() bool                { return true }
+func (d dotDirEntry) Type() fs.FileMode          { return fs.ModeDir }
+func (d dotDirEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrNotExist }
 
 // unescapePattern removes a pattern's backslashes (quote removal).
 func unescapePattern(p string) string {
@@ -687,6 +740,9 @@ func (r *Runner) glob(p string) []string {
 			base = next
 			continue
 		}
+		gi, _ := r.getVar("GLOBIGNORE")
+		explicitDot := strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, "\\.")
+		dotOK := r.shopt["dotglob"] || gi != "" || explicitDot
 		mode := pattern.Filenames | pattern.EntireString
 		if ext {
 			mode |= pattern.ExtendedOperators
@@ -694,30 +750,42 @@ func (r *Runner) glob(p string) []string {
 		if r.shopt["nocaseglob"] {
 			mode |= pattern.NoGlobCase
 		}
-		rx, err := pattern.Regexp(comp, mode)
-		if err != nil {
+		if dotOK {
+			mode |= pattern.GlobLeadingDot
+		}
+		var matches func(string) bool
+		if rx, err := pattern.Regexp(comp, mode); err == nil {
+			re, err := regexp.Compile(rx)
+			if err != nil {
+				return nil
+			}
+			matches = re.MatchString
+		} else if ext && strings.Contains(comp, "!(") {
+			// Negation has no regular expression: match by backtracking.
+			matches = func(name string) bool { return extMatch(comp, name, 0) }
+		} else {
 			return nil
 		}
-		re, err := regexp.Compile(rx)
-		if err != nil {
-			return nil
-		}
-		gi, _ := r.getVar("GLOBIGNORE")
-		dotOK := r.shopt["dotglob"] || gi != "" || strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, "\\.")
+		// . and .. match only a pattern starting with a dot, and only
+		// with globskipdots off.
+		dots := explicitDot && !r.shopt["globskipdots"]
 		for _, b := range base {
 			ents, err := r.readDir(r.abs(orDot(b)))
 			if err != nil {
 				continue
+			}
+			if dots {
+				ents = append([]fs.DirEntry{dotEntry("."), dotEntry("..")}, ents...)
 			}
 			for _, ent := range ents {
 				name := ent.Name()
 				if strings.HasPrefix(name, ".") && !dotOK {
 					continue
 				}
-				if (name == "." || name == "..") && !strings.HasPrefix(comp, ".") {
+				if (name == "." || name == "..") && !dots {
 					continue
 				}
-				if !re.MatchString(name) {
+				if !matches(name) {
 					continue
 				}
 				if !last && !ent.IsDir() {

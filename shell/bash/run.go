@@ -203,7 +203,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		params:  append([]string(nil), opts.Args...),
 		arg0:    sh.name,
 		opt:     map[string]bool{"hashall": true, "braceexpand": true, "interactive-comments": true},
-		shopt:   map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true},
+		shopt:   map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "globskipdots": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true},
 		traps:   map[string]string{},
 		pid:     sh.rootPID,
 		ctx:     sh.ctx,
