@@ -13,7 +13,8 @@ import (
 type pipe struct {
 	mu      sync.Mutex
 	cond    *sync.Cond
-	buf     []byte
+	buf     []byte // buffered bytes: buf[r:], kept for reuse when drained
+	r       int
 	rerr    error // the reader closed: what writes return
 	wclosed bool
 	werr    error // the writer closed with this error (io.EOF by default)
@@ -35,7 +36,7 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 	p := r.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
-	for len(p.buf) == 0 {
+	for p.r == len(p.buf) {
 		if p.rerr != nil {
 			return 0, io.ErrClosedPipe
 		}
@@ -44,10 +45,10 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 		}
 		p.cond.Wait()
 	}
-	n := copy(b, p.buf)
-	p.buf = p.buf[n:]
-	if len(p.buf) == 0 {
-		p.buf = nil
+	n := copy(b, p.buf[p.r:])
+	p.r += n
+	if p.r == len(p.buf) {
+		p.buf, p.r = p.buf[:0], 0
 	}
 	p.cond.Broadcast()
 	return n, nil
@@ -64,7 +65,7 @@ func (r *pipeReader) CloseWithError(err error) error {
 	if p.rerr == nil {
 		p.rerr = err
 	}
-	p.buf = nil
+	p.buf, p.r = nil, 0
 	p.cond.Broadcast()
 	return nil
 }
@@ -83,12 +84,17 @@ func (w *pipeWriter) Write(b []byte) (int, error) {
 		if p.wclosed {
 			return n, io.ErrClosedPipe
 		}
-		room := pipeSize - len(p.buf)
+		room := pipeSize - (len(p.buf) - p.r)
 		if room <= 0 {
 			p.cond.Wait()
 			continue
 		}
 		k := min(room, len(b))
+		if p.r > 0 && len(p.buf)+k > cap(p.buf) {
+			// Move the unread bytes to the front rather than grow.
+			p.buf = p.buf[:copy(p.buf, p.buf[p.r:])]
+			p.r = 0
+		}
 		p.buf = append(p.buf, b[:k]...)
 		b = b[k:]
 		n += k

@@ -4,8 +4,11 @@ package grep
 // regexp, with GNU's -w and -x semantics.
 
 import (
+	"bytes"
 	"regexp"
 	"strings"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/agentenkit/agentenkit/shell/posixre"
 )
@@ -19,6 +22,42 @@ type grepMatcher struct {
 	// continue after a match (-o).
 	next  *regexp.Regexp
 	words bool
+	// lits, when not nil, are the patterns as plain strings: none has a
+	// metacharacter, so a line matches when it contains one of them (when
+	// it is one of them, with exact), as GNU grep searches such patterns.
+	// match uses them; each (-o) still uses re.
+	lits  [][]byte
+	exact bool
+}
+
+// grepMeta are the bytes that may make a BRE or ERE pattern more than its
+// own text (some only in one of the two: a pattern is taken as plain text
+// only without any of them).
+const grepMeta = `\.[]*^$+?(){}|`
+
+// grepLiterals returns o's patterns as plain byte strings when each of
+// them matches exactly its own text: -F, or BRE/ERE without
+// metacharacters; nil otherwise. Patterns that are not valid UTF-8, and
+// with -i patterns with a letter that has another case, keep the regexp.
+func grepLiterals(o *grepOpts) [][]byte {
+	if o.syntax == 'P' || (o.words && !o.lines) {
+		return nil
+	}
+	lits := make([][]byte, 0, len(o.patterns))
+	for _, p := range o.patterns {
+		if !utf8.ValidString(p) || (o.syntax != 'F' && strings.ContainsAny(p, grepMeta)) {
+			return nil
+		}
+		if o.icase {
+			for _, r := range p {
+				if unicode.SimpleFold(r) != r {
+					return nil
+				}
+			}
+		}
+		lits = append(lits, []byte(p))
+	}
+	return lits
 }
 
 const grepNonWord = `(?-i:[^0-9A-Za-z_])`
@@ -69,11 +108,20 @@ func grepCompile(o *grepOpts, warn func(string)) (*grepMatcher, error) {
 	if err != nil {
 		return nil, err
 	}
+	m.lits, m.exact = grepLiterals(o), o.lines
 	return m, nil
 }
 
 // match reports whether line matches (before -v).
 func (m *grepMatcher) match(line []byte) bool {
+	if m.lits != nil {
+		for _, l := range m.lits {
+			if m.exact && bytes.Equal(line, l) || !m.exact && bytes.Contains(line, l) {
+				return true
+			}
+		}
+		return false
+	}
 	return m.re != nil && m.re.Match(line)
 }
 

@@ -167,6 +167,10 @@ func grepCaseIn(stdin string, args ...string) grepSedDiffCase {
 	return grepSedDiffCase{args: args, stdin: stdin}
 }
 
+// litIn has lines with multibyte and invalid UTF-8 bytes for the plain
+// text search.
+const litIn = "a\xffb\n\u00e9\n\u00c9t\u00e9\nx7y\nX7Y\n7\n\n77 7\n"
+
 var grepDiffCases = []grepSedDiffCase{
 	grepCase("alpha", "a.txt"),
 	grepCase("eta", "a.txt"),
@@ -258,6 +262,23 @@ var grepDiffCases = []grepSedDiffCase{
 	grepCase("-r", "TODO", "code.go"),
 	grepCase("TODO", "dir"),
 	grepCase("-ri", "todo", "dir/one.txt", "dir/two.md"),
+	// Patterns without metacharacters are searched as plain text.
+	grepCaseIn(litIn, "7"),
+	grepCaseIn(litIn, "-c", "7"),
+	grepCaseIn(litIn, "-v", "7"),
+	grepCaseIn(litIn, "-x", "7"),
+	grepCaseIn(litIn, "-xF", "x7y"),
+	grepCaseIn(litIn, "-i", "7"),
+	grepCaseIn(litIn, "-i", "X7"),
+	grepCaseIn(litIn, "é"),
+	grepCaseIn(litIn, "-e", "7", "-e", "é"),
+	grepCaseIn(litIn, "-F", "-e", "b", "-e", "y"),
+	grepCaseIn(litIn, "-c", ""),
+	grepCaseIn(litIn, "-x", ""),
+	grepCaseIn(litIn, "-E", "7|é"),
+	grepCaseIn(litIn, "-o", "7"),
+	grepCaseIn(litIn, "-a", "\xff"),
+	grepCaseIn(litIn, "-w", "7"),
 	grepCaseIn("x\ny\nxx\n", "x"),
 	grepCaseIn("x\ny\nxx\n", "-c", "x"),
 	grepCaseIn("x\ny\nxx\n", "-H", "y"),

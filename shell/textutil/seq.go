@@ -153,6 +153,7 @@ func textSeq(ctx context.Context, c *command.Call, args []string) error {
 	}
 	useInt := format == "" && first.isInt && step.isInt && last.isInt && spec.conv == 'f' && spec.prec == 0
 	count := 0
+	var num []byte // the integer being printed
 	if useInt {
 		for x := first.intValue; (step.intValue > 0 && x <= last.intValue) || (step.intValue < 0 && x >= last.intValue); {
 			if count%64 == 0 && ctx.Err() != nil {
@@ -162,7 +163,8 @@ func textSeq(ctx context.Context, c *command.Call, args []string) error {
 				emit(sep)
 			}
 			count++
-			if err := emit(seqPadInt(x, spec.width)); err != nil {
+			num = seqAppendInt(num[:0], x, spec.width)
+			if _, err := out.Write(num); err != nil {
 				return cmdutil.Finish(c, "seq", &cmdutil.WriteError{Err: err})
 			}
 			next := x + step.intValue
@@ -211,16 +213,26 @@ func textSeq(ctx context.Context, c *command.Call, args []string) error {
 	return nil
 }
 
-// seqPadInt formats x zero-padded to width (the sign counts), like %0*.0f.
-func seqPadInt(x int64, width int) string {
-	s := strconv.FormatInt(x, 10)
-	if len(s) >= width {
-		return s
+// seqAppendInt appends x zero-padded to width (the sign counts), like
+// %0*.0f.
+func seqAppendInt(b []byte, x int64, width int) []byte {
+	start := len(b)
+	b = strconv.AppendInt(b, x, 10)
+	n := len(b) - start
+	if n >= width {
+		return b
 	}
+	pad := width - n
+	b = append(b, make([]byte, pad)...)
+	digits := start
 	if x < 0 {
-		return "-" + strings.Repeat("0", width-len(s)) + s[1:]
+		digits++
 	}
-	return strings.Repeat("0", width-len(s)) + s
+	copy(b[digits+pad:], b[digits:start+n])
+	for i := digits; i < digits+pad; i++ {
+		b[i] = '0'
+	}
+	return b
 }
 
 // seqParse parses a number operand as GNU seq's scan_arg does.
