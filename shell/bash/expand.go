@@ -442,11 +442,11 @@ func (w substBuffer) Write(p []byte) (int, error) {
 }
 
 // procSubst runs <(cmd) into a temporary file of the FS and returns its
-// name; >(cmd) is not supported.
+// name. >(cmd) returns the name of an empty temporary file; cmd runs when
+// the statement that expanded it ends, with the file as its input and
+// the file descriptors of that moment (the shell has no concurrent pipe
+// for it: cmd sees all the output at once).
 func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
-	if p.Op != syntax.CmdIn {
-		return "", &shError{msg: "process substitution >(...) is not supported; write to a file and run the command on it", status: 1, noExit: true}
-	}
 	_ = r.fs.MkdirAll("/tmp", 0o777)
 	r.shared.mu.Lock()
 	r.shared.nextID++
@@ -457,12 +457,58 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 	if err != nil {
 		return "", &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
 	}
+	if p.Op != syntax.CmdIn {
+		f.Close()
+		fds := cloneMap(r.fds)
+		r.procOut = append(r.procOut, func() {
+			in, err := r.fs.Open(name)
+			if err != nil {
+				r.errf("%s: %s", name, errText(err))
+				return
+			}
+			defer in.Close()
+			s := r.subshellCopy()
+			s.fds = cloneMap(fds)
+			s.fds[0] = &fdesc{r: in, f: in, name: name}
+			s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
+		})
+		return name, nil
+	}
+	defer f.Close()
+	if st := p.Stmts; len(st) == 1 && st[0].Cmd == nil && len(st[0].Redirs) == 1 && st[0].Redirs[0].Op == syntax.RdrIn && st[0].Redirs[0].N == nil {
+		// <(<file) is the file's content, as $(<file) is
+		src, err := r.literal(st[0].Redirs[0].Word)
+		if err != nil {
+			return "", err
+		}
+		data, err := readFile(r, r.abs(src))
+		if err != nil {
+			r.errf("%s: %s", src, errText(err))
+			return name, nil
+		}
+		_, _ = f.Write([]byte(data))
+		return name, nil
+	}
 	s := r.subshellCopy()
 	s.fds = cloneMap(r.fds)
 	s.fds[1] = &fdesc{w: f, f: f, name: name}
 	s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
-	f.Close()
 	return name, nil
+}
+
+// runProcOut runs the >(cmd) registered since the first n; the status
+// stays the statement's.
+func (r *Runner) runProcOut(n int) {
+	if len(r.procOut) <= n {
+		return
+	}
+	pending := r.procOut[n:]
+	r.procOut = r.procOut[:n]
+	status := r.status
+	for _, run := range pending {
+		run()
+	}
+	r.status = status
 }
 
 // ifs is $IFS (" \t\n" when unset).

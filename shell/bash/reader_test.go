@@ -65,3 +65,20 @@ func TestKshSubstIsBadSubstitution(t *testing.T) {
 		t.Errorf("got (%q, %q, %d)", out, stderr, code)
 	}
 }
+
+// >(cmd) reads what the statement wrote, when it ends (outputs from bash 5.2).
+func TestProcSubstOut(t *testing.T) {
+	for _, tc := range []struct{ name, script, out string }{
+		{"stdout", "{ echo a; echo b; } > >(upper)\n", "A\nB\n"},
+		{"stderr of a stage", "f() { echo o; echo e >&2; }\nf 2> >(upper) | cat\n", "o\nE\n"},
+		{"status is the command's", "true > >(cat); echo $?\n", "0\n"},
+		{"<(<file)", "echo hi > f\ncat < <(<f)\n", "hi\n"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			out, stderr, code := runScript(t, tc.script)
+			if out != tc.out || stderr != "" || code != 0 {
+				t.Errorf("got (%q, %q, %d), want (%q, \"\", 0)", out, stderr, code, tc.out)
+			}
+		})
+	}
+}

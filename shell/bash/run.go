@@ -184,6 +184,7 @@ type Runner struct {
 	pipestatus    []int
 	lastSubStatus int
 	src           string // the source text positions refer to
+	procOut       []func() // >(cmd) of the running statements: run when theirs ends
 }
 
 func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
@@ -344,6 +345,7 @@ func (r *Runner) subshellCopy() *Runner {
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.dirStack = append([]string(nil), r.dirStack...)
 	c.jobs = nil
+	c.procOut = nil
 	c.inStage = false
 	c.subshell = r.subshell + 1
 	c.shared.mu.Lock()
@@ -714,7 +716,9 @@ func (r *Runner) stmt(st *syntax.Stmt) {
 	if st.Negated {
 		r.noErrExit++
 	}
+	n := len(r.procOut)
 	r.stmtSync(st)
+	r.runProcOut(n)
 	if st.Negated {
 		r.noErrExit--
 		if r.status == 0 {
