@@ -183,7 +183,7 @@ type Runner struct {
 	aborting      bool              // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
-	src           string // the source text positions refer to
+	src           string   // the source text positions refer to
 	procOut       []func() // >(cmd) of the running statements: run when theirs ends
 }
 
