@@ -12,6 +12,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
@@ -601,7 +602,7 @@ func evalBuiltin(r *Runner, args []string) int {
 	r.aborting = false // an error that skips the rest of a command ends the eval only
 	r.line = line
 	if err != nil && !r.stopped() {
-		printSyntaxError(r.stderr(), r.name+": eval", src, r.line, err)
+		parse.PrintSyntaxError(r.stderr(), r.name+": eval", src, r.line, err)
 		return 2
 	}
 	return r.status
@@ -675,7 +676,7 @@ func sourceBuiltin(r *Runner, args []string) int {
 		r.returning = false
 	}
 	if perr != nil && !r.exiting {
-		printSyntaxError(r.stderr(), name, data, 1, perr)
+		parse.PrintSyntaxError(r.stderr(), name, data, 1, perr)
 		return 2
 	}
 	return r.status

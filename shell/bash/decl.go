@@ -7,6 +7,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/parse"
 )
 
 // assign runs one assignment of a command without words or of declare.
@@ -215,8 +217,8 @@ func dynAssign(a string, array bool) *syntax.Assign {
 		f, err := syntax.NewParser().Parse(strings.NewReader(a), "")
 		if err == nil && len(f.Stmts) == 1 {
 			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 0 && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
-				arithTemplates(f, a)
-				prepare(f)
+				parse.Templates(f, a)
+				parse.Prepare(f)
 				return ce.Assigns[0]
 			}
 		}

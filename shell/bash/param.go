@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
@@ -542,7 +543,7 @@ func parseParamRef(s string) (*syntax.ParamExp, error) {
 	if err != nil || len(w.Parts) != 1 {
 		return nil, fmt.Errorf("bad name")
 	}
-	arithTemplates(w, src)
+	parse.Templates(w, src)
 	pe, ok := w.Parts[0].(*syntax.ParamExp)
 	if !ok || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Excl {
 		return nil, fmt.Errorf("bad name")

@@ -32,6 +32,7 @@ import (
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
 
@@ -368,16 +369,16 @@ func cloneMap[K comparable, V any](m map[K]V) map[K]V {
 // statements before it, then reports it with status 2.
 func (r *Runner) runScriptBody(src string) {
 	r.src = src
-	rd := newReader(r, src)
-	defer rd.close()
+	rd := parse.NewReader(parseHost{r}, src)
+	defer rd.Close()
 	for {
-		stmts, perr := rd.next()
-		r.src = rd.text
+		stmts, perr := rd.Next()
+		r.src = rd.Text()
 		if !r.opt["noexec"] {
 			r.runTop(stmts)
 		}
 		if perr != nil && !r.exiting {
-			r.syntaxError(rd.text, perr)
+			r.syntaxError(rd.Text(), perr)
 			r.exiting, r.exitCode = true, 2
 		}
 		if perr != nil || (stmts == nil && perr == nil) || (r.stopped() && !r.opt["noexec"]) {
@@ -390,13 +391,13 @@ func (r *Runner) runScriptBody(src string) {
 // it returns the syntax error that ended it, after the lines before it
 // ran, and the text as read (with its aliases expanded).
 func (r *Runner) runSource(src string) (string, error) {
-	rd := newReader(r, src)
-	defer rd.close()
+	rd := parse.NewReader(parseHost{r}, src)
+	defer rd.Close()
 	for {
-		stmts, perr := rd.next()
+		stmts, perr := rd.Next()
 		r.runStmts(stmts)
 		if perr != nil || stmts == nil || r.stopped() {
-			return rd.text, perr
+			return rd.Text(), perr
 		}
 	}
 }
@@ -427,139 +428,7 @@ func (r *Runner) syntaxError(src string, err error) {
 	if pfx == "" {
 		pfx = r.name + ": -c"
 	}
-	printSyntaxError(r.stderr(), pfx, src, 1, err)
-}
-
-// parse parses src; on an error it returns the statements on lines
-// before the error, and the error.
-func parse(src string) (*syntax.File, error) {
-	p := syntax.NewParser(syntax.Variant(syntax.LangBash))
-	var stmts []*syntax.Stmt
-	var err error
-	for st, e := range p.StmtsSeq(strings.NewReader(src)) {
-		if e != nil {
-			err = e
-			break
-		}
-		stmts = append(stmts, st)
-	}
-	if err != nil {
-		line := errLine(err)
-		keep := stmts[:0]
-		for _, st := range stmts {
-			if st.End().Line() < line {
-				keep = append(keep, st)
-			}
-		}
-		stmts = keep
-	}
-	for _, st := range stmts {
-		arithTemplates(st, src)
-		prepare(st)
-	}
-	return &syntax.File{Stmts: stmts}, err
-}
-
-func errLine(err error) uint {
-	var pe syntax.ParseError
-	var le syntax.LangError
-	switch {
-	case errors.As(err, &pe):
-		return pe.Pos.Line()
-	case errors.As(err, &le):
-		return le.Pos.Line()
-	}
-	return 1
-}
-
-// slashPattern re-reads ${x///...}: bash's pattern of ${x//pat/rep} may
-// start with a slash (${x///} deletes slashes, ${x////c} replaces them
-// with c), where mvdan's parser takes the third slash as the separator of
-// an empty pattern.
-func slashPattern(pe *syntax.ParamExp) {
-	rp := pe.Repl
-	if rp == nil || !rp.All || rp.Orig != nil || pe.Excl || pe.Length {
-		return
-	}
-	base := pe.Param.End()
-	if pe.Index != nil {
-		base = syntax.NewPos(pe.Index.End().Offset()+1, 0, 0)
-	}
-	end := pe.Rbrace
-	if rp.With != nil {
-		end = rp.With.Pos()
-	}
-	if !end.IsValid() || end.Offset() != base.Offset()+3 {
-		return
-	}
-	orig := &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "/"}}}
-	rp.Orig = orig
-	if rp.With == nil {
-		return
-	}
-	parts := rp.With.Parts
-	for i, p := range parts {
-		l, ok := p.(*syntax.Lit)
-		if !ok {
-			continue
-		}
-		for j := 0; j < len(l.Value); j++ {
-			switch l.Value[j] {
-			case '\\':
-				j++
-			case '/':
-				orig.Parts = append(orig.Parts, parts[:i]...)
-				if j > 0 {
-					orig.Parts = append(orig.Parts, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: l.Value[:j]})
-				}
-				rest := []syntax.WordPart{}
-				if j+1 < len(l.Value) {
-					rest = append(rest, &syntax.Lit{ValuePos: l.ValuePos, ValueEnd: l.ValueEnd, Value: l.Value[j+1:]})
-				}
-				rp.With = &syntax.Word{Parts: append(rest, parts[i+1:]...)}
-				return
-			}
-		}
-	}
-	orig.Parts = append(orig.Parts, parts...)
-	rp.With = nil
-}
-
-// prepare splits brace expansions in the words of a parsed program
-// (after the walk: the walker knows no BraceExp).
-func prepare(n syntax.Node) {
-	var words []*syntax.Word
-	syntax.Walk(n, func(n syntax.Node) bool {
-		switch n := n.(type) {
-		case *syntax.CallExpr:
-			words = append(words, n.Args...)
-		case *syntax.WordIter:
-			words = append(words, n.Items...)
-		case *syntax.DeclClause:
-			// declare's words that are not name=value: "a{1,2}=x" too
-			for _, as := range n.Args {
-				if as.Naked && as.Name == nil && as.Value != nil {
-					words = append(words, as.Value)
-				}
-			}
-		case *syntax.ArrayElem:
-			if n.Value != nil {
-				words = append(words, n.Value)
-			}
-		case *syntax.ParamExp:
-			slashPattern(n)
-		case *syntax.Redirect:
-			// a{1,2} in a file name expands to two words: an ambiguous
-			// redirect, as in bash (here-document words stay as written)
-			if n.Word != nil && n.Op != syntax.Hdoc && n.Op != syntax.DashHdoc && n.Op != syntax.WordHdoc {
-				words = append(words, n.Word)
-			}
-		}
-		return true
-	})
-	for _, w := range words {
-		syntax.SplitBraces(w)
-	}
+	parse.PrintSyntaxError(r.stderr(), pfx, src, 1, err)
 }
 
 func (r *Runner) stderr() io.Writer {
@@ -782,12 +651,12 @@ func (r *Runner) runTrap(text string) {
 	defer func() { r.inTrap = false; r.lineOff, r.lineFrozen = savedOff, savedFrozen }()
 	name := r.trapName
 	r.trapName = ""
-	file, err := parse(text)
+	file, err := parse.Script(text)
 	if err != nil {
 		if name == "" {
 			name = "trap"
 		}
-		printSyntaxError(r.stderr(), r.name+": "+name, text, 1, err)
+		parse.PrintSyntaxError(r.stderr(), r.name+": "+name, text, 1, err)
 		return
 	}
 	r.runStmts(file.Stmts)

@@ -1,4 +1,4 @@
-package bash
+package parse
 
 import (
 	"errors"
@@ -24,9 +24,23 @@ import (
 // maxAliasSubst bounds the expansions in one line.
 const maxAliasSubst = 10000
 
-// reader hands out a script's lines of statements.
-type reader struct {
-	r    *Runner
+// Host is what a Reader needs of the shell that runs what it reads.
+type Host interface {
+	// ExpandAliases reports whether aliases are expanded now (shopt -s
+	// expand_aliases, and at least one alias is defined).
+	ExpandAliases() bool
+	// Alias returns the text of the alias name.
+	Alias(name string) (string, bool)
+	// KshSubst records the source text of a mksh ${ cmd;} or ${|cmd;}
+	// that the reader read as the placeholder command substitution c:
+	// running c is bash's "bad substitution" naming text.
+	KshSubst(c *syntax.CmdSubst, text string)
+}
+
+// Reader hands out a script's lines of statements. It is not safe for
+// concurrent use; Close releases its parser.
+type Reader struct {
+	host Host
 	text string // the source, with the aliases of the lines read so far expanded
 
 	from     int // offset the current parse started at
@@ -51,13 +65,30 @@ type aliasRegion struct {
 	name     string
 }
 
-func newReader(r *Runner, text string) *reader {
-	rd := &reader{r: r, text: text}
+// NewReader returns a Reader of the script text; a nil host expands no
+// aliases.
+func NewReader(host Host, text string) *Reader {
+	if host == nil {
+		host = noHost{}
+	}
+	rd := &Reader{host: host, text: text}
 	rd.restart(0, 0)
 	return rd
 }
 
-func (rd *reader) close() {
+// noHost is a Host without aliases.
+type noHost struct{}
+
+func (noHost) ExpandAliases() bool               { return false }
+func (noHost) Alias(string) (string, bool)       { return "", false }
+func (noHost) KshSubst(*syntax.CmdSubst, string) {}
+
+// Text is the script as read so far, with the aliases of the lines read
+// expanded (positions of the statements handed out are offsets in it).
+func (rd *Reader) Text() string { return rd.text }
+
+// Close stops the parser; the Reader is not used after it.
+func (rd *Reader) Close() {
 	if rd.stop != nil {
 		rd.stop()
 		rd.stop = nil
@@ -66,8 +97,8 @@ func (rd *reader) close() {
 
 // restart parses again from offset from, skipping the first skip
 // statements (already handed out).
-func (rd *reader) restart(from, skip int) {
-	rd.close()
+func (rd *Reader) restart(from, skip int) {
+	rd.Close()
 	src := rd.text
 	if from > 0 {
 		// the text before from as blanks, so positions stay those of text
@@ -95,7 +126,7 @@ func (rd *reader) restart(from, skip int) {
 
 // fill parses until buf holds n statements; false when the parse ended
 // first.
-func (rd *reader) fill(n int) bool {
+func (rd *Reader) fill(n int) bool {
 	for len(rd.buf) < n {
 		if rd.eof {
 			return false
@@ -104,13 +135,13 @@ func (rd *reader) fill(n int) bool {
 		switch {
 		case !ok:
 			rd.eof = true
-			rd.close()
+			rd.Close()
 		case err != nil:
 			rd.err, rd.eof = err, true
-			rd.close()
+			rd.Close()
 		default:
-			arithTemplates(st, rd.text)
-			prepare(st)
+			Templates(st, rd.text)
+			Prepare(st)
 			rd.noteKsh(st)
 			rd.buf = append(rd.buf, st)
 		}
@@ -118,14 +149,14 @@ func (rd *reader) fill(n int) bool {
 	return true
 }
 
-func (rd *reader) aliasesOn() bool {
-	return rd.r.shopt["expand_aliases"] && len(rd.r.aliases) > 0
+func (rd *Reader) aliasesOn() bool {
+	return rd.host.ExpandAliases()
 }
 
-// next returns the next line's statements. A non-nil error is a syntax
+// Next returns the next line's statements. A non-nil error is a syntax
 // error on that line: the statements before its line run, then it is
 // reported and reading ends. At the end it returns nil, nil.
-func (rd *reader) next() ([]*syntax.Stmt, error) {
+func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 	rd.regions, rd.eligible, rd.parenTries = nil, nil, 0
 	for subst := 0; ; subst++ {
 		// the line: the first statement and those that begin on the line
@@ -168,7 +199,7 @@ func (rd *reader) next() ([]*syntax.Stmt, error) {
 		if err != nil {
 			rd.buf = nil
 			rd.eof = true
-			rd.close()
+			rd.Close()
 			return group, err
 		}
 		rd.buf = rd.buf[n:]
@@ -183,7 +214,7 @@ func (rd *reader) next() ([]*syntax.Stmt, error) {
 // expandOne expands the first alias in group (or, when the line does
 // not parse, at the start of the statement that fails); false when there
 // is none.
-func (rd *reader) expandOne(group []*syntax.Stmt, perr error) bool {
+func (rd *Reader) expandOne(group []*syntax.Stmt, perr error) bool {
 	cands := append([]int(nil), rd.eligible...)
 	for _, st := range group {
 		syntax.Walk(st, func(n syntax.Node) bool {
@@ -214,7 +245,7 @@ func (rd *reader) expandOne(group []*syntax.Stmt, perr error) bool {
 		if w == "" {
 			continue
 		}
-		if _, ok := rd.r.aliases[w]; !ok || rd.blocked(p, w) {
+		if _, ok := rd.host.Alias(w); !ok || rd.blocked(p, w) {
 			continue
 		}
 		best, bestName, bestEnd = p, w, end
@@ -228,7 +259,7 @@ func (rd *reader) expandOne(group []*syntax.Stmt, perr error) bool {
 
 // blocked reports whether the word at p is inside text that name's own
 // expansion put there.
-func (rd *reader) blocked(p int, name string) bool {
+func (rd *Reader) blocked(p int, name string) bool {
 	for _, g := range rd.regions {
 		if g.name == name && p >= g.from && p < g.to {
 			return true
@@ -238,8 +269,8 @@ func (rd *reader) blocked(p int, name string) bool {
 }
 
 // substitute replaces the word at [p, end) with the text of alias name.
-func (rd *reader) substitute(p, end int, name string) {
-	val := rd.r.aliases[name]
+func (rd *Reader) substitute(p, end int, name string) {
+	val, _ := rd.host.Alias(name)
 	rd.text = rd.text[:p] + val + rd.text[end:]
 	delta := len(val) - (end - p)
 	shift := func(o int) int {
@@ -339,7 +370,7 @@ const maxParenTries = 16
 // nested subshells (and $((...)) as a command substitution of a
 // subshell). The nearest "((" before the error is split as "( (" when the
 // line then parses further; false when no split helps.
-func (rd *reader) parenRetry(full []*syntax.Stmt, perr error) bool {
+func (rd *Reader) parenRetry(full []*syntax.Stmt, perr error) bool {
 	errOff := errOffset(perr)
 	start := rd.lastEnd
 	if len(full) > 0 {
@@ -413,36 +444,15 @@ func closesDouble(s string) bool {
 	return false
 }
 
-// kshSubstErr is bash 5.2's error for mksh's ${ cmd;} and ${|cmd;}: a bad
-// substitution, named by its source text.
-func (r *Runner) kshSubstErr(c *syntax.CmdSubst) error {
-	r.shared.mu.Lock()
-	text, ok := r.shared.kshSubst[c]
-	r.shared.mu.Unlock()
-	if !ok {
-		text = r.srcText(c.Pos(), c.End())
-	}
-	if text == "" {
-		text = printNode(c)
-	}
-	return &shError{msg: text + ": bad substitution", status: 1, noExit: true}
-}
-
 // noteKsh records the text of the ${...} in st that kshRetry replaced.
-func (rd *reader) noteKsh(st *syntax.Stmt) {
+func (rd *Reader) noteKsh(st *syntax.Stmt) {
 	if len(rd.ksh) == 0 {
 		return
 	}
 	syntax.Walk(st, func(n syntax.Node) bool {
 		if c, ok := n.(*syntax.CmdSubst); ok && c.TempFile {
 			if t, ok := rd.ksh[int(c.Pos().Offset())]; ok {
-				sh := rd.r.shared
-				sh.mu.Lock()
-				if sh.kshSubst == nil {
-					sh.kshSubst = map[*syntax.CmdSubst]string{}
-				}
-				sh.kshSubst[c] = t
-				sh.mu.Unlock()
+				rd.host.KshSubst(c, t)
 			}
 		}
 		return true
@@ -453,7 +463,7 @@ func (rd *reader) noteKsh(st *syntax.Stmt) {
 // ${...} to its closing brace and fails when it runs it (bad
 // substitution). The ${...} around the error becomes "${ :;}" padded to
 // its length, whose expansion reports the original text.
-func (rd *reader) kshRetry(full []*syntax.Stmt, perr error) bool {
+func (rd *Reader) kshRetry(full []*syntax.Stmt, perr error) bool {
 	errOff := errOffset(perr)
 	start := rd.lastEnd
 	if len(full) > 0 {

@@ -1,4 +1,4 @@
-package bash
+package parse
 
 import (
 	"errors"
@@ -20,10 +20,10 @@ import (
 // on the line after the last. The token is found again in the source at
 // the error's position.
 
-// printSyntaxError writes err, a parse error of src, to w with the prefix
+// PrintSyntaxError writes err, a parse error of src, to w with the prefix
 // pfx ("bash: -c", "bash: eval", a script's name). The first line of src
 // is line base.
-func printSyntaxError(w io.Writer, pfx, src string, base int, err error) {
+func PrintSyntaxError(w io.Writer, pfx, src string, base int, err error) {
 	var pe syntax.ParseError
 	var le syntax.LangError
 	switch {
