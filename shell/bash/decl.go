@@ -156,7 +156,7 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 					args = append(args, v)
 				case strings.Contains(v, "="):
 					// A word that expands to name=value assigns.
-					assigns = append(assigns, dynAssign(v, strings.ContainsAny(strings.Join(args[1:], ""), "aA")))
+					assigns = append(assigns, dynAssign(v, arrayOpt(args[1:])))
 				default:
 					assigns = append(assigns, &syntax.Assign{Naked: true, Name: &syntax.Lit{Value: v}})
 				}
@@ -206,6 +206,16 @@ func declBuiltin(r *Runner, args []string) int {
 		assigns = append(assigns, dynAssign(a, false))
 	}
 	return r.declare(opts, assigns)
+}
+
+// arrayOpt reports -a or -A among a declaration's options (not +a).
+func arrayOpt(opts []string) bool {
+	for _, o := range opts {
+		if strings.HasPrefix(o, "-") && strings.ContainsAny(o, "aA") {
+			return true
+		}
+	}
+	return false
 }
 
 // dynAssign is the assignment a declaration's argument word makes once
@@ -312,7 +322,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 	if print && len(assigns) > 0 && (variant == "export" || variant == "readonly") {
 		print = false // bash ignores -p with names: the attribute is set
 	}
-	if len(assigns) == 0 && (print || on == "" && off == "" || variant != "local" && variant != "declare" && variant != "typeset") {
+	if len(assigns) == 0 {
 		return r.printDecls(variant, on, print)
 	}
 	if print {
@@ -338,8 +348,12 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 	inFunc := r.funcDepth > 0 && (variant == "local" || (variant == "declare" || variant == "typeset") && !global)
 	for _, as := range assigns {
 		name := as.Name.Value
-		if !syntax.ValidName(name) {
-			r.errf("%s: `%s': not a valid identifier", variant, printNodeAssign(as))
+		if !syntax.ValidName(name) || as.Index != nil && (variant == "export" || variant == "readonly") {
+			text := printNodeAssign(as)
+			if as.Index != nil {
+				text = name + "[" + printNode(as.Index) + "]"
+			}
+			r.errf("%s: `%s': not a valid identifier", variant, text)
 			status = 1
 			continue
 		}
@@ -353,8 +367,14 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			top := r.vars.frames[fi]
 			v = top.vars[name]
 			if v == nil {
+				outer, _ := r.vars.lookup(name)
+				if outer != nil && outer.ReadOnly && variant == "local" {
+					r.errf("%s: %s: readonly variable", variant, name)
+					status = 1
+					continue
+				}
 				v = &Var{}
-				if outer, _ := r.vars.lookup(name); outer != nil && r.shopt["localvar_inherit"] {
+				if outer != nil && r.shopt["localvar_inherit"] {
 					v = outer.clone()
 				}
 				top.vars[name] = v
@@ -378,32 +398,42 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			}
 		}
 		if v.ReadOnly && (as.Value != nil || as.Array != nil || strings.ContainsAny(off, "r")) {
-			r.errf("%s: readonly variable", name)
+			if variant == "export" || variant == "readonly" {
+				r.errf("%s: readonly variable", name)
+			} else {
+				r.errf("%s: %s: readonly variable", variant, name)
+			}
 			status = 1
 			continue
 		}
+		bare := as.Array == nil && as.Value == nil && (variant == "export" || variant == "readonly")
 		for _, c := range on {
 			switch c {
-			case 'a':
+			case 'a', 'A':
+				if bare {
+					break // readonly -a x alone does not make an array
+				}
+				if c == 'A' {
+					if v.Kind != kAssoc {
+						if v.Kind == kIndexed && len(v.Idx) > 0 {
+							r.errf("%s: %s: cannot convert indexed to associative array", variant, name)
+							status = 1
+							continue
+						}
+						v.Kind = kAssoc
+						v.Assoc = map[string]string{}
+						if v.Set && v.Str != "" {
+							v.setAssoc("0", v.Str)
+						}
+						v.Str = ""
+					}
+					break
+				}
 				if v.Kind == kString {
 					v.Kind = kIndexed
 					v.Idx = map[int]string{}
 					if v.Set {
 						v.Idx[0] = v.Str
-					}
-					v.Str = ""
-				}
-			case 'A':
-				if v.Kind != kAssoc {
-					if v.Kind == kIndexed && len(v.Idx) > 0 {
-						r.errf("%s: %s: cannot convert indexed to associative array", variant, name)
-						status = 1
-						continue
-					}
-					v.Kind = kAssoc
-					v.Assoc = map[string]string{}
-					if v.Set && v.Str != "" {
-						v.setAssoc("0", v.Str)
 					}
 					v.Str = ""
 				}
@@ -470,14 +500,9 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				}
 				continue
 			}
-		} else if v.Kind == kIndexed && !v.Set && strings.ContainsAny(on, "aA") {
-			v.Set = true
 		}
 		if strings.Contains(on, "r") {
 			v.ReadOnly = true
-		}
-		if v.Kind == kAssoc && !v.Set && strings.Contains(on, "A") {
-			v.Set = true
 		}
 	}
 	return status

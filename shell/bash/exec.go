@@ -264,6 +264,15 @@ type tmpVar struct {
 
 func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
 	var out []tmpVar
+	// Each value sees the bindings before it ("A=1 B=$A cmd").
+	f := &frame{vars: map[string]*Var{}, temp: true}
+	r.vars.frames = append(r.vars.frames, f)
+	n := len(r.vars.frames)
+	defer func() {
+		if len(r.vars.frames) >= n && r.vars.frames[n-1] == f {
+			r.vars.frames = slices.Delete(r.vars.frames, n-1, n)
+		}
+	}()
 	for _, a := range as {
 		if a.Array != nil || a.Index != nil {
 			continue
@@ -281,6 +290,7 @@ func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
 			val = old + val
 		}
 		out = append(out, tmpVar{a.Name.Value, val})
+		f.vars[a.Name.Value] = &Var{Set: true, Str: val, Exported: true}
 	}
 	return out, nil
 }
@@ -298,10 +308,15 @@ func (r *Runner) runArgs(args []string, tmp []tmpVar) {
 			// POSIX mode: a special builtin's assignments stay, and
 			// bash exports them; otherwise they are temporary as for
 			// any builtin.
-			if !r.persistAssigns(tmp) {
-				return
+			// The builtin runs with them in a temporary scope, so that
+			// unset removes one ("x=1 unset x" leaves x as it was).
+			for _, t := range tmp {
+				if v := r.lookupVar(t.name); v != nil && v.ReadOnly {
+					r.report(&shError{msg: t.name + ": readonly variable", status: 1, abort: true})
+					return
+				}
 			}
-			r.runBuiltin(b, args)
+			r.withTempKeep(tmp, r.persistAssigns, func() { r.runBuiltin(b, args) })
 			return
 		}
 		r.withTemp(tmp, func() { r.runBuiltin(b, args) })
@@ -327,7 +342,11 @@ func (r *Runner) persistAssigns(tmp []tmpVar) bool {
 
 // withTemp runs fn with the temporary assignments in a scope of their
 // own, exported.
-func (r *Runner) withTemp(tmp []tmpVar, fn func()) {
+func (r *Runner) withTemp(tmp []tmpVar, fn func()) { r.withTempKeep(tmp, nil, fn) }
+
+// withTempKeep is withTemp; then keep, when set, is given the bindings
+// still in the temporary scope after fn.
+func (r *Runner) withTempKeep(tmp []tmpVar, keep func([]tmpVar) bool, fn func()) {
 	if len(tmp) == 0 {
 		fn()
 		return
@@ -339,8 +358,17 @@ func (r *Runner) withTemp(tmp []tmpVar, fn func()) {
 	r.vars.frames = append(r.vars.frames, f)
 	n := len(r.vars.frames)
 	fn()
-	if len(r.vars.frames) >= n {
+	if len(r.vars.frames) >= n && r.vars.frames[n-1] == f {
 		r.vars.frames = slices.Delete(r.vars.frames, n-1, n)
+	}
+	if keep != nil {
+		var left []tmpVar
+		for _, t := range tmp {
+			if v, ok := f.vars[t.name]; ok && v.Set && v.Kind == kString {
+				left = append(left, tmpVar{t.name, v.Str})
+			}
+		}
+		keep(left)
 	}
 }
 
