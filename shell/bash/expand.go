@@ -646,7 +646,7 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 	}
 	if len(matches) == 0 {
 		if r.shopt["failglob"] {
-			return nil, &shError{msg: "no match: " + text.String(), status: 1, noExit: true}
+			return nil, &shError{msg: "no match: " + text.String(), status: 1, abort: true}
 		}
 		if r.shopt["nullglob"] {
 			return nil, nil

@@ -342,6 +342,10 @@ func mapfileBuiltin(r *Runner, args []string) int {
 		if withDelim && !trim {
 			line += string(delim)
 		}
+		if i := strings.IndexByte(line, 0); i >= 0 {
+			// bash keeps a line as a C string: it ends at a NUL byte.
+			line = line[:i]
+		}
 		v.Idx[idx] = line
 		idx++
 		n++

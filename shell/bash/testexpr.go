@@ -14,6 +14,10 @@ import (
 func (r *Runner) test(x syntax.TestExpr) (bool, error) {
 	switch x := x.(type) {
 	case *syntax.Word:
+		if eg, ok := negGroup(x); ok && !r.shopt["extglob"] {
+			// Without extglob, bash reads [[ !(x) ]] as [[ ! ( x ) ]].
+			return r.negGroupTest(eg)
+		}
 		s, err := r.literal(x)
 		return s != "", err
 	case *syntax.ParenTest:
@@ -86,7 +90,7 @@ func (r *Runner) test(x syntax.TestExpr) (bool, error) {
 // BASH_REMATCH gets the groups.
 func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
 	var e wexp
-	if err := r.wordParts(&e, w.Parts, false, false); err != nil {
+	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
 		return false, err
 	}
 	var b strings.Builder
@@ -100,6 +104,10 @@ func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
 		}
 	}
 	expr := b.String()
+	expr, ok := posixERE(expr)
+	if !ok {
+		return false, &shError{status: 2, noExit: true}
+	}
 	if r.shopt["nocasematch"] {
 		expr = "(?i)" + expr
 	}
@@ -117,6 +125,90 @@ func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
 	}
 	r.vars.global().vars["BASH_REMATCH"] = v
 	return m != nil, nil
+}
+
+// negGroup reports whether w is the one word !(...).
+func negGroup(w *syntax.Word) (*syntax.ExtGlob, bool) {
+	if len(w.Parts) != 1 {
+		return nil, false
+	}
+	eg, ok := w.Parts[0].(*syntax.ExtGlob)
+	return eg, ok && eg.Op == syntax.GlobExcept
+}
+
+// negGroupTest evaluates the text inside !(...) as a negated [[ ]]
+// expression.
+func (r *Runner) negGroupTest(eg *syntax.ExtGlob) (bool, error) {
+	f, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader("[[ "+eg.Pattern.Value+" ]]"), "")
+	if err != nil || len(f.Stmts) != 1 {
+		return false, &shError{msg: "syntax error in conditional expression", status: 2, noExit: true}
+	}
+	tc, ok := f.Stmts[0].Cmd.(*syntax.TestClause)
+	if !ok {
+		return false, &shError{msg: "syntax error in conditional expression", status: 2, noExit: true}
+	}
+	ok, err = r.test(tc.X)
+	return !ok, err
+}
+
+// posixERE checks expr as glibc's regcomp does where Go's regexp does
+// not (an unescaped { must begin an interval {n}, {n,}, {,m} or {n,m}
+// after something it can repeat) and writes {,m} as Go's {0,m}.
+func posixERE(expr string) (string, bool) {
+	if !strings.Contains(expr, "{") {
+		return expr, true
+	}
+	var zeros []int // where {,m} needs its 0
+	atom := false
+	for i := 0; i < len(expr); i++ {
+		switch c := expr[i]; c {
+		case '\\':
+			i++
+			atom = true
+		case '[':
+			j := i + 1
+			if j < len(expr) && expr[j] == '^' {
+				j++
+			}
+			if j < len(expr) && expr[j] == ']' {
+				j++
+			}
+			for j < len(expr) && expr[j] != ']' {
+				if expr[j] == '[' && j+1 < len(expr) && strings.IndexByte(":.=", expr[j+1]) >= 0 {
+					if k := strings.Index(expr[j+2:], string(expr[j+1])+"]"); k >= 0 {
+						j += k + 4
+						continue
+					}
+				}
+				j++
+			}
+			i = j
+			atom = true
+		case '(', '|', '^':
+			atom = false
+		case '{':
+			if !atom {
+				return "", false
+			}
+			j := i + 1
+			for j < len(expr) && (expr[j] >= '0' && expr[j] <= '9' || expr[j] == ',') {
+				j++
+			}
+			if j == i+1 || j >= len(expr) || expr[j] != '}' || strings.Count(expr[i+1:j], ",") > 1 {
+				return "", false
+			}
+			if expr[i+1] == ',' {
+				zeros = append(zeros, i+1)
+			}
+			i = j
+		default:
+			atom = true
+		}
+	}
+	for k := len(zeros) - 1; k >= 0; k-- {
+		expr = expr[:zeros[k]] + "0" + expr[zeros[k]:]
+	}
+	return expr, true
 }
 
 // testBuiltin is test and [.
