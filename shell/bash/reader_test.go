@@ -82,3 +82,15 @@ func TestProcSubstOut(t *testing.T) {
 		})
 	}
 }
+
+// [[ ! a OP b ]] negates a only, and set -x traces each test as bash
+// 5.2 does.
+func TestCondNotAndTrace(t *testing.T) {
+	script := "[[ ! -n x || -n x ]]; echo $?\n[[ ! ( -n x || -n x ) ]]; echo $?\n" +
+		"set -x\nx='a b'\n[[ $x == \"a b\" && ! -z '' ]]\n[[ ! ! -n $x ]]\n"
+	out, stderr, code := runScript(t, script)
+	want := "+ x='a b'\n+ [[ a b == \\a\\ \\b ]]\n+ [[ ! -z '' ]]\n+ [[ -n a b ]]\n"
+	if out != "0\n1\n" || stderr != want || code != 0 {
+		t.Errorf("got (%q, %q, %d), want (\"0\\n1\\n\", %q, 0)", out, stderr, code, want)
+	}
+}

@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"fmt"
 	"io/fs"
 	"regexp"
 	"strings"
@@ -12,6 +13,24 @@ import (
 
 // test evaluates [[ expr ]].
 func (r *Runner) test(x syntax.TestExpr) (bool, error) {
+	return r.testNot(x, "")
+}
+
+// xtraceTest traces one test of [[ ]] as bash does: "+ [[ -d / ]]", each
+// operand expanded, not quoted; not is "! " when negated.
+func (r *Runner) xtraceTest(not string, words ...string) {
+	if r.opt["xtrace"] {
+		for i, w := range words {
+			if w == "" {
+				words[i] = "''"
+			}
+		}
+		fmt.Fprintf(r.stderr(), "%s[[ %s%s ]]\n", r.ps4(), not, strings.Join(words, " "))
+	}
+}
+
+// testNot evaluates x; not is "! " when a ! applies to it (for xtrace).
+func (r *Runner) testNot(x syntax.TestExpr, not string) (bool, error) {
 	switch x := x.(type) {
 	case *syntax.Word:
 		if eg, ok := negGroup(x); ok && !r.shopt["extglob"] {
@@ -19,12 +38,19 @@ func (r *Runner) test(x syntax.TestExpr) (bool, error) {
 			return r.negGroupTest(eg)
 		}
 		s, err := r.literal(x)
+		if err == nil {
+			r.xtraceTest(not, "-n", s)
+		}
 		return s != "", err
 	case *syntax.ParenTest:
-		return r.test(x.X)
+		return r.testNot(x.X, not)
 	case *syntax.UnaryTest:
 		if x.Op == syntax.TsNot {
-			ok, err := r.test(x.X)
+			neg := "! "
+			if not != "" {
+				neg = ""
+			}
+			ok, err := r.testNot(x.X, neg)
 			return !ok, err
 		}
 		w, _ := x.X.(*syntax.Word)
@@ -32,6 +58,7 @@ func (r *Runner) test(x syntax.TestExpr) (bool, error) {
 		if err != nil {
 			return false, err
 		}
+		r.xtraceTest(not, x.Op.String(), s)
 		return cond.Unary(condEnv{r}, x.Op.String(), s)
 	case *syntax.BinaryTest:
 		switch x.Op {
@@ -60,15 +87,24 @@ func (r *Runner) test(x syntax.TestExpr) (bool, error) {
 			if err != nil {
 				return false, err
 			}
+			if r.opt["xtrace"] {
+				r.xtraceTest(not, left, x.Op.String(), r.traceMatch(rw))
+			}
 			m := r.match(pat, left, r.shopt["nocasematch"])
 			return m == (x.Op != syntax.TsNoMatch), nil
 		case syntax.TsReMatch:
+			if r.opt["xtrace"] {
+				if pat, err := r.pattern(rw); err == nil {
+					r.xtraceTest(not, left, x.Op.String(), pat)
+				}
+			}
 			return r.reMatch(left, rw)
 		}
 		right, err := r.literal(rw)
 		if err != nil {
 			return false, err
 		}
+		r.xtraceTest(not, left, x.Op.String(), right)
 		switch x.Op {
 		case syntax.TsEql, syntax.TsNeq, syntax.TsLss, syntax.TsGtr, syntax.TsLeq, syntax.TsGeq:
 			a, err := r.arithString(left)
@@ -261,4 +297,30 @@ func (r *Runner) isSet(s string) bool {
 		return v != nil && v.Set && len(v.values()) > 0
 	}
 	return ok
+}
+
+// traceMatch is a pattern as xtrace shows it: quoted characters each
+// escaped with a backslash.
+func (r *Runner) traceMatch(w *syntax.Word) string {
+	var e wexp
+	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
+		return ""
+	}
+	var b strings.Builder
+	for i, f := range e.fields {
+		if i > 0 {
+			b.WriteByte(' ')
+		}
+		for _, s := range f.segs {
+			if !s.quoted {
+				b.WriteString(s.s)
+				continue
+			}
+			for _, c := range s.s {
+				b.WriteByte('\\')
+				b.WriteRune(c)
+			}
+		}
+	}
+	return b.String()
 }

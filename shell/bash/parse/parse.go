@@ -108,12 +108,35 @@ func slashPattern(pe *syntax.ParamExp) {
 	rp.With = nil
 }
 
+// notTighter gives ! in x bash's precedence: it applies to the next
+// operand only (! a && b is (! a) && b; mvdan's parser reads ! (a && b)).
+func notTighter(x syntax.TestExpr) syntax.TestExpr {
+	switch t := x.(type) {
+	case *syntax.ParenTest:
+		t.X = notTighter(t.X)
+	case *syntax.BinaryTest:
+		t.X, t.Y = notTighter(t.X), notTighter(t.Y)
+	case *syntax.UnaryTest:
+		t.X = notTighter(t.X)
+		if b, ok := t.X.(*syntax.BinaryTest); ok && t.Op == syntax.TsNot && (b.Op == syntax.AndTest || b.Op == syntax.OrTest) {
+			// ! (a OP b) as parsed: (! a) OP b
+			t.X = b.X
+			b.X = notTighter(t)
+			return b
+		}
+	}
+	return x
+}
+
 // Prepare splits brace expansions in the words of a parsed program
-// (after the walk: the walker knows no BraceExp).
+// (after the walk: the walker knows no BraceExp) and gives ! in [[ ]]
+// bash's precedence.
 func Prepare(n syntax.Node) {
 	var words []*syntax.Word
 	syntax.Walk(n, func(n syntax.Node) bool {
 		switch n := n.(type) {
+		case *syntax.TestClause:
+			n.X = notTighter(n.X)
 		case *syntax.CallExpr:
 			words = append(words, n.Args...)
 		case *syntax.WordIter:
