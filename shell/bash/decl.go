@@ -138,7 +138,11 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 }
 
 // declClause runs declare/local/export/readonly/typeset as parsed.
-func (r *Runner) declClause(c *syntax.DeclClause) {
+//
+// As in bash, every word is expanded before the builtin runs ("export
+// a=1 b=$a" gives b the old a), and the statement's redirections rds
+// apply after that.
+func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 	variant := c.Variant.Value
 	args := []string{variant}
 	var assigns []*syntax.Assign
@@ -165,20 +169,35 @@ func (r *Runner) declClause(c *syntax.DeclClause) {
 		}
 		assigns = append(assigns, as)
 	}
-	if r.opt["xtrace"] {
-		var words []string
-		words = append(words, args...)
-		for _, as := range assigns {
-			word := strings.TrimSpace(printNode(as))
-			if as.Value != nil && as.Array == nil && as.Index == nil && !hasSubst(as.Value) {
-				if v, err := r.assignValue(as.Value); err == nil {
-					word = as.Name.Value + pick(as.Append, "+=", "=") + v
-				}
+	var words []string
+	words = append(words, args...)
+	for i, as := range assigns {
+		word := strings.TrimSpace(printNode(as))
+		if as.Value != nil && as.Array == nil {
+			val, err := r.assignValue(as.Value)
+			if err != nil {
+				r.report(err)
+				return
 			}
-			words = append(words, word)
+			cp := *as
+			cp.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
+			assigns[i] = &cp
+			word = as.Name.Value
+			if as.Index != nil {
+				word += "[" + printNode(as.Index) + "]"
+			}
+			word += pick(as.Append, "+=", "=") + val
 		}
+		words = append(words, word)
+	}
+	if r.opt["xtrace"] {
 		r.xtrace(words)
 	}
+	restore, ok := r.applyRedirs(rds)
+	if !ok {
+		return
+	}
+	defer restore()
 	r.status = r.declare(args, assigns)
 	last := args[len(args)-1]
 	if len(assigns) > 0 {

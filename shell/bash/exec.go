@@ -164,7 +164,10 @@ func (r *Runner) setPipestatus(st []int) {
 }
 
 // call runs a simple command.
-func (r *Runner) call(c *syntax.CallExpr) {
+//
+// rds are the statement's redirections: as in bash, they apply after the
+// words and assignments are expanded (and traced).
+func (r *Runner) call(c *syntax.CallExpr, rds []*syntax.Redirect) {
 	r.setLine(c.Pos())
 	if !r.inStage && r.debugTrap() {
 		return
@@ -196,6 +199,9 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		if r.lastSubStatus >= 0 {
 			r.status = r.lastSubStatus
 		}
+		if restore, ok := r.applyRedirs(rds); ok {
+			restore()
+		}
 		r.setPipestatus([]int{r.status})
 		r.setLastArg("")
 		return
@@ -219,6 +225,9 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		if r.lastSubStatus >= 0 {
 			r.status = r.lastSubStatus
 		}
+		if restore, ok := r.applyRedirs(rds); ok {
+			restore()
+		}
 		r.setLastArg("")
 		return
 	}
@@ -235,9 +244,31 @@ func (r *Runner) call(c *syntax.CallExpr) {
 		r.xtraceAssigns(c.Assigns)
 		r.xtrace(args)
 	}
+	restore, ok := r.applyRedirs(rds)
+	if !ok {
+		return
+	}
+	defer restore()
 	r.runArgs(args, tmp)
 	r.setPipestatus([]int{r.status})
 	r.setLastArg(args[len(args)-1])
+}
+
+// applyRedirs applies a simple command's redirections once its words
+// are expanded; ok is false when one failed (reported, status 1).
+func (r *Runner) applyRedirs(rds []*syntax.Redirect) (restore func(), ok bool) {
+	if len(rds) == 0 {
+		return func() {}, true
+	}
+	restore, err := r.redirect(rds, false)
+	if err != nil {
+		if restore != nil {
+			restore()
+		}
+		r.redirErr(err)
+		return nil, false
+	}
+	return restore, true
 }
 
 // setLastArg sets $_, the last word of the simple command that ran last,

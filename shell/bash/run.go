@@ -184,8 +184,9 @@ type Runner struct {
 	aborting      bool              // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
-	src           string   // the source text positions refer to
-	procOut       []func() // >(cmd) of the running statements: run when theirs ends
+	callRedirs    []*syntax.Redirect // the next simple command's redirections (stmtSync to cmd)
+	src           string             // the source text positions refer to
+	procOut       []func()           // >(cmd) of the running statements: run when theirs ends
 }
 
 func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
@@ -716,6 +717,14 @@ func (r *Runner) stmtSync(st *syntax.Stmt) {
 		r.status = 0
 		return
 	}
+	switch st.Cmd.(type) {
+	case *syntax.CallExpr, *syntax.DeclClause:
+		// redirections after the words are expanded (Runner.call)
+		r.callRedirs = st.Redirs
+		r.cmd(st.Cmd)
+		r.callRedirs = nil
+		return
+	}
 	restore, err := r.redirect(st.Redirs, false)
 	if err != nil {
 		if restore != nil {
@@ -755,6 +764,8 @@ func (r *Runner) cmd(c syntax.Command) {
 		r.exit(124)
 		return
 	}
+	rds := r.callRedirs // a simple command's, applied after its expansions
+	r.callRedirs = nil
 	switch c.(type) {
 	case *syntax.ArithmCmd, *syntax.TestClause, *syntax.DeclClause, *syntax.LetClause, *syntax.CaseClause:
 		if r.debugTrap() {
@@ -764,7 +775,7 @@ func (r *Runner) cmd(c syntax.Command) {
 	switch c := c.(type) {
 	case nil:
 	case *syntax.CallExpr:
-		r.call(c)
+		r.call(c, rds)
 	case *syntax.Block:
 		r.runStmts(c.Stmts)
 	case *syntax.Subshell:
@@ -817,7 +828,7 @@ func (r *Runner) cmd(c syntax.Command) {
 		}
 		r.status = b2i(!ok)
 	case *syntax.DeclClause:
-		r.declClause(c)
+		r.declClause(c, rds)
 	case *syntax.LetClause:
 		var n int64
 		for _, x := range c.Exprs {
