@@ -12,6 +12,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
@@ -635,7 +636,7 @@ func sourceBuiltin(r *Runner, args []string) int {
 		found := ""
 		pathList, _ := r.getVar("PATH")
 		for _, d := range strings.Split(pathList, ":") {
-			c := join(orDot(d), name)
+			c := glob.Join(glob.OrDot(d), name)
 			if fi, err := r.fs.Stat(r.abs(c)); err == nil && fi.Mode().IsRegular() {
 				found = c
 				break

@@ -4,16 +4,15 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
 	"syscall"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
@@ -72,7 +71,7 @@ func (e *wexp) brk() { e.fields = append(e.fields, &field{}) }
 func (r *Runner) fields(words ...*syntax.Word) ([]string, error) {
 	var out []string
 	for _, w0 := range words {
-		for _, w := range braceWords(w0) {
+		for _, w := range glob.Braces(w0) {
 			var e wexp
 			if err := r.wordParts(&e, w.Parts, false, true); err != nil {
 				return nil, err
@@ -616,14 +615,14 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 		pat.WriteString(s.s)
 		// Characters a backslash escapes are not pattern characters (an
 		// expansion's x='a\*b' stays a\*b).
-		if !r.opt["noglob"] && hasMeta(s.s, r.shopt["extglob"]) {
+		if !r.opt["noglob"] && glob.HasMeta(s.s, r.shopt["extglob"]) {
 			meta = true
 		}
 	}
 	if !meta {
 		return []string{text.String()}, nil
 	}
-	matches := r.glob(pat.String())
+	matches := r.globber().Glob(pat.String())
 	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
 		kept := matches[:0]
 		for _, m := range matches {
@@ -682,227 +681,6 @@ func splitGlobIgnore(s string) []string {
 	return append(out, s[start:])
 }
 
-// matchPath matches a whole path against a GLOBIGNORE pattern: * and ?
-// do not match a slash, but do match a leading dot.
-func (r *Runner) matchPath(pat, path string) bool {
-	mode := pattern.Filenames | pattern.EntireString | pattern.GlobLeadingDot
-	if r.shopt["extglob"] {
-		mode |= pattern.ExtendedOperators
-	}
-	rx, err := pattern.Regexp(pat, mode)
-	if err != nil {
-		return r.match(pat, path, false)
-	}
-	re, err := regexp.Compile(rx)
-	if err != nil {
-		return false
-	}
-	return re.MatchString(path)
-}
-
-// dotEntry is the directory entry . or .., which a listing leaves out.
-func dotEntry(name string) fs.DirEntry { return dotDirEntry(name) }
-
-type dotDirEntry string
-
-func (d dotDirEntry) Name() string               { return string(d) }
-func (d dotDirEntry) IsDir() bool                { return true }
-func (d dotDirEntry) Type() fs.FileMode          { return fs.ModeDir }
-func (d dotDirEntry) Info() (fs.FileInfo, error) { return nil, fs.ErrNotExist }
-
-// unescapePattern removes a pattern's backslashes (quote removal).
-func unescapePattern(p string) string {
-	if !strings.Contains(p, "\\") {
-		return p
-	}
-	var b strings.Builder
-	for i := 0; i < len(p); i++ {
-		if p[i] == '\\' && i+1 < len(p) {
-			i++
-		}
-		b.WriteByte(p[i])
-	}
-	return b.String()
-}
-
-func hasMeta(p string, ext bool) bool {
-	for i := 0; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '*', '?', '[':
-			return true
-		case '(':
-			if ext {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// glob lists the paths matching pattern p, sorted.
-func (r *Runner) glob(p string) []string {
-	abs := strings.HasPrefix(p, "/")
-	comps := strings.Split(p, "/")
-	var base []string
-	if abs {
-		base = []string{"/"}
-		comps = comps[1:]
-	} else {
-		base = []string{""}
-	}
-	ext := r.shopt["extglob"]
-	for ci, comp := range comps {
-		last := ci == len(comps)-1
-		if comp == "" {
-			if last {
-				var kept []string
-				for _, b := range base {
-					if fi, err := r.fs.Stat(r.abs(orDot(b))); err == nil && fi.IsDir() {
-						kept = append(kept, b+"/")
-					}
-				}
-				base = kept
-			}
-			continue
-		}
-		var next []string
-		if comp == "**" && r.shopt["globstar"] {
-			for _, b := range base {
-				next = append(next, r.globstar(b, last)...)
-			}
-			base = next
-			continue
-		}
-		if !hasMeta(comp, ext) {
-			lit := unescapePattern(comp)
-			for _, b := range base {
-				pth := join(b, lit)
-				if _, err := r.lstat(r.abs(pth)); err == nil {
-					next = append(next, pth)
-				}
-			}
-			base = next
-			continue
-		}
-		gi, _ := r.getVar("GLOBIGNORE")
-		explicitDot := strings.HasPrefix(comp, ".") || strings.HasPrefix(comp, "\\.")
-		dotOK := r.shopt["dotglob"] || gi != "" || explicitDot
-		mode := pattern.Filenames | pattern.EntireString
-		if ext {
-			mode |= pattern.ExtendedOperators
-		}
-		if r.shopt["nocaseglob"] {
-			mode |= pattern.NoGlobCase
-		}
-		if dotOK {
-			mode |= pattern.GlobLeadingDot
-		}
-		var matches func(string) bool
-		if rx, err := pattern.Regexp(comp, mode); err == nil {
-			re, err := regexp.Compile(rx)
-			if err != nil {
-				return nil
-			}
-			matches = re.MatchString
-		} else if ext && strings.Contains(comp, "!(") {
-			// Negation has no regular expression: match by backtracking.
-			matches = func(name string) bool { return extMatch(comp, name, 0) }
-		} else {
-			return nil
-		}
-		// . and .. match only a pattern starting with a dot, and only
-		// with globskipdots off.
-		dots := explicitDot && !r.shopt["globskipdots"]
-		for _, b := range base {
-			ents, err := r.readDir(r.abs(orDot(b)))
-			if err != nil {
-				continue
-			}
-			if dots {
-				ents = append([]fs.DirEntry{dotEntry("."), dotEntry("..")}, ents...)
-			}
-			for _, ent := range ents {
-				name := ent.Name()
-				if strings.HasPrefix(name, ".") && !dotOK {
-					continue
-				}
-				if (name == "." || name == "..") && !dots {
-					continue
-				}
-				if !matches(name) {
-					continue
-				}
-				if !last && !ent.IsDir() {
-					if fi, err := r.fs.Stat(r.abs(join(b, name))); err != nil || !fi.IsDir() {
-						continue
-					}
-				}
-				next = append(next, join(b, name))
-			}
-		}
-		base = next
-	}
-	slices.Sort(base)
-	return slices.Compact(base)
-}
-
-func orDot(b string) string {
-	if b == "" {
-		return "."
-	}
-	return b
-}
-
-func join(b, name string) string {
-	switch b {
-	case "":
-		return name
-	case "/":
-		return "/" + name
-	}
-	if strings.HasSuffix(b, "/") {
-		return b + name
-	}
-	return b + "/" + name
-}
-
-func (r *Runner) globstar(b string, last bool) []string {
-	var out []string
-	if !last {
-		out = append(out, b)
-	}
-	var walk func(d string)
-	walk = func(d string) {
-		ents, err := r.readDir(r.abs(orDot(d)))
-		if err != nil {
-			return
-		}
-		for _, ent := range ents {
-			if strings.HasPrefix(ent.Name(), ".") && !r.shopt["dotglob"] {
-				continue
-			}
-			p := join(d, ent.Name())
-			if ent.IsDir() {
-				if last {
-					out = append(out, p)
-				} else {
-					out = append(out, p)
-				}
-				walk(p)
-			} else if last {
-				out = append(out, p)
-			}
-		}
-	}
-	walk(b)
-	if last && b != "" {
-		out = append([]string{b}, out...)
-	}
-	return out
-}
-
 func (r *Runner) readDir(dir string) ([]fs.DirEntry, error) {
 	f, err := r.fs.Open(dir)
 	if err != nil {
@@ -933,150 +711,6 @@ func (r *Runner) lstat(name string) (fs.FileInfo, error) {
 	return r.fs.Stat(name)
 }
 
-// match reports whether s matches the shell pattern pat (whole string).
-func (r *Runner) match(pat, s string, nocase bool) bool {
-	re := r.patternRegexp(pat, pattern.EntireString, nocase)
-	if re == nil {
-		if strings.Contains(pat, "!(") {
-			// Negation has no regular expression: match by backtracking.
-			return extMatch(pat, s, 0)
-		}
-		return pat == s
-	}
-	return re.MatchString(s)
-}
-
-func (r *Runner) patternRegexp(pat string, mode pattern.Mode, nocase bool) *regexp.Regexp {
-	mode |= pattern.NoGlobStar
-	if r.shopt["extglob"] || true {
-		mode |= pattern.ExtendedOperators
-	}
-	if nocase {
-		mode |= pattern.NoGlobCase
-	}
-	rx, err := pattern.Regexp(pat, mode)
-	if err != nil {
-		return nil
-	}
-	re, err := regexp.Compile("(?s)" + rx)
-	if err != nil {
-		return nil
-	}
-	return re
-}
-
-// braceWords expands the brace expansions of a word into words.
-func braceWords(w *syntax.Word) []*syntax.Word {
-	idx := -1
-	for i, p := range w.Parts {
-		if _, ok := p.(*syntax.BraceExp); ok {
-			idx = i
-			break
-		}
-	}
-	if idx < 0 {
-		return []*syntax.Word{w}
-	}
-	be := w.Parts[idx].(*syntax.BraceExp)
-	var alts []*syntax.Word
-	if be.Sequence {
-		for _, s := range braceSeq(be) {
-			alts = append(alts, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}})
-		}
-		if alts == nil {
-			alts = []*syntax.Word{{Parts: []syntax.WordPart{&syntax.Lit{Value: printNode(&syntax.Word{Parts: []syntax.WordPart{be}})}}}}
-		}
-	} else {
-		alts = be.Elems
-	}
-	var out []*syntax.Word
-	for _, a := range alts {
-		parts := slices.Clone(w.Parts[:idx])
-		parts = append(parts, a.Parts...)
-		parts = append(parts, w.Parts[idx+1:]...)
-		out = append(out, braceWords(&syntax.Word{Parts: parts})...)
-	}
-	return out
-}
-
-// braceSeq expands {x..y[..incr]}.
-func braceSeq(be *syntax.BraceExp) []string {
-	var vals []string
-	for _, e := range be.Elems {
-		vals = append(vals, e.Lit())
-	}
-	if len(vals) < 2 {
-		return nil
-	}
-	incr := int64(1)
-	if len(vals) == 3 {
-		n, err := strconv.ParseInt(vals[2], 10, 64)
-		if err != nil {
-			return nil
-		}
-		incr = n
-	}
-	if incr < 0 {
-		incr = -incr
-	}
-	if incr == 0 {
-		incr = 1
-	}
-	a, errA := strconv.ParseInt(vals[0], 10, 64)
-	b, errB := strconv.ParseInt(vals[1], 10, 64)
-	if errA == nil && errB == nil {
-		width := 0
-		for _, v := range vals[:2] {
-			t := strings.TrimPrefix(v, "-")
-			if len(t) > 1 && t[0] == '0' {
-				width = max(width, len(v))
-			}
-		}
-		var out []string
-		step := incr
-		if a > b {
-			step = -incr
-		}
-		for i := a; (step > 0 && i <= b) || (step < 0 && i >= b); i += step {
-			s := strconv.FormatInt(i, 10)
-			if width > 0 {
-				neg := i < 0
-				if neg {
-					s = s[1:]
-				}
-				w := width
-				if neg {
-					w--
-				}
-				for len(s) < w {
-					s = "0" + s
-				}
-				if neg {
-					s = "-" + s
-				}
-			}
-			out = append(out, s)
-			if len(out) > 1<<20 {
-				break
-			}
-		}
-		return out
-	}
-	if len(vals[0]) == 1 && len(vals[1]) == 1 {
-		x, y := int64(vals[0][0]), int64(vals[1][0])
-		var out []string
-		step := incr
-		if x > y {
-			step = -incr
-		}
-		for i := x; (step > 0 && i <= y) || (step < 0 && i >= y); i += step {
-			out = append(out, string(rune(i)))
-		}
-		return out
-	}
-	return nil
-}
-
 // ansiC decodes the escapes of $'...'.
 func ansiC(s string) string {
 	out, _ := printf.DecodeEscapes(s, false)
@@ -1093,7 +727,7 @@ func ansiC(s string) string {
 // keeps the text between the parentheses as it is.
 func (r *Runner) extGlobParts(e *wexp, p *syntax.ExtGlob, dq bool) error {
 	e.add(seg{s: p.Op.String(), quoted: dq})
-	for i, alt := range splitExtGlobAlts(p.Pattern.Value) {
+	for i, alt := range glob.SplitExtGlobAlts(p.Pattern.Value) {
 		if i > 0 {
 			e.add(seg{s: "|", quoted: dq})
 		}
@@ -1130,162 +764,4 @@ func (r *Runner) extGlobParts(e *wexp, p *syntax.ExtGlob, dq bool) error {
 	}
 	e.add(seg{s: ")", quoted: dq})
 	return nil
-}
-
-// splitExtGlobAlts splits an extended glob's text at its top-level |.
-func splitExtGlobAlts(s string) []string {
-	var out []string
-	depth, start := 0, 0
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q != 0:
-			if c == q {
-				q = 0
-			} else if c == '\\' && q == '"' {
-				i++
-			}
-		case c == '\\':
-			i++
-		case c == '\'' || c == '"':
-			q = c
-		case c == '(':
-			depth++
-		case c == ')':
-			depth--
-		case c == '|' && depth == 0:
-			out = append(out, s[start:i])
-			start = i + 1
-		}
-	}
-	return append(out, s[start:])
-}
-
-// extMatch reports whether s matches the whole pattern p, extended globs
-// included (with !(...), which regular expressions cannot express), by
-// backtracking. depth bounds the recursion of nested patterns.
-func extMatch(p, s string, depth int) bool {
-	if depth > 64 {
-		return false
-	}
-	for len(p) > 0 {
-		c := p[0]
-		if strings.IndexByte("?*+@!", c) >= 0 && len(p) > 1 && p[1] == '(' {
-			end := extGlobEnd(p, 1)
-			if end < 0 {
-				break
-			}
-			alts := splitExtGlobAlts(p[2:end])
-			rest := p[end+1:]
-			any := func(t string) bool {
-				for _, a := range alts {
-					if extMatch(a, t, depth+1) {
-						return true
-					}
-				}
-				return false
-			}
-			for k := 0; k <= len(s); k++ {
-				head, tail := s[:k], s[k:]
-				var ok bool
-				switch c {
-				case '@':
-					ok = any(head)
-				case '?':
-					ok = head == "" || any(head)
-				case '!':
-					ok = !any(head)
-				case '*':
-					ok = extRepeat(alts, head, 0, depth)
-				case '+':
-					ok = extRepeat(alts, head, 1, depth)
-				}
-				if ok && extMatch(rest, tail, depth+1) {
-					return true
-				}
-			}
-			return false
-		}
-		switch c {
-		case '*':
-			for k := 0; k <= len(s); k++ {
-				if extMatch(p[1:], s[k:], depth+1) {
-					return true
-				}
-			}
-			return false
-		case '?':
-			if s == "" {
-				return false
-			}
-			_, n := utf8.DecodeRuneInString(s)
-			p, s = p[1:], s[n:]
-			continue
-		case '[':
-			if end := strings.IndexByte(p[1:], ']'); end >= 0 && s != "" {
-				cls := p[:end+2]
-				if end == 0 || (end == 1 && (p[1] == '!' || p[1] == '^')) {
-					if e2 := strings.IndexByte(p[end+2:], ']'); e2 >= 0 {
-						cls = p[:end+2+e2+1]
-					}
-				}
-				_, n := utf8.DecodeRuneInString(s)
-				rx, err := pattern.Regexp(cls, pattern.EntireString)
-				if err == nil {
-					if re, err := regexp.Compile("(?s)" + rx); err == nil {
-						if !re.MatchString(s[:n]) {
-							return false
-						}
-						p, s = p[len(cls):], s[n:]
-						continue
-					}
-				}
-			}
-		case '\\':
-			if len(p) > 1 {
-				p = p[1:]
-				c = p[0]
-			}
-		}
-		if s == "" || s[0] != c {
-			return false
-		}
-		p, s = p[1:], s[1:]
-	}
-	return p == "" && s == ""
-}
-
-// extRepeat reports whether t is min or more matches of the alternatives.
-func extRepeat(alts []string, t string, min, depth int) bool {
-	if t == "" {
-		return min == 0
-	}
-	for j := 1; j <= len(t); j++ {
-		for _, a := range alts {
-			if extMatch(a, t[:j], depth+1) && extRepeat(alts, t[j:], 0, depth+1) {
-				return true
-			}
-		}
-	}
-	return false
-}
-
-// extGlobEnd is the index of the ')' closing the '(' at p[i], or -1.
-func extGlobEnd(p string, i int) int {
-	depth := 0
-	for ; i < len(p); i++ {
-		switch p[i] {
-		case '\\':
-			i++
-		case '(':
-			depth++
-		case ')':
-			depth--
-			if depth == 0 {
-				return i
-			}
-		}
-	}
-	return -1
 }

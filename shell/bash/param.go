@@ -11,6 +11,7 @@ import (
 	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
@@ -701,7 +702,7 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 }
 
 func (r *Runner) trim(v, pat string, op syntax.ParExpOperator) string {
-	re := r.patternRegexp(pat, pattern.EntireString, false)
+	re := glob.Regexp(pat, pattern.EntireString, false)
 	if re == nil {
 		return v
 	}
@@ -744,7 +745,7 @@ func at(s string, i int) byte {
 }
 
 func (r *Runner) caseMod(v, pat string, op syntax.ParExpOperator) string {
-	re := r.patternRegexp(pat, pattern.EntireString, false)
+	re := glob.Regexp(pat, pattern.EntireString, false)
 	var b strings.Builder
 	for i, c := range v {
 		if (op == syntax.UpperFirst || op == syntax.LowerFirst) && i > 0 {
@@ -1093,7 +1094,7 @@ func (r *Runner) replace(rp *syntax.Replace, vals []string) ([]string, error) {
 	} else if strings.HasPrefix(pat, "%") {
 		anchorEnd, pat = true, pat[1:]
 	}
-	re := r.patternRegexp(pat, pattern.EntireString, false)
+	re := glob.Regexp(pat, pattern.EntireString, false)
 	if negatedBracketFirst(pat) {
 		// bash 5.2's ${x/[^]]/y} matches nothing (case and ${x#...}
 		// read [^]] as "not ]").

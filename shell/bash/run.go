@@ -32,6 +32,7 @@ import (
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
@@ -1043,7 +1044,7 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 					r.report(err)
 					return
 				}
-				if r.match(pat, word, r.shopt["nocasematch"]) {
+				if glob.Match(pat, word, r.shopt["nocasematch"]) {
 					matched = true
 					break
 				}

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/cond"
+	"github.com/agentenkit/agentenkit/shell/bash/glob"
 )
 
 // test evaluates [[ expr ]].
@@ -90,7 +91,7 @@ func (r *Runner) testNot(x syntax.TestExpr, not string) (bool, error) {
 			if r.opt["xtrace"] {
 				r.xtraceTest(not, left, x.Op.String(), r.traceMatch(rw))
 			}
-			m := r.match(pat, left, r.shopt["nocasematch"])
+			m := glob.Match(pat, left, r.shopt["nocasematch"])
 			return m == (x.Op != syntax.TsNoMatch), nil
 		case syntax.TsReMatch:
 			if r.opt["xtrace"] {
