@@ -24,6 +24,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"strings"
 	"sync"
@@ -206,8 +207,8 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		dir:     dir,
 		params:  append([]string(nil), opts.Args...),
 		arg0:    sh.name,
-		opt:     map[string]bool{"hashall": true, "braceexpand": true, "interactive-comments": true},
-		shopt:   map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "globskipdots": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true},
+		opt:     maps.Clone(defaultOpts),
+		shopt:   maps.Clone(defaultShopts),
 		traps:   map[string]string{},
 		pid:     sh.rootPID,
 		ctx:     sh.ctx,
@@ -217,12 +218,21 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		1: {w: orDiscard(opts.Stdout), name: "stdout"},
 		2: {w: orDiscard(opts.Stderr), name: "stderr"},
 	}
-	g := r.vars.global().vars
+	// One map sized for the environment and the shell's own variables,
+	// and their Vars in one block: a run starts with no rehashing and few
+	// allocations.
+	g := make(map[string]*Var, len(opts.Env)+len(defaultVars)+12)
+	r.vars.global().vars = g
+	block := make([]Var, 0, len(opts.Env)+len(defaultVars))
+	newVar := func(v Var) *Var {
+		block = append(block, v)
+		return &block[len(block)-1]
+	}
 	for k, v := range opts.Env {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			continue
 		}
-		g[k] = &Var{Set: true, Str: v, Exported: true}
+		g[k] = newVar(Var{Set: true, Str: v, Exported: true})
 	}
 	g["PWD"] = &Var{Set: true, Str: dir, Exported: true}
 	if _, ok := g["HOME"]; !ok {
@@ -237,9 +247,9 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	if _, ok := g["IFS"]; !ok {
 		g["IFS"] = &Var{Set: true, Str: " \t\n"}
 	}
-	for k, v := range map[string]string{"PS4": "+ ", "OPTIND": "1", "PS1": "", "PS2": "> ", "SHLVL": "1", "BASH": "/bin/bash", "BASH_VERSION": "5.2.15(1)-release", "HOSTTYPE": "x86_64", "OSTYPE": "linux-gnu", "MACHTYPE": "x86_64-pc-linux-gnu", "OPTERR": "1", "UID": "1000", "EUID": "1000", "PPID": "4241", "HOSTNAME": "sandbox", "SHELL": "/bin/bash"} {
-		if _, ok := g[k]; !ok {
-			g[k] = &Var{Set: true, Str: v}
+	for _, d := range defaultVars {
+		if _, ok := g[d.name]; !ok {
+			g[d.name] = newVar(Var{Set: true, Str: d.value})
 		}
 	}
 	delete(g, "PS1")
@@ -253,6 +263,21 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	}
 	r.applyFlags(opts.Flags)
 	return r
+}
+
+// defaultOpts and defaultShopts are the options a Runner starts with.
+var (
+	defaultOpts   = map[string]bool{"hashall": true, "braceexpand": true, "interactive-comments": true}
+	defaultShopts = map[string]bool{"extquote": true, "sourcepath": true, "checkwinsize": true, "cmdhist": true, "complete_fullquote": true, "interactive_comments": true, "globskipdots": true, "progcomp": true, "promptvars": true, "hostcomplete": true, "force_fignore": true}
+)
+
+// defaultVars are the shell's variables a Runner sets where the
+// environment does not.
+var defaultVars = []struct{ name, value string }{
+	{"PS4", "+ "}, {"OPTIND", "1"}, {"PS1", ""}, {"PS2", "> "}, {"SHLVL", "1"}, {"BASH", "/bin/bash"},
+	{"BASH_VERSION", "5.2.15(1)-release"}, {"HOSTTYPE", "x86_64"}, {"OSTYPE", "linux-gnu"},
+	{"MACHTYPE", "x86_64-pc-linux-gnu"}, {"OPTERR", "1"}, {"UID", "1000"}, {"EUID", "1000"},
+	{"PPID", "4241"}, {"HOSTNAME", "sandbox"}, {"SHELL", "/bin/bash"},
 }
 
 // cancelable makes reads of rd return when ctx ends: rd is copied into a
