@@ -190,8 +190,9 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 		}
 		words = append(words, word)
 	}
+	var after []string
 	if r.opt["xtrace"] {
-		r.xtrace(words)
+		after = r.xtraceDecl(words, args, assigns)
 	}
 	restore, ok := r.applyRedirs(rds)
 	if !ok {
@@ -199,6 +200,12 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 	}
 	defer restore()
 	r.status = r.declare(args, assigns)
+	if len(after) > 0 {
+		ps4 := r.ps4()
+		for _, l := range after {
+			fmt.Fprintf(r.stderr(), "%s%s\n", ps4, l)
+		}
+	}
 	last := args[len(args)-1]
 	if len(assigns) > 0 {
 		as := assigns[len(assigns)-1]
@@ -773,6 +780,10 @@ func (r *Runner) xtraceAssigns(as []*syntax.Assign) {
 
 // xtraceAssign traces the assignment a, done: NAME=value.
 func (r *Runner) xtraceAssign(ps4 string, a *syntax.Assign) {
+	if a.Array != nil && a.Index == nil {
+		r.xtraceArrayAssign(ps4, a)
+		return
+	}
 	if a.Array != nil || a.Value == nil {
 		return
 	}

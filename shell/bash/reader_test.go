@@ -94,3 +94,13 @@ func TestCondNotAndTrace(t *testing.T) {
 		t.Errorf("got (%q, %q, %d), want (\"0\\n1\\n\", %q, 0)", out, stderr, code, want)
 	}
 }
+
+// set -x of array assignments and declaration builtins (bash 5.2's
+// output).
+func TestXtraceDeclarations(t *testing.T) {
+	_, stderr, _ := runScript(t, "set -x\na=(1 \"x y\")\ndeclare a+=(3)\nreadonly r=3\ndeclare -A A=([k]=v)\n")
+	want := "+ a=(1 \"x y\")\n+ a+=('3')\n+ declare a\n+ readonly r=3\n+ r=3\n+ A=(['k']='v')\n+ declare -A A\n"
+	if stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+}
