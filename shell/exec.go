@@ -71,6 +71,9 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		return s.invoke(ctx, b, c, args)
 	}
 	if b, ok := lookupBuiltin(name); ok {
+		if p := s.pathShadow(c, name); p != "" {
+			return s.dispatch(ctx, c, append([]string{p}, args[1:]...))
+		}
 		return s.invoke(ctx, b, c, args)
 	}
 	if bash.IsBuiltin(name) {
@@ -98,6 +101,19 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		return s.invoke(ctx, s.fallback, c, args)
 	}
 	return shNotFound(name)
+}
+
+// pathShadow returns the file that runs for name, one of this package's
+// commands, when $PATH lists it in a folder before the one where Linux
+// keeps the command (PATH=~/bin:$PATH with a script ~/bin/tr), as bash
+// searches $PATH in order; "" when the command itself runs.
+func (s *session) pathShadow(c *Call, name string) string {
+	pathList, _ := c.Env("PATH")
+	p := s.pathLookup(c.Dir, pathList, name)
+	if p == "" || shBinDirs[path.Dir(shAbs(c.Dir, p))] {
+		return ""
+	}
+	return p
 }
 
 // shBinDirs are the folders where a Linux box keeps the commands this
