@@ -4,17 +4,20 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"io/fs"
 	"slices"
 	"sort"
 	"strconv"
 	"strings"
 	"sync"
+	"syscall"
 
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // builtinFunc is a builtin of the shell: it returns its exit status.
@@ -84,7 +87,7 @@ func init() {
 		"kill":   killBuiltin,
 		"jobs":   jobsBuiltin,
 		"disown": func(r *Runner, a []string) int { return 0 },
-		"hash":   func(r *Runner, a []string) int { return 0 },
+		"hash":   hashBuiltin,
 		"caller": callerBuiltin,
 		"ulimit": ulimitBuiltin,
 		"pushd":  pushdBuiltin,
@@ -159,26 +162,35 @@ func (r *Runner) writeErr(name string, err error) int {
 	return 1
 }
 
+// cdBuiltin is cd [-L|-P] [dir]: logically (the default) the folder is
+// $PWD/dir with . and .. taken away by text, each .. checked to follow a
+// folder, as bash's; with -P (or set -o physical) it is the folder's
+// real path, symbolic links resolved. A relative dir not starting with
+// . or .. is looked for in $CDPATH first.
 func cdBuiltin(r *Runner, args []string) int {
 	args = args[1:]
-	physical := false
+	physical := r.opt["physical"]
 	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
 		if args[0] == "--" {
 			args = args[1:]
 			break
 		}
-		switch args[0] {
-		case "-P":
-			physical = true
-		case "-L":
-		default:
-			r.errf("cd: %s: invalid option", args[0])
+		opt := args[0]
+		if strings.Trim(opt[1:], "LPe@") != "" {
+			r.errf("cd: %s: invalid option", opt[:2])
 			fmt.Fprintln(r.stderr(), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
 			return 2
 		}
+		for _, c := range opt[1:] {
+			switch c {
+			case 'P':
+				physical = true
+			case 'L':
+				physical = false
+			}
+		}
 		args = args[1:]
 	}
-	_ = physical
 	if len(args) > 1 {
 		r.errf("cd: too many arguments")
 		return 1
@@ -205,31 +217,134 @@ func cdBuiltin(r *Runner, args []string) int {
 	if dir == "" {
 		return 0
 	}
-	abs := r.abs(dir)
-	fi, err := r.fs.Stat(abs)
-	if err != nil {
-		r.errf("cd: %s: %s", dir, errText(err))
-		return 1
+	target, err := "", error(nil)
+	if cdp, ok := r.getVar("CDPATH"); ok && cdp != "" && !strings.HasPrefix(dir, "/") && !cdDotted(dir) {
+		for _, e := range strings.Split(cdp, ":") {
+			cand := dir
+			if e != "" {
+				cand = strings.TrimSuffix(e, "/") + "/" + dir
+			}
+			if t, err := r.cdTarget(cand, physical); err == nil {
+				target = t
+				print = print || e != ""
+				break
+			}
+		}
 	}
-	if !fi.IsDir() {
-		r.errf("cd: %s: Not a directory", dir)
-		return 1
+	if target == "" {
+		target, err = r.cdTarget(dir, physical)
+		if err != nil {
+			r.errf("cd: %s: %s", dir, errText(err))
+			return 1
+		}
 	}
 	old, _ := r.getVar("PWD")
 	_ = r.setVar("OLDPWD", old)
 	if v := r.lookupVar("OLDPWD"); v != nil {
 		v.Exported = true
 	}
-	r.dir = abs
-	_ = r.setVar("PWD", abs)
+	r.dir = target
+	_ = r.setVar("PWD", target)
 	if print {
-		fmt.Fprintln(r.stdout(), abs)
+		fmt.Fprintln(r.stdout(), target)
 	}
 	return 0
 }
 
+// cdDotted reports whether dir starts with . or .. as a whole component,
+// which CDPATH does not apply to.
+func cdDotted(dir string) bool {
+	first, _, _ := strings.Cut(dir, "/")
+	return first == "." || first == ".."
+}
+
+// cdTarget is the folder cd dir goes to: the logical path (every ..
+// checked to follow a folder) or with physical the real path.
+func (r *Runner) cdTarget(dir string, physical bool) (string, error) {
+	p := dir
+	if !strings.HasPrefix(p, "/") {
+		p = r.dir + "/" + p
+	}
+	if physical {
+		real, err := posixfs.Realpath(r.fs, cleanPath(p), true)
+		if err != nil {
+			return "", err
+		}
+		fi, err := r.statDev(real)
+		if err != nil {
+			return "", err
+		}
+		if !fi.IsDir() {
+			return "", syscall.ENOTDIR
+		}
+		return real, nil
+	}
+	var parts []string
+	for _, c := range strings.Split(p, "/") {
+		switch c {
+		case "", ".":
+		case "..":
+			cur := "/" + strings.Join(parts, "/")
+			fi, err := r.statDev(cur)
+			if err != nil {
+				return "", err
+			}
+			if !fi.IsDir() {
+				return "", syscall.ENOTDIR
+			}
+			if len(parts) > 0 {
+				parts = parts[:len(parts)-1]
+			}
+		default:
+			parts = append(parts, c)
+		}
+	}
+	abs := "/" + strings.Join(parts, "/")
+	fi, err := r.statDev(abs)
+	if err != nil {
+		return "", err
+	}
+	if !fi.IsDir() {
+		return "", syscall.ENOTDIR
+	}
+	return abs, nil
+}
+
+// statDev stats p as commands see the filesystem: with /dev and its
+// devices when the filesystem has no /dev of its own.
+func (r *Runner) statDev(p string) (fs.FileInfo, error) {
+	fi, err := r.fs.Stat(p)
+	if err != nil && strings.HasPrefix(p, "/dev") {
+		return posixfs.WithDev(r.fs, nil, nil, nil).Stat(p)
+	}
+	return fi, err
+}
+
+// pwdBuiltin is pwd [-LP]: the shell's folder, or with -P (or set -o
+// physical) its real path.
 func pwdBuiltin(r *Runner, args []string) int {
-	return r.writeOut(r.dir + "\n")
+	physical := r.opt["physical"]
+	for _, a := range args[1:] {
+		if a == "--" {
+			break
+		}
+		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "LP") != "" {
+			if len(a) > 1 && a[0] == '-' {
+				r.errf("pwd: %s: invalid option", a[:2])
+				fmt.Fprintln(r.stderr(), "pwd: usage: pwd [-LP]")
+				return 2
+			}
+			break
+		}
+		physical = a[len(a)-1] == 'P' // the last of -L and -P counts
+	}
+	dir := r.dir
+	if physical {
+		if real, err := posixfs.Realpath(r.fs, dir, true); err == nil {
+			dir = real
+		}
+	}
+	return r.writeOut(dir + "\n")
 }
 
 // skipDashDash drops a leading "--" from a builtin's arguments (args[0]
@@ -596,7 +711,9 @@ func evalBuiltin(r *Runner, args []string) int {
 	}
 	line, off := r.line, r.lineOff
 	if r.lineFrozen == 0 {
-		r.lineOff = line - 1 // the eval's first line is the caller's
+		// The eval'd text's first line is the one the eval command
+		// ends on, as bash's parser has read that far.
+		r.lineOff = max(r.callEnd, line) - 1
 	}
 	src, err := r.runSource(src)
 	r.lineOff = off
@@ -842,7 +959,7 @@ func funcText(name string, body *syntax.Stmt) string {
 
 func commandBuiltin(r *Runner, args []string) int {
 	args = args[1:]
-	v, V := false, false
+	v, V, std := false, false, false
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
 		if args[0] == "--" {
 			args = args[1:]
@@ -855,6 +972,7 @@ func commandBuiltin(r *Runner, args []string) int {
 			case 'V':
 				V = true
 			case 'p':
+				std = true
 			default:
 				r.errf("command: -%c: invalid option", c)
 				fmt.Fprintln(r.stderr(), "command: usage: command [-pVv] command [arg ...]")
@@ -866,16 +984,32 @@ func commandBuiltin(r *Runner, args []string) int {
 	if len(args) == 0 {
 		return 0
 	}
+	if std {
+		// -p: $PATH is the standard one (getconf PATH) while the
+		// command is looked up.
+		saved, had := r.getVar("PATH")
+		defer func() {
+			if had {
+				_ = r.setVar("PATH", saved)
+			} else {
+				r.unsetVar("PATH")
+			}
+		}()
+		_ = r.setVar("PATH", "/bin:/usr/bin")
+	}
 	if v || V {
-		status := 0
+		// The status is 0 when any name was found, as bash's.
+		status := 1
 		for _, name := range args {
 			kind, where := r.kindOf(name)
+			if kind != "" {
+				status = 0
+			}
 			switch {
 			case kind == "":
 				if V {
 					r.errf("command: %s: not found", name)
 				}
-				status = 1
 			case v && kind == "file":
 				fmt.Fprintln(r.stdout(), where)
 			case v && kind == "alias":
@@ -883,7 +1017,7 @@ func commandBuiltin(r *Runner, args []string) int {
 			case v:
 				fmt.Fprintln(r.stdout(), name)
 			default:
-				return typeBuiltin(r, []string{"type", name})
+				typeBuiltin(r, []string{"type", name})
 			}
 		}
 		return status

@@ -169,12 +169,12 @@ func (r *Runner) setPipestatus(st []int) {
 // words and assignments are expanded (and traced).
 func (r *Runner) call(c *syntax.CallExpr, rds []*syntax.Redirect) {
 	r.setLine(c.Pos())
+	r.callEnd = int(c.End().Line()) + r.lineOff
 	if !r.inStage && r.debugTrap() {
 		return
 	}
 	if len(c.Args) == 0 {
-		// Assignments alone.
-		r.status = 0
+		// Assignments alone: $? in them is the previous command's.
 		r.lastSubStatus = -1
 		for _, as := range c.Assigns {
 			trace := r.opt["xtrace"]
@@ -196,6 +196,7 @@ func (r *Runner) call(c *syntax.CallExpr, rds []*syntax.Redirect) {
 				r.xtraceAssign(ps4, as)
 			}
 		}
+		r.status = 0
 		if r.lastSubStatus >= 0 {
 			r.status = r.lastSubStatus
 		}
@@ -508,15 +509,6 @@ func (r *Runner) environ() map[string]string {
 			}
 		}
 	}
-	if r.opt["allexport"] {
-		for _, f := range r.vars.frames {
-			for k, v := range f.vars {
-				if v.Set && v.Kind == kString {
-					env[k] = v.Str
-				}
-			}
-		}
-	}
 	return env
 }
 
@@ -556,6 +548,7 @@ func (e *notFound) As(target any) bool {
 
 // external runs a command through Options.Exec.
 func (r *Runner) external(args []string, tmp []tmpVar) {
+	args = r.hashed(args)
 	env := r.environ()
 	for _, t := range tmp {
 		env[t.name] = t.val
@@ -578,6 +571,32 @@ func (r *Runner) external(args []string, tmp []tmpVar) {
 		}
 	}()
 	r.status = r.execStatus(args[0], err)
+}
+
+// hashed applies bash's table of remembered command paths (hashall): a
+// name found in $PATH once runs from the path found then, until $PATH
+// changes or hash -r; a file since put earlier in $PATH is not seen, one
+// removed is "No such file or directory".
+func (r *Runner) hashed(args []string) []string {
+	name := args[0]
+	if strings.Contains(name, "/") || !r.opt["hashall"] || r.opts.Lookup == nil {
+		return args
+	}
+	pathList, _ := r.getVar("PATH")
+	if pathList != r.hashPath {
+		r.hash, r.hashPath = nil, pathList
+	}
+	if e, ok := r.hash[name]; ok {
+		e.hits++
+		if e.path == name {
+			return args
+		}
+		return append([]string{e.path}, args[1:]...)
+	}
+	if k, w := r.opts.Lookup(name, pathList, r.dir); k == "file" && w != "" {
+		r.remember(name, w, 1)
+	}
+	return args
 }
 
 func (r *Runner) execStatus(name string, err error) int {

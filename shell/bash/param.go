@@ -174,12 +174,12 @@ func (r *Runner) setVar(name, val string) error {
 	if v == nil {
 		v = &Var{}
 		r.vars.global().vars[name] = v
-		if r.opt["allexport"] {
-			v.Exported = true
-		}
 	}
 	if v.ReadOnly {
 		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
+	}
+	if r.opt["allexport"] {
+		v.Exported = true // set -a exports what is assigned while it is on
 	}
 	if v.Integer {
 		n, err := r.arithString(val)

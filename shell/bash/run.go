@@ -36,6 +36,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // Options configures one Run.
@@ -181,8 +182,11 @@ type Runner struct {
 	nest          int               // eval and source nesting
 	lineFrozen    int               // >0 in traps: $LINENO stays the caller's
 	lineOff       int               // added to a position's line: eval'd text counts from the eval's line
+	callEnd       int               // the line the running simple command ends on, where eval's text starts
 	funcLineOff   map[string]int    // each function's lineOff where it was defined
 	limits        map[byte]rlimit   // ulimit's limits that were set, by option letter
+	hash          map[string]*hashEntry // remembered command paths (hash), for hashPath
+	hashPath      string            // the $PATH hash's paths were found in
 	aborting      bool              // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
@@ -234,7 +238,13 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		}
 		g[k] = newVar(Var{Set: true, Str: v, Exported: true})
 	}
-	g["PWD"] = &Var{Set: true, Str: dir, Exported: true}
+	if _, ok := opts.Env["PWD"]; !ok {
+		// Without $PWD bash starts in the folder's real path (getcwd).
+		if real, err := posixfs.Realpath(sh.fs, dir, true); err == nil {
+			r.dir = real
+		}
+	}
+	g["PWD"] = &Var{Set: true, Str: r.dir, Exported: true}
 	if _, ok := g["HOME"]; !ok {
 		g["HOME"] = &Var{Set: true, Str: dir}
 	}
@@ -349,6 +359,10 @@ func (r *Runner) subshellCopy() *Runner {
 	c.funcs = cloneMap(r.funcs)
 	c.funcLineOff = cloneMap(r.funcLineOff)
 	c.limits = cloneMap(r.limits)
+	c.hash = nil
+	for k, e := range r.hash {
+		c.remember(k, e.path, e.hits)
+	}
 	c.aliases = cloneMap(r.aliases)
 	c.opt = cloneMap(r.opt)
 	c.shopt = cloneMap(r.shopt)
