@@ -835,7 +835,7 @@ func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, err
 	if name == "" {
 		return nil, &shError{msg: ": No such file or directory", status: 1, noExit: true}
 	}
-	if r.tooManyFiles() {
+	if r.limits.TooManyFiles() {
 		return nil, &shError{msg: name + ": Too many open files", status: 1, noExit: true}
 	}
 	abs := r.abs(name)

@@ -35,6 +35,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
+	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
@@ -174,20 +175,20 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
-	inStage       bool              // a pipeline stage's subshell: its DEBUG trap ran in the parent
-	shownTraps    map[string]string // in a subshell that set no trap yet: the parent's, which trap lists
-	trapName      string            // the next trap's name in syntax errors: "exit trap"
-	dirStack      []string          // pushd/popd, below the current folder
-	stderrToOut   bool              // |&: the next statement's stderr joins its stdout after its redirections
-	nest          int               // eval and source nesting
-	lineFrozen    int               // >0 in traps: $LINENO stays the caller's
-	lineOff       int               // added to a position's line: eval'd text counts from the eval's line
-	callEnd       int               // the line the running simple command ends on, where eval's text starts
-	funcLineOff   map[string]int    // each function's lineOff where it was defined
-	limits        map[byte]rlimit   // ulimit's limits that were set, by option letter
+	inStage       bool                  // a pipeline stage's subshell: its DEBUG trap ran in the parent
+	shownTraps    map[string]string     // in a subshell that set no trap yet: the parent's, which trap lists
+	trapName      string                // the next trap's name in syntax errors: "exit trap"
+	dirStack      []string              // pushd/popd, below the current folder
+	stderrToOut   bool                  // |&: the next statement's stderr joins its stdout after its redirections
+	nest          int                   // eval and source nesting
+	lineFrozen    int                   // >0 in traps: $LINENO stays the caller's
+	lineOff       int                   // added to a position's line: eval'd text counts from the eval's line
+	callEnd       int                   // the line the running simple command ends on, where eval's text starts
+	funcLineOff   map[string]int        // each function's lineOff where it was defined
+	limits        ulimit.Limits         // ulimit's limits that were set, by option letter
 	hash          map[string]*hashEntry // remembered command paths (hash), for hashPath
-	hashPath      string            // the $PATH hash's paths were found in
-	aborting      bool              // an expansion error skips the rest of the top-level command
+	hashPath      string                // the $PATH hash's paths were found in
+	aborting      bool                  // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
 	callRedirs    []*syntax.Redirect // the next simple command's redirections (stmtSync to cmd)

@@ -1,7 +1,13 @@
-package bash
+// Package ulimit is bash's ulimit builtin over limits the shell keeps
+// itself: it shows and sets them as setrlimit would (a soft limit above
+// the hard one is EINVAL, raising a hard one EPERM). The sandbox enforces
+// its own limits; of these the shell applies only open files (-n), to its
+// redirections.
+package ulimit
 
 import (
 	"fmt"
+	"io"
 	"math"
 	"strconv"
 	"strings"
@@ -13,6 +19,11 @@ const rlimInf = math.MaxUint64
 // rlimit is one resource limit of a shell, as setrlimit keeps it: in the
 // resource's own unit (bytes, seconds, a count), soft below hard.
 type rlimit struct{ soft, hard uint64 }
+
+// Limits are the limits a shell set, by ulimit's option letter; the
+// others are the defaults of a typical Linux host. The zero value is
+// ready to use; a subshell gets a copy.
+type Limits map[byte]rlimit
 
 // ulimitRes describes one resource ulimit knows: its option letter, its
 // name and unit as ulimit -a prints them, the factor from ulimit's unit
@@ -48,8 +59,8 @@ var ulimitTable = []ulimitRes{
 }
 
 // limit returns the shell's current limit of the resource flag.
-func (r *Runner) limit(flag byte) rlimit {
-	if l, ok := r.limits[flag]; ok {
+func (ls Limits) limit(flag byte) rlimit {
+	if l, ok := ls[flag]; ok {
 		return l
 	}
 	for _, u := range ulimitTable {
@@ -60,20 +71,27 @@ func (r *Runner) limit(flag byte) rlimit {
 	return rlimit{rlimInf, rlimInf}
 }
 
-// tooManyFiles reports whether the open files limit leaves no descriptor
+// TooManyFiles reports whether the open files limit leaves no descriptor
 // for a new file: 0, 1 and 2 are open, so a new one is at least 3.
-func (r *Runner) tooManyFiles() bool {
-	l, ok := r.limits['n']
+func (ls Limits) TooManyFiles() bool {
+	l, ok := ls['n']
 	return ok && l.soft <= 3
 }
 
-// ulimitBuiltin is ulimit [-SHa...] [limit]: it shows and sets the
-// shell's limits as setrlimit would (a soft limit above the hard one is
-// EINVAL, raising a hard one EPERM); subshells inherit them. The sandbox
-// enforces its own limits: of these only open files (-n) has an effect,
-// on the shell's redirections.
-func ulimitBuiltin(r *Runner, args []string) int {
-	args = args[1:]
+// shell is where one ulimit command writes and the limits it changes.
+type shell struct {
+	limits *Limits
+	stdout io.Writer
+	stderr io.Writer
+	errf   func(format string, a ...any)
+}
+
+// Run is ulimit [-SHa...] [limit] (args without the command's name): it
+// prints limits to stdout and sets them in *limits; errf reports an
+// error (bash prefixes "bash: line N: "), usage goes to stderr. It
+// returns the exit status.
+func Run(limits *Limits, args []string, stdout, stderr io.Writer, errf func(format string, a ...any)) int {
+	r := &shell{limits: limits, stdout: stdout, stderr: stderr, errf: errf}
 	type op struct {
 		flag  byte
 		value string
@@ -82,7 +100,7 @@ func ulimitBuiltin(r *Runner, args []string) int {
 	var ops []op
 	soft, hard, all := false, false, false
 	usage := func() int {
-		fmt.Fprintln(r.stderr(), "ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]")
+		fmt.Fprintln(r.stderr, "ulimit: usage: ulimit [-SHabcdefiklmnpqrstuvxPRT] [limit]")
 		return 2
 	}
 	// As bash's getopt with optional arguments: a limit letter takes the
@@ -167,8 +185,8 @@ func ulimitFor(flag byte) (ulimitRes, bool) {
 }
 
 // printLimit prints a limit alone or, with long, as ulimit -a does.
-func (r *Runner) printLimit(u ulimitRes, hard, long bool) {
-	l := r.limit(u.flag)
+func (r *shell) printLimit(u ulimitRes, hard, long bool) {
+	l := r.limits.limit(u.flag)
 	v := l.soft
 	if hard {
 		v = l.hard
@@ -178,24 +196,24 @@ func (r *Runner) printLimit(u ulimitRes, hard, long bool) {
 		s = strconv.FormatUint(v/u.factor, 10)
 	}
 	if !long {
-		fmt.Fprintln(r.stdout(), s)
+		fmt.Fprintln(r.stdout, s)
 		return
 	}
 	unit := fmt.Sprintf("(%s, -%c)", u.unit, u.flag)
 	if u.unit == "" {
 		unit = fmt.Sprintf("(-%c)", u.flag)
 	}
-	fmt.Fprintf(r.stdout(), "%-20s %19s %s\n", u.name, unit, s)
+	fmt.Fprintf(r.stdout, "%-20s %19s %s\n", u.name, unit, s)
 }
 
 // setLimit sets u's soft limit (soft), hard limit (hard) or both
 // (neither) to value: a number in u's unit, "unlimited", "soft" or
 // "hard".
-func (r *Runner) setLimit(u ulimitRes, value string, soft, hard bool) int {
+func (r *shell) setLimit(u ulimitRes, value string, soft, hard bool) int {
 	if !soft && !hard {
 		soft, hard = true, true
 	}
-	cur := r.limit(u.flag)
+	cur := r.limits.limit(u.flag)
 	var v uint64
 	switch value {
 	case "unlimited":
@@ -231,80 +249,9 @@ func (r *Runner) setLimit(u ulimitRes, value string, soft, hard bool) int {
 		r.errf("ulimit: %s: cannot modify limit: Operation not permitted", u.name)
 		return 1
 	}
-	if r.limits == nil {
-		r.limits = map[byte]rlimit{}
+	if *r.limits == nil {
+		*r.limits = Limits{}
 	}
-	r.limits[u.flag] = next
+	(*r.limits)[u.flag] = next
 	return 0
-}
-
-// hashBuiltin is hash [-r] [name...]: -r forgets the remembered command
-// paths; a name is looked up in $PATH and remembered ("hash: NAME: not
-// found", status 1, when it is not there). Listing the table prints
-// nothing when it is empty, as bash's "hash table empty" goes to a
-// terminal only.
-func hashBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	reset := false
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		if args[0] != "-r" {
-			r.errf("hash: %s: invalid option", args[0][:2])
-			fmt.Fprintln(r.stderr(), "hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]")
-			return 2
-		}
-		r.hash, reset = nil, true
-		args = args[1:]
-	}
-	status := 0
-	for _, name := range args {
-		if _, ok := builtins[name]; ok || strings.Contains(name, "/") {
-			continue
-		}
-		if _, ok := r.funcs[name]; ok {
-			continue
-		}
-		pathList, _ := r.getVar("PATH")
-		if pathList != r.hashPath {
-			r.hash, r.hashPath = nil, pathList
-		}
-		k, w := "", ""
-		if r.opts.Lookup != nil {
-			k, w = r.opts.Lookup(name, pathList, r.dir)
-		}
-		if k != "file" {
-			r.errf("hash: %s: not found", name)
-			status = 1
-			continue
-		}
-		r.remember(name, w, 0)
-	}
-	if len(args) == 0 && !reset {
-		if len(r.hash) == 0 {
-			fmt.Fprintln(r.stderr(), "hash: hash table empty")
-			return 0
-		}
-		fmt.Fprintln(r.stdout(), "hits\tcommand")
-		for _, name := range sortedKeys(r.hash) {
-			e := r.hash[name]
-			fmt.Fprintf(r.stdout(), "%4d\t%s\n", e.hits, e.path)
-		}
-	}
-	return status
-}
-
-// hashEntry is a remembered command path and how often it ran from it.
-type hashEntry struct {
-	path string
-	hits int
-}
-
-func (r *Runner) remember(name, path string, hits int) {
-	if r.hash == nil {
-		r.hash = map[string]*hashEntry{}
-	}
-	r.hash[name] = &hashEntry{path, hits}
 }
