@@ -625,7 +625,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 					r.report(err)
 					return 1
 				}
-				n, err := r.arithString(key)
+				n, err := r.arithString(strings.ReplaceAll(key, `"`, ""))
 				if err != nil {
 					r.report(err)
 					return 1
@@ -640,13 +640,30 @@ func unsetBuiltin(r *Runner, args []string) int {
 				}
 				delete(v.Idx, int(n))
 			default:
-				if key == "0" {
-					v.Set = false
+				// A string is element 0; another index is an error.
+				key, err := r.expandSub(key)
+				if err != nil {
+					r.report(err)
+					return 1
 				}
+				n, err := r.arithString(strings.ReplaceAll(key, `"`, ""))
+				if err != nil {
+					r.report(err)
+					return 1
+				}
+				if n != 0 {
+					r.errf("unset: %s: not an array variable", name)
+					status = 1
+					continue
+				}
+				status |= unsetBuiltin(r, []string{"unset", "-v", name})
 			}
 			continue
 		}
 		if !syntax.ValidName(a) {
+			if mode == "" {
+				continue // no variable by that name: bash tries a function
+			}
 			r.errf("unset: `%s': not a valid identifier", a)
 			status = 1
 			continue

@@ -62,6 +62,27 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 		if !app {
 			v.Assoc, v.Keys = map[string]string{}, nil
 		}
+		if kvPairs(ae) {
+			// bash 5.2: (k1 v1 k2 v2 ...) when no element has a
+			// subscript; a last key alone gets "".
+			var words []string
+			for _, el := range ae.Elems {
+				ws, err := r.fields(el.Value)
+				if err != nil {
+					return err
+				}
+				words = append(words, ws...)
+			}
+			for i := 0; i < len(words); i += 2 {
+				val := ""
+				if i+1 < len(words) {
+					val = words[i+1]
+				}
+				v.setAssoc(words[i], v.applyCase(val))
+			}
+			v.Set = true
+			return nil
+		}
 		for _, el := range ae.Elems {
 			if el.Index == nil {
 				val, err := r.assignValue(el.Value)
@@ -135,6 +156,17 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 	}
 	v.Kind, v.Idx, v.Str, v.Set = kIndexed, idx, "", true
 	return nil
+}
+
+// kvPairs reports an array literal whose elements have no subscript at
+// all: for an associative array, alternate keys and values.
+func kvPairs(ae *syntax.ArrayExpr) bool {
+	for _, el := range ae.Elems {
+		if el.Index != nil || el.Value == nil {
+			return false
+		}
+	}
+	return len(ae.Elems) > 0
 }
 
 // declClause runs declare/local/export/readonly/typeset as parsed.
@@ -337,7 +369,9 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				status = 1
 				continue
 			}
-			if funcNames {
+			if funcNames && len(assigns) > 0 {
+				fmt.Fprintln(r.stdout(), n) // declare -F NAME prints the name alone
+			} else if funcNames {
 				fmt.Fprintf(r.stdout(), "declare -f %s\n", n)
 			} else {
 				fmt.Fprintln(r.stdout(), funcText(n, body))
@@ -439,13 +473,19 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				if bare {
 					break // readonly -a x alone does not make an array
 				}
+				if conv := map[rune]varKind{'A': kIndexed, 'a': kAssoc}[c]; v.Kind == conv && v.Set && (len(v.Idx) > 0 || len(v.Keys) > 0) {
+					msg := name + ": cannot convert " + map[rune]string{'A': "indexed to associative", 'a': "associative to indexed"}[c] + " array"
+					if as.Array != nil || as.Value != nil {
+						// with a value, an assignment error: the line ends
+						r.report(&shError{msg: msg, status: 1, abort: true})
+						return 1
+					}
+					r.errf("%s: %s", variant, msg)
+					status = 1
+					continue
+				}
 				if c == 'A' {
 					if v.Kind != kAssoc {
-						if v.Kind == kIndexed && len(v.Idx) > 0 {
-							r.errf("%s: %s: cannot convert indexed to associative array", variant, name)
-							status = 1
-							continue
-						}
 						v.Kind = kAssoc
 						v.Assoc = map[string]string{}
 						if v.Set && v.Str != "" {

@@ -451,7 +451,9 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 			if i < 0 {
 				m := v.maxIndex()
 				if int(i)+m+1 < 0 {
-					return nil, false, false, false, &shError{msg: fmt.Sprintf("%s: bad array subscript", name), status: 1, noExit: true}
+					// bash reports it and goes on with no value
+					r.errf("%s: bad array subscript", name)
+					return nil, false, false, false, nil
 				}
 				i += int64(m + 1)
 			}
