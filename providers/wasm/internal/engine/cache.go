@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"time"
+	_ "unsafe" // go:linkname: wazeroVersion
 )
 
 // wazeroModule is the wazero version this package is built and tested with.
@@ -20,18 +21,45 @@ const wazeroModule = "v1.12.0"
 // wazero would then be loaded after an upgrade. A folder per version, with
 // the pinned version as the fallback, keeps them apart.
 func cacheDir(dir string) string {
-	v := wazeroModule
+	v, _ := buildVersion()
+	return filepath.Join(dir, "wazero-"+v)
+}
+
+// buildVersion is the wazero version this binary was built with, from its
+// build info; found is false where the build info does not say (test
+// binaries), and v is then the pinned wazeroModule.
+func buildVersion() (v string, found bool) {
+	v = wazeroModule
 	if info, ok := debug.ReadBuildInfo(); ok {
 		for _, dep := range info.Deps {
 			if dep.Path == "github.com/tetratelabs/wazero" && dep.Version != "" && dep.Version != "(devel)" {
-				v = dep.Version
+				v, found = dep.Version, true
 				if dep.Replace != nil {
 					v += "-replaced"
 				}
 			}
 		}
 	}
-	return filepath.Join(dir, "wazero-"+v)
+	return v, found
+}
+
+// wazeroVersion is wazero's own record of its version, which names the
+// folder of its compilation cache and heads every file in it: wazero sets
+// it from the build info on first use, and takes a value already there.
+//
+//go:linkname wazeroVersion github.com/tetratelabs/wazero/internal/version.version
+var wazeroVersion string
+
+// In a binary whose build info does not name wazero's version (a test
+// binary), wazero would key its cache by "dev", and the tests and the CLI
+// would each keep a copy of every image's compiled code (150 MB for the
+// busybox image): there it is told the pinned version the CLI reads from
+// its build info (TestWazeroVersion keeps the two equal), so that both
+// share one cache.
+func init() {
+	if v, found := buildVersion(); !found && wazeroVersion == "" {
+		wazeroVersion = v
+	}
 }
 
 // CacheLimit is how big the compilation cache may grow: compiled code is
@@ -54,6 +82,13 @@ func pruneCache(root, current string, limit int64) {
 	}
 	for _, e := range entries {
 		if p := filepath.Join(root, e.Name()); e.IsDir() && p != current && strings.HasPrefix(e.Name(), "wazero-") {
+			_ = os.RemoveAll(p)
+		}
+	}
+	// wazero's cache of test binaries from before they shared the CLI's
+	// (init above): nothing uses it any more.
+	if stale, _ := filepath.Glob(filepath.Join(current, "wazero-dev-*")); wazeroVersion != "dev" {
+		for _, p := range stale {
 			_ = os.RemoveAll(p)
 		}
 	}

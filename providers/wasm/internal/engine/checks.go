@@ -5,8 +5,6 @@ import (
 	"crypto/sha256"
 	"errors"
 	"fmt"
-	"os"
-	"path/filepath"
 	"runtime"
 
 	"github.com/tetratelabs/wazero/api"
@@ -484,26 +482,34 @@ func schedYield(ctx context.Context, mod api.Module, stack []uint64) {
 // taken from the cache.
 const preparedVersion = "v1"
 
-// prepare is the module the engine compiles for wasm: for a Python image
-// with the exports a snapshot clone needs (addEntry; a module of another
-// shape goes without them), and with the checks that end a run at its
-// deadline (addChecks). With a compilation cache, the result is kept in
-// its folder, keyed by wasm's content and the rewrite's version, so that
-// the rewrite (about 0.3 s of CPU for busybox) is done once per image, not
-// per process; a cached file that cannot be read is made anew.
+// prepare is the module the engine compiles for wasm: rewrite's result.
+// With a compilation cache, the result is kept in its folder, keyed by
+// wasm's content and the rewrite's version (preparedBase), so that the
+// rewrite (about 0.3 s of CPU for busybox) is done once per image, not per
+// process; a cached file that cannot be read is made anew. Load goes
+// through loadModule, which also keeps the module split from its data.
 func (e *Engine) prepare(wasm []byte, python bool) ([]byte, error) {
 	var file string
 	if e.prepared != "" {
-		sum := sha256.Sum256(wasm)
-		kind := "command"
-		if python {
-			kind = "python"
-		}
-		file = filepath.Join(e.prepared, fmt.Sprintf("%x-%s-%s-%d.wasm", sum, kind, preparedVersion, e.opts.cancel))
-		if b, err := os.ReadFile(file); err == nil && len(b) >= 8 && string(b[:4]) == "\x00asm" {
+		file = e.preparedBase(fmt.Sprintf("%x", sha256.Sum256(wasm)), python) + ".wasm"
+		if b, err := readModule(file); err == nil {
 			return b, nil
 		}
 	}
+	b, err := e.rewrite(wasm, python)
+	if err != nil {
+		return nil, err
+	}
+	if file != "" && len(b) != len(wasm) {
+		writeCacheFile(file, b)
+	}
+	return b, nil
+}
+
+// rewrite returns wasm for a Python image with the exports a snapshot clone
+// needs (addEntry; a module of another shape goes without them), and with
+// the checks that end a run at its deadline (addChecks).
+func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	b := wasm
 	if python {
 		if with, err := addEntry(b); err == nil {
@@ -514,21 +520,6 @@ func (e *Engine) prepare(wasm []byte, python bool) ([]byte, error) {
 		var err error
 		if b, err = addChecks(b); err != nil {
 			return nil, err
-		}
-	}
-	if file != "" && len(b) != len(wasm) {
-		// Best effort: written whole under another name, then renamed,
-		// so that no process reads half a module.
-		if err := os.MkdirAll(e.prepared, 0o755); err == nil {
-			if f, err := os.CreateTemp(e.prepared, "tmp-*"); err == nil {
-				_, werr := f.Write(b)
-				if cerr := f.Close(); werr == nil && cerr == nil {
-					werr = os.Rename(f.Name(), file)
-				}
-				if werr != nil {
-					_ = os.Remove(f.Name())
-				}
-			}
 		}
 	}
 	return b, nil

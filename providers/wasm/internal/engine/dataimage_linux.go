@@ -3,6 +3,7 @@ package engine
 import (
 	"fmt"
 	"os"
+	"runtime"
 	"syscall"
 	"unsafe"
 )
@@ -63,4 +64,29 @@ func (d *dataImage) mapInto(mem []byte) bool {
 		syscall.PROT_READ|syscall.PROT_WRITE, syscall.MAP_PRIVATE|syscall.MAP_FIXED,
 		d.file.f.Fd(), 0)
 	return errno == 0 && addr == uintptr(unsafe.Pointer(unsafe.SliceData(mem)))
+}
+
+// openDataImage maps the page-padded data image kept in file (the cache's:
+// loadModule) read-only: its pages are the page cache's, shared by every
+// process, and copied by none. The file's size must be whole pages.
+func openDataImage(file string) (*dataImage, error) {
+	f, err := os.Open(file)
+	if err != nil {
+		return nil, err
+	}
+	fi, err := f.Stat()
+	if err == nil && (fi.Size() <= 0 || fi.Size()%int64(os.Getpagesize()) != 0 || fi.Size() > 1<<32) {
+		err = fmt.Errorf("engine: data image %s is %d bytes, not whole pages", file, fi.Size())
+	}
+	var b []byte
+	if err == nil {
+		b, err = syscall.Mmap(int(f.Fd()), 0, int(fi.Size()), syscall.PROT_READ, syscall.MAP_PRIVATE)
+	}
+	if err != nil {
+		f.Close()
+		return nil, fmt.Errorf("engine: data image: %w", err)
+	}
+	d := &dataImage{size: len(b), bytes: b, file: mappedFile{f: f, size: len(b)}}
+	runtime.AddCleanup(d, func(b []byte) { _ = syscall.Munmap(b) }, b)
+	return d, nil
 }

@@ -2,6 +2,8 @@
 
 package engine
 
+import "errors"
+
 // mappedFile is unused where memory is not mapped.
 type mappedFile struct{}
 
@@ -14,3 +16,5 @@ func newDataImage(image []byte) (*dataImage, error) {
 }
 
 func (d *dataImage) mapInto(mem []byte) bool { return false }
+
+func openDataImage(string) (*dataImage, error) { return nil, errors.ErrUnsupported }

@@ -190,29 +190,19 @@ func (e *Engine) compile(ctx context.Context, name string, l *loading) {
 }
 
 func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, error) {
-	b, err := os.ReadFile(path)
+	python := IsPython(name)
+	l, err := e.loadModule(path, python)
 	if err != nil {
-		return nil, fmt.Errorf("engine: image %q: %w", name, err)
-	}
-	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
-	if b, err = e.prepare(b, IsPython(name)); err != nil {
 		return nil, fmt.Errorf("engine: image %q (%s): %w", name, path, err)
 	}
-	var data *dataImage
-	if canMapData {
-		if stripped, image, ok := splitData(b); ok {
-			if d, err := newDataImage(image); err == nil {
-				b, data = stripped, d
-			}
-		}
-	}
-	cm, err := e.rt.CompileModule(ctx, b)
+	ctx = experimental.WithCompilationWorkers(ctx, e.opts.CompileWorkers)
+	cm, err := e.rt.CompileModule(ctx, l.module)
 	if err != nil {
 		return nil, fmt.Errorf("engine: compile image %q (%s): %w", name, path, err)
 	}
-	img := &Image{name: name, path: path, e: e, compiled: cm, python: IsPython(name), data: data}
+	img := &Image{name: name, path: path, e: e, compiled: cm, python: python, data: l.data}
 	if img.python {
-		img.site, img.stdlib = img.pythonSite(ctx)
+		img.site, img.stdlib = img.pythonSite(ctx, l.sum)
 	}
 	return img, nil
 }

@@ -4,10 +4,14 @@ import (
 	"archive/zip"
 	"bytes"
 	"context"
+	"crypto/sha256"
 	"embed"
 	"encoding/binary"
+	"fmt"
 	"io/fs"
+	"os"
 	"path"
+	"path/filepath"
 	"strings"
 	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
 	"time"
@@ -63,7 +67,21 @@ const PythonStdlibDir = "/usr/lib/agentenkit/python3.12"
 //     the first import, about 45 ms of every start; from a folder the
 //     same modules cost a directory listing. Nil when the image has no
 //     such zip or it cannot be read; then CPython reads its own.
-func (img *Image) pythonSite(ctx context.Context) (site, stdlib fs.FS) {
+//
+// With a compilation cache both are kept in it under the image's content
+// hash sum (loadModule) and the source's, so that the run is made once per
+// image, not per process: the zip is then read from its file as the guest
+// asks, never held in memory.
+func (img *Image) pythonSite(ctx context.Context, sum string) (site, stdlib fs.FS) {
+	var pycFile, zipFile string
+	if dir := img.e.prepared; dir != "" && sum != "" {
+		src := sha256.Sum256(sitecustomize)
+		pycFile = filepath.Join(dir, fmt.Sprintf("%s-site-%x.pyc", sum, src[:8]))
+		zipFile = filepath.Join(dir, sum+"-stdlib.zip")
+		if site, stdlib, ok := cachedSite(pycFile, zipFile); ok {
+			return site, stdlib
+		}
+	}
 	// An unchecked .pyc: magic, flags 0, 8 zero bytes (mtime and size; a
 	// .pyc with no .py beside it is never checked against a source), then
 	// the marshalled code. Source on stdin; on stdout the .pyc's length in
@@ -96,13 +114,46 @@ func (img *Image) pythonSite(ctx context.Context) (site, stdlib fs.FS) {
 	if n <= 16 || n > uint64(len(out)-8) {
 		return site, nil
 	}
-	site = withNetShims(fstest.MapFS{"sitecustomize.pyc": {Data: out[8 : 8+n], Mode: 0o444}})
-	if rest := out[8+n:]; len(rest) > 0 {
+	pyc, rest := out[8:8+n], out[8+n:]
+	site = withNetShims(fstest.MapFS{"sitecustomize.pyc": {Data: pyc, Mode: 0o444}})
+	if len(rest) > 0 {
+		if _, err := zip.NewReader(bytes.NewReader(rest), int64(len(rest))); err != nil {
+			rest = nil // not a zip: CPython reads its own
+		}
+	}
+	if pycFile != "" && writeCacheFile(zipFile, rest) && writeCacheFile(pycFile, pyc) {
+		if site, stdlib, ok := cachedSite(pycFile, zipFile); ok {
+			return site, stdlib
+		}
+	}
+	if len(rest) > 0 {
 		if z, err := zip.NewReader(bytes.NewReader(rest), int64(len(rest))); err == nil {
 			stdlib = z
 		}
 	}
 	return site, stdlib
+}
+
+// cachedSite returns the site folder and standard library pythonSite keeps
+// in pycFile and zipFile (an empty zipFile: the image has no zip), when
+// both are there and whole.
+func cachedSite(pycFile, zipFile string) (site, stdlib fs.FS, ok bool) {
+	pyc, err := os.ReadFile(pycFile)
+	if err != nil || len(pyc) <= 16 {
+		return nil, nil, false
+	}
+	fi, err := os.Stat(zipFile)
+	if err != nil {
+		return nil, nil, false
+	}
+	if fi.Size() > 0 {
+		z, err := zip.OpenReader(zipFile)
+		if err != nil {
+			return nil, nil, false
+		}
+		stdlib = z // open as long as the image is: read as the guest asks
+	}
+	return withNetShims(fstest.MapFS{"sitecustomize.pyc": {Data: pyc, Mode: 0o444}}), stdlib, true
 }
 
 // pythonEnv adds Python's defaults to env (a copy): PYTHONPATH starts with
