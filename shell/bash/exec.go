@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/pipe"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
 
@@ -57,7 +58,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	n := len(stages)
 	statuses := make([]int, n)
 	done := make([]chan struct{}, n)
-	var prevR *pipeReader
+	var prevR *pipe.Reader
 	lastInShell := r.shopt["lastpipe"] && !r.opt["monitor"]
 	forks := int64(n)
 	if lastInShell {
@@ -72,10 +73,10 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	}
 	defer r.shared.jobs.Add(-forks)
 	for i, st := range stages {
-		var pr *pipeReader
-		var pw *pipeWriter
+		var pr *pipe.Reader
+		var pw *pipe.Writer
 		if i < n-1 {
-			pr, pw = newPipe()
+			pr, pw = pipe.New()
 		}
 		in := prevR
 		if i == n-1 && lastInShell {
@@ -112,7 +113,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		ch := make(chan struct{})
 		done[i] = ch
-		go func(i int, st *syntax.Stmt, in *pipeReader, out *pipeWriter) {
+		go func(i int, st *syntax.Stmt, in *pipe.Reader, out *pipe.Writer) {
 			defer close(ch)
 			statuses[i] = s.runSub(func(s *Runner) { s.stmt(st) })
 			if out != nil {

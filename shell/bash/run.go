@@ -35,6 +35,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
+	"github.com/agentenkit/agentenkit/shell/bash/pipe"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
@@ -300,7 +301,7 @@ func cancelable(ctx context.Context, rd io.Reader) io.Reader {
 	if _, ok := rd.(*strings.Reader); ok {
 		return rd
 	}
-	pr, pw := newPipe()
+	pr, pw := pipe.New()
 	go func() {
 		_, err := io.Copy(pw, rd)
 		pw.CloseWithError(err)

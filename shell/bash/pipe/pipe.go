@@ -1,4 +1,6 @@
-package bash
+// Package pipe is the in-memory pipe between the processes of the shell
+// (pipeline stages, command and process substitutions).
+package pipe
 
 import (
 	"io"
@@ -20,19 +22,24 @@ type pipe struct {
 	werr    error // the writer closed with this error (io.EOF by default)
 }
 
-// pipeSize is the buffer of a pipe: Linux's default.
-const pipeSize = 64 << 10
+// Size is the buffer of a pipe: Linux's default.
+const Size = 64 << 10
 
-func newPipe() (*pipeReader, *pipeWriter) {
+// New returns the two ends of a new pipe.
+func New() (*Reader, *Writer) {
 	p := &pipe{}
 	p.cond = sync.NewCond(&p.mu)
-	return &pipeReader{p}, &pipeWriter{p}
+	return &Reader{p}, &Writer{p}
 }
 
-type pipeReader struct{ p *pipe }
-type pipeWriter struct{ p *pipe }
+// Reader is the read end of a pipe; Writer is its write end. Each is
+// safe for use by one goroutine while the other end is used by another.
+type Reader struct{ p *pipe }
 
-func (r *pipeReader) Read(b []byte) (int, error) {
+// Writer is the write end of a pipe.
+type Writer struct{ p *pipe }
+
+func (r *Reader) Read(b []byte) (int, error) {
 	p := r.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -55,7 +62,7 @@ func (r *pipeReader) Read(b []byte) (int, error) {
 }
 
 // CloseWithError closes the read end: writes fail with io.ErrClosedPipe.
-func (r *pipeReader) CloseWithError(err error) error {
+func (r *Reader) CloseWithError(err error) error {
 	p := r.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -70,9 +77,9 @@ func (r *pipeReader) CloseWithError(err error) error {
 	return nil
 }
 
-func (r *pipeReader) Close() error { return r.CloseWithError(nil) }
+func (r *Reader) Close() error { return r.CloseWithError(nil) }
 
-func (w *pipeWriter) Write(b []byte) (int, error) {
+func (w *Writer) Write(b []byte) (int, error) {
 	p := w.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -84,7 +91,7 @@ func (w *pipeWriter) Write(b []byte) (int, error) {
 		if p.wclosed {
 			return n, io.ErrClosedPipe
 		}
-		room := pipeSize - (len(p.buf) - p.r)
+		room := Size - (len(p.buf) - p.r)
 		if room <= 0 {
 			p.cond.Wait()
 			continue
@@ -105,7 +112,7 @@ func (w *pipeWriter) Write(b []byte) (int, error) {
 
 // CloseWithError closes the write end: the reader gets err (io.EOF when
 // nil) after the buffered bytes.
-func (w *pipeWriter) CloseWithError(err error) error {
+func (w *Writer) CloseWithError(err error) error {
 	p := w.p
 	p.mu.Lock()
 	defer p.mu.Unlock()
@@ -119,4 +126,4 @@ func (w *pipeWriter) CloseWithError(err error) error {
 	return nil
 }
 
-func (w *pipeWriter) Close() error { return w.CloseWithError(nil) }
+func (w *Writer) Close() error { return w.CloseWithError(nil) }

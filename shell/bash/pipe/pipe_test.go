@@ -1,4 +1,4 @@
-package bash
+package pipe
 
 import (
 	"bytes"
@@ -8,8 +8,8 @@ import (
 )
 
 func TestPipe(t *testing.T) {
-	r, w := newPipe()
-	data := bytes.Repeat([]byte("0123456789"), pipeSize/5) // twice the buffer
+	r, w := New()
+	data := bytes.Repeat([]byte("0123456789"), Size/5) // twice the buffer
 	go func() {
 		w.Write(data)
 		w.Close()
@@ -20,7 +20,7 @@ func TestPipe(t *testing.T) {
 	}
 
 	// A closed read end fails a blocked writer: SIGPIPE.
-	r, w = newPipe()
+	r, w = New()
 	done := make(chan error)
 	go func() {
 		_, err := w.Write(data)
