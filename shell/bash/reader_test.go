@@ -104,3 +104,12 @@ func TestXtraceDeclarations(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }
+
+// let whose arguments mvdan's parser does not read as arithmetic runs as
+// the builtin on words (bash 5.2's output); the lines before it run.
+func TestLetAsWords(t *testing.T) {
+	out, stderr, code := runScript(t, "let x=1\nlet y=x*3  # a comment; more\necho $x $y\n")
+	if out != "1 3\n" || stderr != "" || code != 0 {
+		t.Errorf("got (%q, %q, %d)", out, stderr, code)
+	}
+}

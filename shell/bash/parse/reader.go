@@ -140,13 +140,20 @@ func (rd *Reader) fill(n int) bool {
 			rd.err, rd.eof = err, true
 			rd.Close()
 		default:
-			Templates(st, rd.text)
-			Prepare(st)
-			rd.noteKsh(st)
 			rd.buf = append(rd.buf, st)
 		}
 	}
 	return true
+}
+
+// prepare readies statements handed out for running (after their
+// positions are used: templates have none).
+func (rd *Reader) prepare(stmts []*syntax.Stmt) {
+	for _, st := range stmts {
+		Templates(st, rd.text)
+		Prepare(st)
+		rd.noteKsh(st)
+	}
 }
 
 func (rd *Reader) aliasesOn() bool {
@@ -188,7 +195,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err))) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -200,6 +207,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 			rd.buf = nil
 			rd.eof = true
 			rd.Close()
+			rd.prepare(group)
 			return group, err
 		}
 		rd.buf = rd.buf[n:]
@@ -207,6 +215,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n > 0 {
 			rd.lastEnd = int(group[n-1].End().Offset())
 		}
+		rd.prepare(group)
 		return group, nil
 	}
 }
@@ -385,6 +394,40 @@ func (rd *Reader) parenRetry(full []*syntax.Stmt, perr error) bool {
 		}
 		rd.parenTries++
 		t := rd.text[:i+1] + " " + rd.text[i+1:]
+		if off := firstErrOffset(t[start:]); off < 0 || start+off > errOff+1 {
+			rd.text = t
+			return true
+		}
+	}
+	return false
+}
+
+// letRetry handles a let command that fails to parse: mvdan's parser
+// reads let's arguments as arithmetic (a comment after them, for one,
+// fails), bash as words of a builtin. The failing statement's let
+// becomes \let, a plain command running the same builtin.
+func (rd *Reader) letRetry(full []*syntax.Stmt, perr error) bool {
+	errOff := errOffset(perr)
+	at := rd.lastEnd
+	start := at
+	if len(full) > 0 {
+		start = int(full[0].Pos().Offset())
+		at = int(full[len(full)-1].End().Offset())
+	}
+	cands := []int{skipSeparators(rd.text, at)}
+	for _, st := range full {
+		if lc, ok := st.Cmd.(*syntax.LetClause); ok && lc.Pos().Line() == errLine(perr) {
+			cands = append(cands, int(lc.Pos().Offset()))
+		}
+	}
+	for _, p := range cands {
+		if p < 0 || errOff < p {
+			continue
+		}
+		if w, _ := aliasWord(rd.text, p); w != "let" {
+			continue
+		}
+		t := rd.text[:p] + `\` + rd.text[p:]
 		if off := firstErrOffset(t[start:]); off < 0 || start+off > errOff+1 {
 			rd.text = t
 			return true
