@@ -49,14 +49,23 @@ func (r *Runner) assign(as *syntax.Assign, local bool) error {
 
 // assignArray runs name=(...) and name+=(...).
 func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error {
+	orig := name
+	if v, _ := r.vars.lookup(name); v != nil && v.NameRef && !v.Set {
+		// a nameref without a target becomes the array
+		r.errf("warning: %s: removing nameref attribute", name)
+		v.NameRef = false
+	}
 	name = r.resolve(name)
+	if !syntax.ValidName(name) {
+		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
+	}
 	v, _ := r.vars.lookup(name)
 	if v == nil {
 		v = &Var{Kind: kIndexed}
 		r.vars.global().vars[name] = v
 	}
 	if v.ReadOnly {
-		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
+		return &shError{msg: orig + ": readonly variable", status: 1, abort: true}
 	}
 	if v.Kind == kAssoc {
 		if !app {

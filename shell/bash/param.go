@@ -207,6 +207,10 @@ func (r *Runner) setVar(name, val string) error {
 // setIndex assigns a[idx]=val.
 func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app bool) error {
 	name = r.resolve(name)
+	if !syntax.ValidName(name) {
+		// a nameref to an element: ref[0]=x is no assignment
+		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
+	}
 	v, _ := r.vars.lookup(name)
 	if v == nil {
 		v = &Var{Kind: kIndexed}
@@ -468,6 +472,12 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 				return []string{v.Str}, false, false, true, nil
 			}
 			return nil, false, false, false, nil
+		}
+	}
+	if target := r.resolve(name); target != name && strings.HasSuffix(target, "]") {
+		// a nameref to a[i] or a[@] expands as that
+		if pe2, err := parseParamRef(target); err == nil {
+			return r.paramValues(pe2)
 		}
 	}
 	s, ok := r.getVar(name)
