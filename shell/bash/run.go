@@ -421,8 +421,7 @@ func (r *Runner) runScriptBody(src string) {
 			r.runTop(stmts)
 		}
 		if perr != nil && !r.exiting {
-			r.syntaxError(rd.Text(), perr)
-			r.exiting, r.exitCode = true, 2
+			r.exiting, r.exitCode = true, r.syntaxError(rd.Text(), perr)
 		}
 		if perr != nil || (stmts == nil && perr == nil) || (r.stopped() && !r.opt["noexec"]) {
 			return
@@ -466,12 +465,21 @@ func (r *Runner) finish() int {
 
 // syntaxError reports err, an error of parsing src, as bash does, with
 // the prefix of the script ("bash: -c" for a -c string).
-func (r *Runner) syntaxError(src string, err error) {
+func (r *Runner) syntaxError(src string, err error) (status int) {
 	pfx := r.opts.SyntaxPrefix
 	if pfx == "" {
 		pfx = r.name + ": -c"
 	}
+	if ce, ok := parse.CondSyntaxError(src, err); ok {
+		// bash leaves with the last command's status after an error in
+		// [[ ]]'s grammar.
+		if ce.Msg != "" {
+			fmt.Fprintf(r.stderr(), "%s: line %d: %s\n", pfx, ce.Line, ce.Msg)
+		}
+		return r.status
+	}
 	parse.PrintSyntaxError(r.stderr(), pfx, src, 1, err)
+	return 2
 }
 
 func (r *Runner) stderr() io.Writer {
