@@ -121,6 +121,29 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			old[0] = v.Str
 		}
 	}
+	// As bash: the values are expanded first, in order; then each
+	// element is assigned, its subscript evaluated then, seeing the
+	// elements assigned before it.
+	type elem struct {
+		index syntax.ArithmExpr
+		vals  []string
+	}
+	elems := make([]elem, 0, len(ae.Elems))
+	for _, el := range ae.Elems {
+		if el.Index != nil {
+			val, err := r.assignValue(el.Value)
+			if err != nil {
+				return err
+			}
+			elems = append(elems, elem{el.Index, []string{val}})
+			continue
+		}
+		vals, err := r.fields(el.Value)
+		if err != nil {
+			return err
+		}
+		elems = append(elems, elem{nil, vals})
+	}
 	idx := map[int]string{}
 	next := 0
 	if app {
@@ -133,25 +156,18 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			next = max(next, k+1)
 		}
 	}
-	for _, el := range ae.Elems {
-		if el.Index != nil {
-			n, err := r.arith(el.Index)
+	v.Kind, v.Idx, v.Str, v.Set = kIndexed, idx, "", true
+	for _, el := range elems {
+		if el.index != nil {
+			n, err := r.arith(el.index)
 			if err != nil {
 				return err
 			}
-			val, err := r.assignValue(el.Value)
-			if err != nil {
-				return err
-			}
-			idx[int(n)] = v.applyCase(val)
+			idx[int(n)] = v.applyCase(el.vals[0])
 			next = int(n) + 1
 			continue
 		}
-		vals, err := r.fields(el.Value)
-		if err != nil {
-			return err
-		}
-		for _, s := range vals {
+		for _, s := range el.vals {
 			if v.Integer {
 				n, err := r.arithString(s)
 				if err != nil {
@@ -163,7 +179,6 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			next++
 		}
 	}
-	v.Kind, v.Idx, v.Str, v.Set = kIndexed, idx, "", true
 	return nil
 }
 

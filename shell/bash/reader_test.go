@@ -113,3 +113,14 @@ func TestLetAsWords(t *testing.T) {
 		t.Errorf("got (%q, %q, %d)", out, stderr, code)
 	}
 }
+
+// An array literal expands its values first, then assigns element by
+// element, each subscript seeing the elements before it; [k]=v is not
+// brace-expanded (bash 5.2's output).
+func TestArrayLiteralOrder(t *testing.T) {
+	out, _, _ := runScript(t, "i=1\na=([100+i++]=$((i++)) [200+i++]=$((i++)))\necho ${!a[@]} ${a[@]}\n"+
+		"b=([0]=1+2+3 [b[0]]=10)\necho ${!b[@]}\ndeclare -A A=([k]=x{a,b})\necho ${A[k]}\n")
+	if want := "103 204 1 2\n0 6\nx{a,b}\n"; out != want {
+		t.Errorf("stdout %q, want %q", out, want)
+	}
+}

@@ -149,7 +149,8 @@ func Prepare(n syntax.Node) {
 				}
 			}
 		case *syntax.ArrayElem:
-			if n.Value != nil {
+			// [k]=v is one assignment: no brace expansion in v
+			if n.Value != nil && n.Index == nil {
 				words = append(words, n.Value)
 			}
 		case *syntax.ParamExp:
