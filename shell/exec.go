@@ -349,6 +349,14 @@ loop:
 					}
 					i++
 					flags = append(flags, a[:1]+"o", args[i])
+				case 'O':
+					// -O/+O NAME: a shopt option, set or unset
+					if i+1 >= len(args) {
+						fmt.Fprintf(c.Stderr, "%s: -O: option requires an argument\n", me)
+						return Exit(2)
+					}
+					i++
+					flags = append(flags, a[:1]+"O", args[i])
 				case 'e', 'u', 'x', 'v', 'f', 'a', 'n':
 					flags = append(flags, a[:1]+string(ch))
 				default:
