@@ -132,6 +132,8 @@ func TestRun(t *testing.T) {
 		{"ulimit -n 0", "(ulimit -n 0; echo x > f); echo $?; ulimit -n", "1\n1024\n", "bash: line 1: f: Too many open files\n", 0},
 		{"dev full", "echo a > /dev/full; echo $?; trap 'echo t' USR1; trap -p > /dev/full; echo $?", "1\n1\n", "bash: line 1: echo: write error: No space left on device\nbash: line 1: trap: write error: No space left on device\n", 0},
 		{"eval and function lines", "f() {\n echo f=$LINENO\n}\neval 'echo e=$LINENO\necho e=$LINENO; f'\ntrap 'echo x=$LINENO' EXIT", "e=5\ne=6\nf=2\nx=1\n", "", 0},
+		{"xtrace case", "x=a; set -x; case $x in a) echo y;; esac", "y\n", "+ case $x in\n+ echo y\n", 0},
+		{"set -eu unbound", "set -eu; echo $nope; echo never", "", "bash: line 1: nope: unbound variable\n", 1},
 		{"special builtin assignments", "FOO=1 :; echo [$FOO]; set -o posix; BAR=2 :; echo [$BAR]; declare -p BAR", "[]\n[2]\ndeclare -x BAR=\"2\"\n", "", 0},
 		{"readonly skips the line only", "readonly r=1; r=2; echo never\necho next $?; for r in 1; do :; done; echo $?", "next 1\n1\n", "bash: line 1: r: readonly variable\nbash: line 2: r: readonly variable\n", 0},
 		{"nameref checks", "x=#; typeset -n x; echo $? $x; typeset -n r='a[1]'; a=(p q); echo $r; typeset -n c1=c2 c2=c1; echo \"[$c1]\"", "1 #\nq\n[]\n", "bash: line 1: typeset: `#': invalid variable name for name reference\nbash: line 1: warning: c1: circular name reference\n", 0},

@@ -1135,9 +1135,37 @@ func waitBuiltin(r *Runner, args []string) int {
 		<-found.done
 		found.waited = true
 		status = found.status
+		r.reportSignaled(found)
 	}
 	return status
 }
+
+// signalText is strsignal's text of the signals that end a process and
+// that bash reports when it reaps a job they ended (not INT, PIPE, TERM).
+var signalText = map[string]string{
+	"HUP": "Hangup", "QUIT": "Quit", "ILL": "Illegal instruction", "TRAP": "Trace/breakpoint trap",
+	"ABRT": "Aborted", "BUS": "Bus error", "FPE": "Floating point exception", "KILL": "Killed",
+	"USR1": "User defined signal 1", "SEGV": "Segmentation fault", "USR2": "User defined signal 2",
+	"ALRM": "Alarm clock", "STKFLT": "Stack fault", "XCPU": "CPU time limit exceeded",
+	"XFSZ": "File size limit exceeded", "VTALRM": "Virtual timer expired",
+	"PROF": "Profiling timer expired", "IO": "I/O possible", "PWR": "Power failure", "SYS": "Bad system call",
+}
+
+// reportSignaled prints bash's line for a job a signal ended, as wait
+// reaps it: "bash: line N:  PID Hangup                  sleep 1".
+func (r *Runner) reportSignaled(j *job) {
+	sig := int(j.sig.Load())
+	if sig <= 0 || sig >= len(signalNames) {
+		return
+	}
+	if text, ok := signalText[signalNames[sig]]; ok {
+		r.errf("%5d %-24s%s", j.pid, text, j.text)
+	}
+}
+
+// ignoredByDefault are the signals whose default action is to ignore
+// them: kill sends them to a job without ending it.
+var ignoredByDefault = map[string]bool{"CHLD": true, "CONT": true, "URG": true, "WINCH": true}
 
 func waitAny(js []*job) <-chan struct{} {
 	ch := make(chan struct{})
@@ -1729,6 +1757,9 @@ func killBuiltin(r *Runner, args []string) int {
 				r.errf("kill: (%d) - No such process", j.pid)
 				status = 1
 			default:
+				if ignoredByDefault[name] || name == "EXIT" {
+					continue
+				}
 				j.sig.Store(int32(signals[name]))
 				j.cancel()
 			}
@@ -1754,15 +1785,53 @@ func killBuiltin(r *Runner, args []string) int {
 	return status
 }
 
+// visibleJobs are the jobs the jobs builtin lists: the shell's own, or
+// in a pipeline stage or command substitution its parent's (bash forks
+// those with the job table).
+func (r *Runner) visibleJobs() []*job {
+	if len(r.jobs) == 0 {
+		return r.shownJobs
+	}
+	return r.jobs
+}
+
+// jobsBuiltin is jobs [-p]: the running jobs as bash lists them ('+' the
+// current, '-' the previous), or with -p their process ids. A finished
+// job is not listed: a non-interactive bash has reaped it.
 func jobsBuiltin(r *Runner, args []string) int {
-	for _, j := range r.jobs {
-		state := "Running"
+	pids := false
+	for _, a := range args[1:] {
+		switch a {
+		case "-p":
+			pids = true
+		case "-l", "-r", "--":
+		default:
+			if strings.HasPrefix(a, "-") {
+				r.errf("jobs: %s: invalid option", a[:min(2, len(a))])
+				fmt.Fprintln(r.stderr(), "jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]")
+				return 2
+			}
+		}
+	}
+	js := r.visibleJobs()
+	for i, j := range js {
 		select {
 		case <-j.done:
-			state = "Done"
+			continue
 		default:
 		}
-		fmt.Fprintf(r.stdout(), "[%d]+  %-24s%s\n", j.id, state, j.text)
+		if pids {
+			fmt.Fprintln(r.stdout(), j.pid)
+			continue
+		}
+		mark := ' '
+		switch i {
+		case len(js) - 1:
+			mark = '+'
+		case len(js) - 2:
+			mark = '-'
+		}
+		fmt.Fprintf(r.stdout(), "[%d]%c  %-24s%s &\n", j.id, mark, "Running", j.text)
 	}
 	return 0
 }

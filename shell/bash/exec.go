@@ -102,6 +102,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		s := r.subshellCopy()
 		s.inStage = true
+		s.shownJobs = r.visibleJobs()
 		s.fds = cloneMap(r.fds)
 		if in != nil {
 			s.fds[0] = &fdesc{r: in, name: "pipe"}
@@ -505,6 +506,9 @@ func (r *Runner) environ() map[string]string {
 		for k, v := range f.vars {
 			if v.Exported && v.Set && v.Kind == kString {
 				env[k] = v.Str
+				if k == "SHELLOPTS" || k == "BASHOPTS" {
+					env[k], _, _ = r.special(k)
+				}
 			} else {
 				delete(env, k)
 			}

@@ -406,6 +406,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 	}
 	var buf bytes.Buffer
 	s := r.subshellCopy()
+	s.shownJobs = r.visibleJobs()
 	s.fds = cloneMap(r.fds)
 	s.fds[1] = &fdesc{w: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: substBuffer{&buf}}}, name: "cmdsubst"}
 	code := s.runSub(func(s *Runner) { s.runStmts(stmts) })

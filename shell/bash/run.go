@@ -26,6 +26,7 @@ import (
 	"io"
 	"maps"
 	"path"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -161,6 +162,7 @@ type Runner struct {
 	status      int
 	lastBg      int
 	jobs        []*job
+	shownJobs   []*job // a pipeline stage's or command substitution's: the parent's jobs, which jobs lists
 	line        int
 	funcDepth   int
 	funcNames   []string
@@ -273,6 +275,14 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	for _, f := range opts.Flags {
 		_ = f
 	}
+	if so, ok := opts.Env["SHELLOPTS"]; ok {
+		// bash starts with the options an exported SHELLOPTS names, and
+		// exports it on.
+		for _, name := range strings.Split(so, ":") {
+			r.setOpt(name, true)
+		}
+		g["SHELLOPTS"].Exported = true
+	}
 	r.applyFlags(opts.Flags)
 	return r
 }
@@ -324,6 +334,13 @@ func (r *Runner) applyFlags(flags []string) {
 		if f[1:] == "o" && i+1 < len(flags) {
 			i++
 			r.setOpt(flags[i], on)
+			continue
+		}
+		if f[1:] == "O" && i+1 < len(flags) {
+			i++
+			if slices.Contains(shoptNames, flags[i]) {
+				r.shopt[flags[i]] = on
+			}
 			continue
 		}
 		for _, c := range f[1:] {
@@ -388,7 +405,7 @@ func (r *Runner) subshellCopy() *Runner {
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.dirStack = append([]string(nil), r.dirStack...)
-	c.jobs = nil
+	c.jobs, c.shownJobs = nil, nil
 	c.procOut = nil
 	c.inStage = false
 	c.subshell = r.subshell + 1
@@ -612,9 +629,9 @@ func (r *Runner) report(err error) {
 			}
 		case !se.noExit:
 			code := se.status
-			if code == 127 && r.subshell > 0 {
+			if code == 127 && (r.subshell > 0 || r.opt["errexit"]) {
 				// bash -c leaves with 127 on an unset parameter; a
-				// subshell of it with 1.
+				// subshell of it, or with set -e too, with 1.
 				code = 1
 			}
 			r.status = code
@@ -1077,6 +1094,10 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 }
 
 func (r *Runner) caseClause(c *syntax.CaseClause) {
+	if r.opt["xtrace"] {
+		// bash 5.2 traces the word as written, before expanding it
+		fmt.Fprint(r.stderr(), r.ps4()+"case "+printNode(c.Word)+" in\n")
+	}
 	word, err := r.literal(c.Word)
 	if err != nil {
 		r.report(err)
