@@ -10,6 +10,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/storer"
 	"github.com/go-git/go-git/v5/storage/filesystem"
 	"github.com/spf13/afero"
+
+	"github.com/agentenkit/agentenkit/shell/git/billyfs"
 )
 
 // isURL reports whether a repository argument names a remote host rather
@@ -111,7 +113,7 @@ func cmdClone(e *env, args []string) error {
 	if err := e.c.FS.MkdirAll(dstAbs, 0o755); err != nil {
 		return fatalf("could not create work tree dir '%s': %v", dst, err)
 	}
-	st := filesystem.NewStorage(billyAt(e.c.FS, dstGit), cache.NewObjectLRUDefault())
+	st := filesystem.NewStorage(billyfs.At(e.c.FS, dstGit), cache.NewObjectLRUDefault())
 	// the source's HEAD decides the default branch
 	headRef, err := from.r.Reference(plumbing.HEAD, false)
 	if err != nil {

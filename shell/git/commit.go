@@ -15,6 +15,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/git/gitdiff"
 )
 
 const initHint = `hint: Using 'master' as the name for the initial branch. This default branch name
@@ -532,7 +533,7 @@ func cmdCommit(e *env, args []string) error {
 	if err != nil {
 		return err
 	}
-	fmt.Fprint(e.out, shortStat(st))
+	fmt.Fprint(e.out, gitdiff.ShortStat(st))
 	writeSummary(e.out, chs)
 	return nil
 }

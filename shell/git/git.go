@@ -44,6 +44,7 @@ import (
 	"github.com/spf13/afero"
 
 	"github.com/agentenkit/agentenkit/shell/command"
+	"github.com/agentenkit/agentenkit/shell/git/billyfs"
 )
 
 func init() { command.Register(Main, "git") }
@@ -340,7 +341,7 @@ func (e *env) open() (*repo, error) {
 }
 
 func (e *env) openAt(gitDir, top string) (*repo, error) {
-	st := filesystem.NewStorage(billyAt(e.c.FS, gitDir), cache.NewObjectLRUDefault())
+	st := filesystem.NewStorage(billyfs.At(e.c.FS, gitDir), cache.NewObjectLRUDefault())
 	if _, err := st.Reference(plumbing.HEAD); err != nil {
 		return nil, fatalf("not a git repository: %s: %v", gitDir, err)
 	}

@@ -17,6 +17,8 @@ import (
 	"github.com/go-git/go-git/v5/plumbing/format/index"
 	"github.com/go-git/go-git/v5/plumbing/object"
 	"github.com/spf13/afero"
+
+	"github.com/agentenkit/agentenkit/shell/git/billyfs"
 )
 
 // entry is one file of a tree, the index or the worktree.
@@ -113,7 +115,7 @@ func indexSnapshot(idx *index.Index) snapshot {
 type ignorer struct{ m gitignore.Matcher }
 
 func (r *repo) ignorer() ignorer {
-	ps, _ := gitignore.ReadPatterns(billyAt(r.c.FS, r.top), nil)
+	ps, _ := gitignore.ReadPatterns(billyfs.At(r.c.FS, r.top), nil)
 	return ignorer{gitignore.NewMatcher(ps)}
 }
 

@@ -1,4 +1,7 @@
-package git
+// Package billyfs gives go-git a billy filesystem over an afero.Fs (the
+// sandbox's files), so that git's storage and worktree never reach the
+// host's files.
+package billyfs
 
 import (
 	"bytes"
@@ -23,8 +26,8 @@ import (
 // files: os is only used for its flag and mode constants.
 type aferoFS struct{ fs afero.Fs }
 
-// billyAt returns a billy filesystem rooted at dir of fsys.
-func billyAt(fsys afero.Fs, dir string) billy.Filesystem {
+// At returns a billy filesystem rooted at dir of fsys.
+func At(fsys afero.Fs, dir string) billy.Filesystem {
 	return chroot.New(aferoFS{fsys}, path.Clean("/"+dir))
 }
 
