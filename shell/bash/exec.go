@@ -158,11 +158,30 @@ func (r *Runner) debugTrap() bool {
 }
 
 func (r *Runner) setPipestatus(st []int) {
-	v := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+	g := r.vars.global().vars
+	if old := g["PIPESTATUS"]; old != nil && pipestatusIs(old, st) {
+		return // as it was: a loop's commands allocate nothing here
+	}
+	v := &Var{Set: true, Kind: kIndexed, Idx: make(map[int]string, len(st))}
 	for i, s := range st {
 		v.Idx[i] = strconv.Itoa(s)
 	}
-	r.vars.global().vars["PIPESTATUS"] = v
+	g["PIPESTATUS"] = v
+}
+
+// pipestatusIs tells whether v is exactly the PIPESTATUS setPipestatus
+// would make of st.
+func pipestatusIs(v *Var, st []int) bool {
+	if !v.Set || v.Kind != kIndexed || len(v.Idx) != len(st) || v.Str != "" || v.Assoc != nil || v.Keys != nil ||
+		v.Exported || v.ReadOnly || v.Integer || v.Lower || v.Upper || v.NameRef {
+		return false
+	}
+	for i, s := range st {
+		if x, ok := v.Idx[i]; !ok || x != strconv.Itoa(s) {
+			return false
+		}
+	}
+	return true
 }
 
 // call runs a simple command.

@@ -605,6 +605,24 @@ func emptyExpansion(segs []seg) bool {
 // globField expands a split field as a pathname pattern when it has
 // unquoted pattern characters; else it is the field's text.
 func (r *Runner) globField(segs []seg) ([]string, error) {
+	// Most fields have no pattern character at all: no pattern to build.
+	maybe := false
+	for _, s := range segs {
+		if !s.quoted && strings.ContainsAny(s.s, "*?[(") {
+			maybe = true
+			break
+		}
+	}
+	if !maybe || r.opt["noglob"] {
+		if len(segs) == 1 {
+			return []string{segs[0].s}, nil
+		}
+		var text strings.Builder
+		for _, s := range segs {
+			text.WriteString(s.s)
+		}
+		return []string{text.String()}, nil
+	}
 	var text, pat strings.Builder
 	meta := false
 	for _, s := range segs {
@@ -614,11 +632,12 @@ func (r *Runner) globField(segs []seg) ([]string, error) {
 			continue
 		}
 		pat.WriteString(s.s)
-		// Characters a backslash escapes are not pattern characters (an
-		// expansion's x='a\*b' stays a\*b).
-		if !r.opt["noglob"] && glob.HasMeta(s.s, r.shopt["extglob"]) {
-			meta = true
-		}
+	}
+	// Characters a backslash escapes are not pattern characters (an
+	// expansion's x='a\*b' stays a\*b); a bracket may open in one part
+	// and close in another ([$x]).
+	if !r.opt["noglob"] && glob.HasMeta(pat.String(), r.shopt["extglob"]) {
+		meta = true
 	}
 	if !meta {
 		return []string{text.String()}, nil

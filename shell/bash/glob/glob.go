@@ -78,15 +78,24 @@ func Unescape(p string) string {
 	return b.String()
 }
 
-// HasMeta reports whether p has an unquoted *, ? or [ (or, with ext, a
-// parenthesis of an extended glob).
+// HasMeta reports whether p is a pattern as bash's glob_pattern_p sees
+// it: an unquoted * or ?, a [ with an unquoted ] after it (a lone [ or ],
+// as in "[ $i -lt 9 ]", is plain text), or, with ext, a parenthesis of an
+// extended glob.
 func HasMeta(p string, ext bool) bool {
+	open := false
 	for i := 0; i < len(p); i++ {
 		switch p[i] {
 		case '\\':
 			i++
-		case '*', '?', '[':
+		case '*', '?':
 			return true
+		case '[':
+			open = true
+		case ']':
+			if open {
+				return true
+			}
 		case '(':
 			if ext {
 				return true
