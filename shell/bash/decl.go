@@ -353,8 +353,16 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 					off += string(c)
 				}
 			default:
-				r.errf("%s: %s: invalid option", variant, o)
-				fmt.Fprintf(r.stderr(), "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...] or %s -p [-aAfFilnrtux] [name ...]\n", variant, variant, variant)
+				// bash names the option character, not the word.
+				r.errf("%s: %c%c: invalid option", variant, o[0], c)
+				switch variant {
+				case "local":
+					fmt.Fprintln(r.stderr(), "local: usage: local [option] name[=value] ...")
+				case "typeset":
+					fmt.Fprintln(r.stderr(), "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]")
+				default:
+					fmt.Fprintf(r.stderr(), "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...] or %s -p [-aAfFilnrtux] [name ...]\n", variant, variant, variant)
+				}
 				return 2
 			}
 		}

@@ -108,14 +108,21 @@ type arithParser struct {
 	str    string // the identifier of the last tSTR
 	assign int    // the operator of a tOPASSIGN
 	noeval int
+	cut    int // while a number is converted: where it ends (bash ends the text there)
 }
 
 func (p *arithParser) fail(msg string) {
-	tok := ""
-	if p.lasttp < len(p.expr) {
-		tok = p.expr[p.lasttp:]
+	expr := p.expr
+	if p.cut > 0 {
+		// bash's readtok puts a NUL after the number it converts: an
+		// error in it shows the expression and token up to there.
+		expr = expr[:p.cut]
 	}
-	e := strings.TrimLeft(p.expr, " \t\n")
+	tok := ""
+	if p.lasttp < len(expr) {
+		tok = expr[p.lasttp:]
+	}
+	e := strings.TrimLeft(expr, " \t\n")
 	panic(arithFatal{&Error{Msg: fmt.Sprintf("%s: %s (error token is \"%s\")", e, msg, tok)}})
 }
 
@@ -201,7 +208,9 @@ func (p *arithParser) readtok() {
 		for cp < len(p.expr) && (isAlnum(p.expr[cp]) || p.expr[cp] == '#' || p.expr[cp] == '@' || p.expr[cp] == '_') {
 			cp++
 		}
+		p.cut = cp
 		p.val = p.strlong(p.expr[start:cp])
+		p.cut = 0
 		p.last, p.tok = p.tok, tNUM
 	default:
 		c1 := p.at(cp)

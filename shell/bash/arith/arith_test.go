@@ -49,6 +49,8 @@ func TestEval(t *testing.T) {
 		{expr: "a[1]=3, a[1]*2", want: 6, vars: map[string]string{"a[1]": "3"}},
 		{expr: "1/0", err: `1/0: division by 0 (error token is "0")`},
 		{expr: "2#12", err: `2#12: value too great for base (error token is "2#12")`},
+		{expr: " 1 + 083  ", err: `1 + 083: value too great for base (error token is "083")`},
+		{expr: "08 * 2 ", err: `08: value too great for base (error token is "08")`},
 		{expr: "1 +", err: `1 +: syntax error: operand expected (error token is "+")`},
 		{expr: "(1", err: "(1: missing `)' (error token is \"1\")"},
 		{expr: "2**-1", err: `2**-1: exponent less than 0 (error token is "1")`},
