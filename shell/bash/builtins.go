@@ -795,10 +795,10 @@ func sourceBuiltin(r *Runner, args []string) int {
 		r.params = slices.Clone(args[2:])
 	}
 	r.sourceDepth++
-	line, off := r.line, r.lineOff
-	r.lineOff = 0
+	line, off, file := r.line, r.lineOff, r.srcFile
+	r.lineOff, r.srcFile = 0, p
 	data, perr := r.runSource(data)
-	r.line, r.lineOff = line, off
+	r.line, r.lineOff, r.srcFile = line, off, file
 	r.sourceDepth--
 	if t, ok := r.traps["RETURN"]; ok && !r.inTrap {
 		r.returning = false

@@ -401,7 +401,17 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				status = 1
 				continue
 			}
-			if funcNames && len(assigns) > 0 {
+			if funcNames && len(assigns) > 0 && r.shopt["extdebug"] {
+				// the name, the line and the file it was defined in
+				file, ok := r.funcSrc[n]
+				if !ok {
+					file = r.arg0
+					if r.cMode() {
+						file = "environment" // bash 5.2's name for a -c string here
+					}
+				}
+				fmt.Fprintf(r.stdout(), "%s %d %s\n", n, int(body.Pos().Line())+r.funcLineOff[n], file)
+			} else if funcNames && len(assigns) > 0 {
 				fmt.Fprintln(r.stdout(), n) // declare -F NAME prints the name alone
 			} else if funcNames {
 				fmt.Fprintf(r.stdout(), "declare -f %s\n", n)

@@ -188,6 +188,8 @@ type Runner struct {
 	lineOff       int                   // added to a position's line: eval'd text counts from the eval's line
 	callEnd       int                   // the line the running simple command ends on, where eval's text starts
 	funcLineOff   map[string]int        // each function's lineOff where it was defined
+	funcSrc       map[string]string     // the file a function was defined in, when sourced
+	srcFile       string                // the file source is running; "" for the main script
 	limits        ulimit.Limits         // ulimit's limits that were set, by option letter
 	hash          map[string]*hashEntry // remembered command paths (hash), for hashPath
 	hashPath      string                // the $PATH hash's paths were found in
@@ -377,6 +379,7 @@ func (r *Runner) subshellCopy() *Runner {
 	c.vars = r.vars.clone()
 	c.funcs = cloneMap(r.funcs)
 	c.funcLineOff = cloneMap(r.funcLineOff)
+	c.funcSrc = cloneMap(r.funcSrc)
 	c.limits = cloneMap(r.limits)
 	c.hash = nil
 	for k, e := range r.hash {
@@ -874,6 +877,14 @@ func (r *Runner) cmd(c syntax.Command) {
 			r.funcLineOff[c.Name.Value] = r.lineOff
 		} else {
 			delete(r.funcLineOff, c.Name.Value)
+		}
+		if r.srcFile != "" {
+			if r.funcSrc == nil {
+				r.funcSrc = map[string]string{}
+			}
+			r.funcSrc[c.Name.Value] = r.srcFile
+		} else {
+			delete(r.funcSrc, c.Name.Value)
 		}
 		r.status = 0
 	case *syntax.ArithmCmd:
