@@ -68,6 +68,9 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 		return &shError{msg: orig + ": readonly variable", status: 1, abort: true}
 	}
 	if v.Kind == kAssoc {
+		// [k]+=v appends to the element as it was before a=(...)
+		// (bash 5.2), or as it is now in a+=(...)
+		before := v.Assoc
 		if !app {
 			v.Assoc, v.Keys = map[string]string{}, nil
 		}
@@ -109,6 +112,13 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			if err != nil {
 				return err
 			}
+			if r.appendElem(el) {
+				if app {
+					val = v.Assoc[k] + val
+				} else {
+					val = before[k] + val
+				}
+			}
 			v.setAssoc(k, v.applyCase(val))
 		}
 		v.Set = true
@@ -127,6 +137,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 	type elem struct {
 		index syntax.ArithmExpr
 		vals  []string
+		app   bool // [k]+=v
 	}
 	elems := make([]elem, 0, len(ae.Elems))
 	for _, el := range ae.Elems {
@@ -135,14 +146,14 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			if err != nil {
 				return err
 			}
-			elems = append(elems, elem{el.Index, []string{val}})
+			elems = append(elems, elem{el.Index, []string{val}, r.appendElem(el)})
 			continue
 		}
 		vals, err := r.fields(el.Value)
 		if err != nil {
 			return err
 		}
-		elems = append(elems, elem{nil, vals})
+		elems = append(elems, elem{nil, vals, false})
 	}
 	idx := map[int]string{}
 	next := 0
@@ -163,7 +174,11 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			if err != nil {
 				return err
 			}
-			idx[int(n)] = v.applyCase(el.vals[0])
+			val := el.vals[0]
+			if el.app {
+				val = idx[int(n)] + val
+			}
+			idx[int(n)] = v.applyCase(val)
 			next = int(n) + 1
 			continue
 		}

@@ -26,6 +26,24 @@ func (h parseHost) KshSubst(c *syntax.CmdSubst, text string) {
 	sh.mu.Unlock()
 }
 
+func (h parseHost) AppendElem(e *syntax.ArrayElem) {
+	sh := h.r.shared
+	sh.mu.Lock()
+	if sh.appendElems == nil {
+		sh.appendElems = map[*syntax.ArrayElem]bool{}
+	}
+	sh.appendElems[e] = true
+	sh.mu.Unlock()
+}
+
+// appendElem reports whether the array literal's element e was written
+// [k]+=v.
+func (r *Runner) appendElem(e *syntax.ArrayElem) bool {
+	r.shared.mu.Lock()
+	defer r.shared.mu.Unlock()
+	return r.shared.appendElems[e]
+}
+
 // kshSubstErr is bash 5.2's error for mksh's ${ cmd;} and ${|cmd;}: a bad
 // substitution, named by its source text.
 func (r *Runner) kshSubstErr(c *syntax.CmdSubst) error {

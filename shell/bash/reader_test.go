@@ -124,3 +124,12 @@ func TestArrayLiteralOrder(t *testing.T) {
 		t.Errorf("stdout %q, want %q", out, want)
 	}
 }
+
+// [k]+=v in an array literal appends to the element (bash 5.2's output).
+func TestArrayLiteralAppendElem(t *testing.T) {
+	out, stderr, _ := runScript(t, "a=([1]=x [1]+=y)\na+=([1]+=z)\necho ${a[1]}\n"+
+		"declare -A A=([k]=1)\nA=([k]=2 [k]+=3)\nA+=([k]+=4 [k]+=5)\necho ${A[k]}\n")
+	if out != "xyz\n1345\n" || stderr != "" {
+		t.Errorf("got (%q, %q)", out, stderr)
+	}
+}

@@ -138,6 +138,8 @@ type shared struct {
 	// kshSubst holds the source text of ${ cmd;} and ${|cmd;} (mksh's,
 	// not bash 5.2's) that the reader replaced to parse the line.
 	kshSubst map[*syntax.CmdSubst]string
+	// appendElems are the array literal elements written [k]+=v.
+	appendElems map[*syntax.ArrayElem]bool
 }
 
 // maxJobs is how many background jobs and pipeline stages one Run may

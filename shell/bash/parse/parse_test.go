@@ -14,6 +14,7 @@ type aliases map[string]string
 func (a aliases) ExpandAliases() bool               { return len(a) > 0 }
 func (a aliases) Alias(name string) (string, bool)  { s, ok := a[name]; return s, ok }
 func (a aliases) KshSubst(*syntax.CmdSubst, string) {}
+func (a aliases) AppendElem(*syntax.ArrayElem)      {}
 
 // lines reads src to its end: each line's statements printed, and the
 // syntax error that ended it.

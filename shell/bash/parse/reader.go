@@ -35,6 +35,9 @@ type Host interface {
 	// that the reader read as the placeholder command substitution c:
 	// running c is bash's "bad substitution" naming text.
 	KshSubst(c *syntax.CmdSubst, text string)
+	// AppendElem records that the array literal's element e was written
+	// [k]+=v (mvdan's parser knows only [k]=v): it appends to the element.
+	AppendElem(e *syntax.ArrayElem)
 }
 
 // Reader hands out a script's lines of statements. It is not safe for
@@ -54,6 +57,7 @@ type Reader struct {
 
 	parenTries int            // ((...)) read again as ( (...) ) on this line
 	ksh        map[int]string // ${...} replaced to parse, by offset: their text
+	appends    map[int]bool   // offsets of the ] of [k]+=v read as [k]=v
 
 	regions  []aliasRegion
 	eligible []int // offsets of words that are in command position by an alias
@@ -82,6 +86,7 @@ type noHost struct{}
 func (noHost) ExpandAliases() bool               { return false }
 func (noHost) Alias(string) (string, bool)       { return "", false }
 func (noHost) KshSubst(*syntax.CmdSubst, string) {}
+func (noHost) AppendElem(*syntax.ArrayElem)      {}
 
 // Text is the script as read so far, with the aliases of the lines read
 // expanded (positions of the statements handed out are offsets in it).
@@ -150,6 +155,7 @@ func (rd *Reader) fill(n int) bool {
 // positions are used: templates have none).
 func (rd *Reader) prepare(stmts []*syntax.Stmt) {
 	for _, st := range stmts {
+		rd.noteAppend(st)
 		Templates(st, rd.text)
 		Prepare(st)
 		rd.noteKsh(st)
@@ -195,7 +201,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err))) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -607,4 +613,68 @@ func closingBrace(s string, from int) int {
 		}
 	}
 	return -1
+}
+
+// appendRetry handles an array literal's [k]+=v, which mvdan's parser
+// refuses: the nearest "]+=" before the error is read as "]=" and the
+// element marked as appending.
+func (rd *Reader) appendRetry(full []*syntax.Stmt, perr error) bool {
+	var pe syntax.ParseError
+	if !errors.As(perr, &pe) || !strings.Contains(pe.Text, "must be followed by `=`") {
+		return false
+	}
+	errOff := errOffset(perr)
+	start := rd.lastEnd
+	if len(full) > 0 {
+		start = int(full[0].Pos().Offset())
+	}
+	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+		return false
+	}
+	// the error is at the element's [ (or after its ]): the nearest ]+=
+	// after it on its line, else before it
+	i := -1
+	line := rd.text[errOff:]
+	if nl := strings.IndexByte(line, '\n'); nl >= 0 {
+		line = line[:nl]
+	}
+	if k := strings.Index(line, "]+="); k >= 0 {
+		i = errOff + k
+	} else if k := strings.LastIndex(rd.text[start:errOff], "]+="); k >= 0 {
+		i = start + k
+	}
+	if i < 0 {
+		return false
+	}
+	if rd.appends == nil {
+		rd.appends = map[int]bool{}
+	}
+	// offsets after i move back one
+	moved := map[int]bool{}
+	for o := range rd.appends {
+		if o > i {
+			o--
+		}
+		moved[o] = true
+	}
+	moved[i] = true
+	rd.appends = moved
+	rd.text = rd.text[:i+1] + rd.text[i+2:]
+	return true
+}
+
+// noteAppend tells the host about the elements of st written [k]+=v.
+func (rd *Reader) noteAppend(st *syntax.Stmt) {
+	if len(rd.appends) == 0 {
+		return
+	}
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if e, ok := n.(*syntax.ArrayElem); ok && e.Index != nil {
+			o := int(e.Index.End().Offset())
+			if k := strings.IndexByte(rd.text[min(o, len(rd.text)):], ']'); k >= 0 && rd.appends[o+k] {
+				rd.host.AppendElem(e)
+			}
+		}
+		return true
+	})
 }
