@@ -134,6 +134,7 @@ func TestRun(t *testing.T) {
 		{"eval and function lines", "f() {\n echo f=$LINENO\n}\neval 'echo e=$LINENO\necho e=$LINENO; f'\ntrap 'echo x=$LINENO' EXIT", "e=5\ne=6\nf=2\nx=1\n", "", 0},
 		{"xtrace case", "x=a; set -x; case $x in a) echo y;; esac", "y\n", "+ case $x in\n+ echo y\n", 0},
 		{"set -eu unbound", "set -eu; echo $nope; echo never", "", "bash: line 1: nope: unbound variable\n", 1},
+		{"function text", "f() { if true; then echo a; else echo b; fi; case x in x) :;; esac; echo > f & }; declare -f f", "f () \n{ \n    if true; then\n        echo a;\n    else\n        echo b;\n    fi;\n    case x in \n        x)\n            :\n        ;;\n    esac;\n    echo > f &\n}\n", "", 0},
 		{"special builtin assignments", "FOO=1 :; echo [$FOO]; set -o posix; BAR=2 :; echo [$BAR]; declare -p BAR", "[]\n[2]\ndeclare -x BAR=\"2\"\n", "", 0},
 		{"readonly skips the line only", "readonly r=1; r=2; echo never\necho next $?; for r in 1; do :; done; echo $?", "next 1\n1\n", "bash: line 1: r: readonly variable\nbash: line 2: r: readonly variable\n", 0},
 		{"nameref checks", "x=#; typeset -n x; echo $? $x; typeset -n r='a[1]'; a=(p q); echo $r; typeset -n c1=c2 c2=c1; echo \"[$c1]\"", "1 #\nq\n[]\n", "bash: line 1: typeset: `#': invalid variable name for name reference\nbash: line 1: warning: c1: circular name reference\n", 0},

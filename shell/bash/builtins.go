@@ -965,14 +965,6 @@ func typeBuiltin(r *Runner, args []string) int {
 	return status
 }
 
-func funcText(name string, body *syntax.Stmt) string {
-	var b strings.Builder
-	p := syntax.NewPrinter(syntax.Indent(4))
-	_ = p.Print(&b, &syntax.FuncDecl{Name: &syntax.Lit{Value: name}, Parens: true, Body: body})
-	s := b.String()
-	s = strings.Replace(s, "() {", " () \n{ ", 1)
-	return strings.TrimRight(s, "\n")
-}
 
 func commandBuiltin(r *Runner, args []string) int {
 	args = args[1:]
