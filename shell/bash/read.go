@@ -2,25 +2,11 @@ package bash
 
 import (
 	"fmt"
-	"io"
 	"strconv"
 	"strings"
-	"unicode/utf8"
-)
 
-// readByte reads one byte from rd (read must not consume past its line).
-func readByte(rd io.Reader) (byte, error) {
-	var b [1]byte
-	for {
-		n, err := rd.Read(b[:])
-		if n == 1 {
-			return b[0], nil
-		}
-		if err != nil {
-			return 0, err
-		}
-	}
-}
+	"github.com/agentenkit/agentenkit/shell/bash/read"
+)
 
 func readBuiltin(r *Runner, args []string) int {
 	args = args[1:]
@@ -107,51 +93,12 @@ func readBuiltin(r *Runner, args []string) int {
 		r.errf("read: %d: invalid file descriptor: Bad file descriptor", fd)
 		return 1
 	}
-	// Read the line: bytes, with backslash escapes unless -r.
-	var line []byte
-	var quotedMask []bool
-	eof := false
-	count := 0
-	for nchars < 0 || count < nchars {
-		b, err := readByte(d.r)
-		if err != nil {
-			eof = true
-			break
-		}
-		if !exact && b == delim {
-			break
-		}
-		if b == 0 {
-			continue // bash drops NUL bytes
-		}
-		if !raw && b == '\\' && !exact {
-			b2, err := readByte(d.r)
-			if err != nil {
-				eof = true
-				break
-			}
-			if b2 == '\n' {
-				continue
-			}
-			line = append(line, b2)
-			quotedMask = append(quotedMask, true)
-			count++
-			continue
-		}
-		line = append(line, b)
-		quotedMask = append(quotedMask, false)
-		if utf8.RuneStart(b) {
-			count++
-		}
-	}
-	if nchars == 0 {
-		eof = false
-	}
+	line, quotedMask, eof := read.Line(d.r, read.Options{Raw: raw, Delim: delim, N: nchars, Exact: exact})
 	status := 0
 	if eof {
 		status = 1
 	}
-	s := string(line)
+	s := line
 	if exact {
 		name := "REPLY"
 		if len(args) > 0 {
@@ -165,7 +112,7 @@ func readBuiltin(r *Runner, args []string) int {
 	}
 	ifs := r.ifs()
 	if arrayName != "" {
-		fields := splitRead(s, quotedMask, ifs, -1)
+		fields := read.Split(s, quotedMask, ifs, -1)
 		v := r.lookupVar(arrayName)
 		if v != nil && v.ReadOnly {
 			r.errf("read: %s: readonly variable", arrayName)
@@ -189,7 +136,7 @@ func readBuiltin(r *Runner, args []string) int {
 		}
 		return status
 	}
-	fields := splitRead(s, quotedMask, ifs, len(args))
+	fields := read.Split(s, quotedMask, ifs, len(args))
 	for i, name := range args {
 		val := ""
 		if i < len(fields) {
@@ -201,63 +148,6 @@ func readBuiltin(r *Runner, args []string) int {
 		}
 	}
 	return status
-}
-
-// splitRead splits a line read by read into at most n fields (n < 0:
-// all); the last takes the rest of the line, with trailing IFS
-// whitespace removed.
-func splitRead(s string, quoted []bool, ifs string, n int) []string {
-	isWS := func(i int) bool {
-		c := s[i]
-		return !quoted[i] && (c == ' ' || c == '\t' || c == '\n') && strings.IndexByte(ifs, c) >= 0
-	}
-	isDelim := func(i int) bool {
-		return !quoted[i] && strings.IndexByte(ifs, s[i]) >= 0
-	}
-	var out []string
-	i := 0
-	for i < len(s) && isWS(i) {
-		i++
-	}
-	for i < len(s) {
-		if n > 0 && len(out) == n-1 {
-			// The rest, trailing IFS whitespace trimmed.
-			end := len(s)
-			for end > i && isWS(end-1) {
-				end--
-			}
-			rest := s[i:end]
-			// A single trailing non-whitespace delimiter is dropped.
-			if end > i && isDelim(end-1) && !isWS(end-1) {
-				k := end - 1
-				for k > i && isWS(k-1) {
-					k--
-				}
-				if !strings.ContainsFunc(s[i:k], func(rn rune) bool { return strings.ContainsRune(ifs, rn) && rn != ' ' && rn != '\t' && rn != '\n' }) {
-					rest = s[i:k]
-				}
-			}
-			out = append(out, rest)
-			return out
-		}
-		start := i
-		for i < len(s) && !isDelim(i) {
-			i++
-		}
-		out = append(out, s[start:i])
-		// Skip the delimiter: whitespace, at most one non-whitespace
-		// delimiter, whitespace.
-		for i < len(s) && isWS(i) {
-			i++
-		}
-		if i < len(s) && isDelim(i) && !isWS(i) {
-			i++
-			for i < len(s) && isWS(i) {
-				i++
-			}
-		}
-	}
-	return out
 }
 
 func mapfileBuiltin(r *Runner, args []string) int {
@@ -352,7 +242,7 @@ func mapfileBuiltin(r *Runner, args []string) int {
 		return count <= 0 || n < count
 	}
 	for {
-		b, err := readByte(d.r)
+		b, err := read.Byte(d.r)
 		if err != nil {
 			if len(cur) > 0 {
 				flush(false)
