@@ -299,7 +299,11 @@ func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
 		if len(vals) > 0 {
 			s = vals[0]
 		}
-		add(strconv.Itoa(utf8.RuneCountInString(s)))
+		n := utf8.RuneCountInString(s)
+		if r.byteLocale() {
+			n = len(s)
+		}
+		add(strconv.Itoa(n))
 		return nil
 	}
 	if pe.Exp != nil {
@@ -316,7 +320,7 @@ func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
 		}
 	}
 	if pe.Repl != nil && set {
-		if vals, err = r.replace(pe.Repl, vals); err != nil {
+		if vals, err = r.replaceLocale(pe.Repl, vals); err != nil {
 			return err
 		}
 	}
@@ -1073,6 +1077,52 @@ func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]strin
 	return out, nil
 }
 
+// byteLocale reports whether the shell's character type locale is C or
+// POSIX (LC_ALL, else LC_CTYPE, else LANG): characters are bytes then.
+func (r *Runner) byteLocale() bool {
+	for _, n := range []string{"LC_ALL", "LC_CTYPE", "LANG"} {
+		if v, _ := r.getVar(n); v != "" {
+			return v == "C" || v == "POSIX"
+		}
+	}
+	return false
+}
+
+// replaceLocale is replace where a character is a byte in the C locale
+// (? matches one byte of μ): it replaces in the strings read as Latin-1.
+func (r *Runner) replaceLocale(rp *syntax.Replace, vals []string) ([]string, error) {
+	if !r.byteLocale() {
+		return r.replace(rp, vals)
+	}
+	in := make([]string, len(vals))
+	for i, v := range vals {
+		in[i] = bytesAsRunes(v)
+	}
+	out, err := r.replaceWith(rp, in, bytesAsRunes)
+	for i, v := range out {
+		out[i] = runesAsBytes(v)
+	}
+	return out, err
+}
+
+// bytesAsRunes reads s as Latin-1: one rune for each byte.
+func bytesAsRunes(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); i++ {
+		b.WriteRune(rune(s[i]))
+	}
+	return b.String()
+}
+
+// runesAsBytes undoes bytesAsRunes.
+func runesAsBytes(s string) string {
+	b := make([]byte, 0, len(s))
+	for _, c := range s {
+		b = append(b, byte(c))
+	}
+	return string(b)
+}
+
 // negatedBracketFirst reports whether pat has a bracket expression that
 // starts with a negated ]: [^]...] or [!]...].
 func negatedBracketFirst(pat string) bool {
@@ -1090,16 +1140,24 @@ func negatedBracketFirst(pat string) bool {
 }
 
 func (r *Runner) replace(rp *syntax.Replace, vals []string) ([]string, error) {
+	return r.replaceWith(rp, vals, func(s string) string { return s })
+}
+
+// replaceWith is replace with the pattern and the replacement mapped by
+// conv (bytesAsRunes in the C locale).
+func (r *Runner) replaceWith(rp *syntax.Replace, vals []string, conv func(string) string) ([]string, error) {
 	pat, err := r.pattern(rp.Orig)
 	if err != nil {
 		return nil, err
 	}
+	pat = conv(pat)
 	with := ""
 	if rp.With != nil {
 		if with, err = r.literal(rp.With); err != nil {
 			return nil, err
 		}
 	}
+	with = conv(with)
 	anchorStart, anchorEnd := false, false
 	if strings.HasPrefix(pat, "#") {
 		anchorStart, pat = true, pat[1:]
