@@ -795,6 +795,10 @@ func (r *Runner) ps4() string {
 	}
 	w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(raw))
 	if err != nil {
+		if strings.Contains(err.Error(), "`${`") {
+			// an unterminated ${: bash's bad substitution, then PS4 as is
+			r.errf("%s: bad substitution", raw)
+		}
 		return raw
 	}
 	status, aborting := r.status, r.aborting
@@ -869,6 +873,9 @@ func ansicQuote(s string) string {
 }
 
 func (r *Runner) xtraceAssigns(as []*syntax.Assign) {
+	if len(as) == 0 {
+		return // PS4 is expanded once per traced line
+	}
 	ps4 := r.ps4()
 	for _, a := range as {
 		r.xtraceAssign(ps4, a)

@@ -133,3 +133,12 @@ func TestArrayLiteralAppendElem(t *testing.T) {
 		t.Errorf("got (%q, %q)", out, stderr)
 	}
 }
+
+// A PS4 with an unterminated ${ is a bad substitution once per traced
+// line, then used as written (bash 5.2's output).
+func TestXtraceBadPS4(t *testing.T) {
+	_, stderr, _ := runScript(t, "PS4='+${x'\nset -x\necho one >/dev/null\n")
+	if want := "bash: line 3: +${x: bad substitution\n+${xecho one\n"; stderr != want {
+		t.Errorf("stderr %q, want %q", stderr, want)
+	}
+}
