@@ -8,6 +8,7 @@ import (
 	"bytes"
 	"context"
 	"errors"
+	"io/fs"
 	"fmt"
 	"os"
 	"path"
@@ -191,7 +192,13 @@ func (s *session) runFile(ctx context.Context, c *Call, abs string, args []strin
 	fi, err := c.FS.Stat(abs)
 	switch {
 	case err != nil:
-		return &shExecError{name: args[0], status: 127, msg: posixfs.ErrText(err)}
+		// bash: 127 when the file is not there, 126 when it cannot be
+		// run (a name too long, a path through a file)
+		status := 126
+		if errors.Is(err, fs.ErrNotExist) {
+			status = 127
+		}
+		return &shExecError{name: args[0], status: status, msg: posixfs.ErrText(err)}
 	case fi.IsDir():
 		return &shExecError{name: args[0], status: 126, msg: "Is a directory"}
 	case fi.Mode().Perm()&0o111 == 0:
