@@ -14,6 +14,9 @@ import (
 // assign runs one assignment of a command without words or of declare.
 func (r *Runner) assign(as *syntax.Assign, local bool) error {
 	name := as.Name.Value
+	if as.Array != nil && as.Index != nil {
+		return &shError{msg: name + "[" + printNode(as.Index) + "]: cannot assign list to array member", status: 1, abort: true}
+	}
 	if as.Array != nil {
 		return r.assignArray(name, as.Array, as.Append)
 	}
