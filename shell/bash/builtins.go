@@ -483,7 +483,7 @@ func setBuiltin(r *Runner, args []string) int {
 				continue
 			}
 			if v.Kind == kString {
-				fmt.Fprintf(r.stdout(), "%s=%s\n", n, setQuote(v.Str))
+				fmt.Fprintf(r.stdout(), "%s=%s\n", n, printf.SetQuote(v.Str))
 			} else {
 				fmt.Fprintf(r.stdout(), "%s=%s\n", n, arrayBody(v))
 			}
@@ -556,23 +556,6 @@ func (r *Runner) printOpts(on bool) {
 			fmt.Fprintf(r.stdout(), "set %so %s\n", pick(v, "-", "+"), n)
 		}
 	}
-}
-
-// setQuote quotes a value as set and declare -p print it.
-func setQuote(s string) string {
-	if s == "" {
-		return "''"
-	}
-	safe := true
-	for _, c := range s {
-		if !(c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || strings.ContainsRune("_/.,:=+-@%^", c)) {
-			safe = false
-		}
-	}
-	if safe {
-		return s
-	}
-	return printf.SingleQuote(s)
 }
 
 func unsetBuiltin(r *Runner, args []string) int {
@@ -964,7 +947,6 @@ func typeBuiltin(r *Runner, args []string) int {
 	}
 	return status
 }
-
 
 func commandBuiltin(r *Runner, args []string) int {
 	args = args[1:]

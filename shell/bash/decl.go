@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
+	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
 // assign runs one assignment of a command without words or of declare.
@@ -717,7 +718,7 @@ func (r *Runner) printDecls(variant, on string, print bool) int {
 		}
 		if !print && variant != "export" && variant != "readonly" && variant != "local" && on == "" {
 			if v.Set && v.Kind == kString {
-				fmt.Fprintf(r.stdout(), "%s=%s\n", n, setQuote(v.Str))
+				fmt.Fprintf(r.stdout(), "%s=%s\n", n, printf.SetQuote(v.Str))
 			} else if v.Set {
 				fmt.Fprintf(r.stdout(), "%s=%s\n", n, arrayBody(v))
 			}
@@ -749,7 +750,7 @@ func declareLine(name string, v *Var) string {
 		return s
 	}
 	if v.Kind == kString {
-		return s + "=" + declQuote(v.Str)
+		return s + "=" + printf.DeclQuote(v.Str)
 	}
 	return s + "=" + arrayBody(v)
 }
@@ -762,11 +763,11 @@ func arrayBody(v *Var) string {
 			if i > 0 {
 				b.WriteByte(' ')
 			}
-			fmt.Fprintf(&b, "[%d]=%s", k, declQuote(v.Idx[k]))
+			fmt.Fprintf(&b, "[%d]=%s", k, printf.DeclQuote(v.Idx[k]))
 		}
 	} else {
 		for _, k := range assocOrder(v.Keys) {
-			fmt.Fprintf(&b, "[%s]=%s ", assocKeyQuote(k), declQuote(v.Assoc[k]))
+			fmt.Fprintf(&b, "[%s]=%s ", printf.AssocKeyQuote(k), printf.DeclQuote(v.Assoc[k]))
 		}
 	}
 	b.WriteByte(')')
@@ -782,7 +783,7 @@ func (r *Runner) xtrace(words []string) {
 		if i > 0 {
 			b.WriteByte(' ')
 		}
-		b.WriteString(xtraceQuote(w))
+		b.WriteString(printf.TraceQuote(w))
 	}
 	b.WriteByte('\n')
 	io := r.stderr()
@@ -815,66 +816,6 @@ func (r *Runner) ps4() string {
 	return out
 }
 
-// xtraceQuote quotes a traced word as bash does: in single quotes when it
-// holds a shell metacharacter (a lone quote as \'), as $'...' when it
-// holds another control character than tab and newline.
-func xtraceQuote(s string) string {
-	switch s {
-	case "":
-		return "''"
-	case "'":
-		return `\'`
-	}
-	for i := 0; i < len(s); i++ {
-		if c := s[i]; (c < 0x20 && c != '\t' && c != '\n') || c == 0x7f {
-			return ansicQuote(s)
-		}
-	}
-	meta := strings.ContainsAny(s, " \t\n'\"\\|&;()<>!{}*[?]^$`") || s[0] == '~' || s[0] == '#'
-	if meta {
-		return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
-	}
-	return s
-}
-
-// ansicQuote is bash's $'...' quoting: C escapes, other control
-// characters in octal.
-func ansicQuote(s string) string {
-	var b strings.Builder
-	b.WriteString("$'")
-	for i := 0; i < len(s); i++ {
-		switch c := s[i]; c {
-		case '\a':
-			b.WriteString(`\a`)
-		case '\b':
-			b.WriteString(`\b`)
-		case '\f':
-			b.WriteString(`\f`)
-		case '\n':
-			b.WriteString(`\n`)
-		case '\r':
-			b.WriteString(`\r`)
-		case '\t':
-			b.WriteString(`\t`)
-		case '\v':
-			b.WriteString(`\v`)
-		case 0x1b:
-			b.WriteString(`\E`)
-		case '\\', '\'':
-			b.WriteByte('\\')
-			b.WriteByte(c)
-		default:
-			if c < 0x20 || c == 0x7f {
-				fmt.Fprintf(&b, "\\%03o", c)
-			} else {
-				b.WriteByte(c)
-			}
-		}
-	}
-	b.WriteByte('\'')
-	return b.String()
-}
-
 func (r *Runner) xtraceAssigns(as []*syntax.Assign) {
 	if len(as) == 0 {
 		return // PS4 is expanded once per traced line
@@ -899,7 +840,7 @@ func (r *Runner) xtraceAssign(ps4 string, a *syntax.Assign) {
 	if a.Append {
 		op = "+="
 	}
-	fmt.Fprintf(r.stderr(), "%s%s%s%s\n", ps4, a.Name.Value, op, xtraceQuote(v))
+	fmt.Fprintf(r.stderr(), "%s%s%s%s\n", ps4, a.Name.Value, op, printf.TraceQuote(v))
 }
 
 // hasSubst reports whether w holds a command or process substitution

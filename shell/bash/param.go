@@ -897,11 +897,11 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 				} else {
 					val = v.Assoc[k]
 					if op == "K" {
-						k = assocKeyQuote(k)
+						k = printf.AssocKeyQuote(k)
 					}
 				}
 				if op == "K" {
-					parts = append(parts, k+" "+declQuote(val))
+					parts = append(parts, k+" "+printf.DeclQuote(val))
 				} else {
 					parts = append(parts, k, val)
 				}
@@ -922,38 +922,6 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		}
 	}
 	return false, nil
-}
-
-// declQuote quotes a value as declare -p prints it: in double quotes,
-// or as $'...' when it has control characters.
-func declQuote(s string) string {
-	for _, c := range []byte(s) {
-		if c < 0x20 || c == 0x7f {
-			return printf.SingleQuote(s)
-		}
-	}
-	return dqQuote(s)
-}
-
-// assocKeyQuote quotes an associative array's key as declare -p does.
-func assocKeyQuote(k string) string {
-	if strings.ContainsAny(k, " \t\n\"'$`\\|&;()<>*?[]") || k == "" {
-		return declQuote(k)
-	}
-	return k
-}
-
-func dqQuote(s string) string {
-	var b strings.Builder
-	b.WriteByte('"')
-	for _, c := range s {
-		if c == '"' || c == '\\' || c == '$' || c == '`' {
-			b.WriteByte('\\')
-		}
-		b.WriteRune(c)
-	}
-	b.WriteByte('"')
-	return b.String()
 }
 
 func (v *Var) attrs() string {

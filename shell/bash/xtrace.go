@@ -4,6 +4,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
 // xtraceDecl traces a declaration builtin as bash 5.2 does: each array
@@ -25,7 +27,7 @@ func (r *Runner) xtraceDecl(words, args []string, assigns []*syntax.Assign) []st
 		}
 		if (args[0] == "export" || args[0] == "readonly") && as.Value != nil && as.Index == nil {
 			if v, err := r.assignValue(as.Value); err == nil && !hasSubst(as.Value) {
-				after = append(after, as.Name.Value+pick(as.Append, "+=", "=")+xtraceQuote(v))
+				after = append(after, as.Name.Value+pick(as.Append, "+=", "=")+printf.TraceQuote(v))
 			}
 		}
 	}
@@ -56,7 +58,7 @@ func (r *Runner) traceArray(as *syntax.Assign) (string, bool) {
 			if idx == "" {
 				idx = printNode(el.Index)
 			}
-			b.WriteString("[" + singleQuote(idx) + "]=")
+			b.WriteString("[" + printf.SingleQuotePlain(idx) + "]=")
 			v := ""
 			if el.Value != nil {
 				var err error
@@ -64,7 +66,7 @@ func (r *Runner) traceArray(as *syntax.Assign) (string, bool) {
 					return "", false
 				}
 			}
-			b.WriteString(singleQuote(v))
+			b.WriteString(printf.SingleQuotePlain(v))
 			continue
 		}
 		if el.Value == nil {
@@ -76,16 +78,11 @@ func (r *Runner) traceArray(as *syntax.Assign) (string, bool) {
 		}
 		for _, v := range vals {
 			sep()
-			b.WriteString(singleQuote(v))
+			b.WriteString(printf.SingleQuotePlain(v))
 		}
 	}
 	b.WriteByte(')')
 	return b.String(), true
-}
-
-// singleQuote is s in single quotes, a quote in it as '\”.
-func singleQuote(s string) string {
-	return "'" + strings.ReplaceAll(s, "'", `'\''`) + "'"
 }
 
 // xtraceArrayAssign traces NAME=(...) as bash does: as written.
