@@ -1,7 +1,7 @@
 # agentenkit — the whole test suite is `make test`; CI runs exactly that (.ci/run).
 GO ?= go
 
-.PHONY: test vet unit images bench fuzz install-test
+.PHONY: test vet unit images python-image bench fuzz install-test
 
 test: vet unit
 
@@ -25,6 +25,14 @@ install-test:
 # and busybox.wasm built from ./images/busybox (GOOS=wasip1, incremental).
 images:
 	$(GO) run ./images/cmd/fetch
+
+# The project's own python image (opt-in: AGENTENKIT_PYTHON_IMAGE=built):
+# CPython 3.11.2 for WASI, -O2, built from Debian's source packages with
+# Debian's clang 14, lld and wasi-libc by images/pybuild/build.sh, cached in
+# the images folder under a key of the script's sha256 (15 to 45 minutes of
+# 2 cores; needs root for apt-get when the toolchain is missing).
+python-image:
+	$(GO) run ./images/cmd/fetch -build-python
 
 # Every adapter available here on the same workloads, in one run: the table
 # of ratios goes to bench/out/results.md and their chart to

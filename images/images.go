@@ -43,6 +43,10 @@ type Paths struct {
 	Dir string
 	// Python is CPython's python.wasm (the standard library is inside it).
 	Python string
+	// BuiltPython is the project's own python image (BuildPython), or ""
+	// when it has not been built in Dir. Its standard library is a
+	// python3XY.zip beside it.
+	BuiltPython string
 	// CompileCache is a folder for wazero's compilation cache
 	// (wazero.NewCompilationCacheWithDir). It is not made by Find.
 	CompileCache string
@@ -65,6 +69,7 @@ func Find(dir string) (Paths, error) {
 			return Paths{}, err
 		}
 	}
+	p.BuiltPython = findBuiltPython(dir)
 	return p, nil
 }
 

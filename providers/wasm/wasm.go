@@ -202,6 +202,13 @@ type Options struct {
 	// long-lived processes: it costs one CPython start at once and keeps
 	// the template's memory (about 10 MiB). Warm waits for it too.
 	Prewarm bool
+	// PythonImage chooses the python image: images.PythonImageNPM (the
+	// fetched CPython 3.12.0 build, the default) or images.PythonImageBuilt
+	// (the project's own CPython 3.11.2 -O2 build, `make python-image`),
+	// which falls back to the npm image when it has not been built. Empty
+	// means $AGENTENKIT_PYTHON_IMAGE, else the npm image; any other value is
+	// an error of the first command that runs python3 (images.Paths.PythonFor).
+	PythonImage string
 }
 
 // Provider makes wasm sandboxes. It is safe for concurrent use.
@@ -246,6 +253,9 @@ func New(opts Options) *Provider {
 	}
 	if opts.ImagesDir == "" {
 		opts.ImagesDir = images.DefaultDir()
+	}
+	if opts.PythonImage == "" {
+		opts.PythonImage = os.Getenv(images.EnvPythonImage)
 	}
 	if opts.MemoryLimitMB <= 0 {
 		opts.MemoryLimitMB = DefaultMemoryLimitMB
@@ -379,7 +389,11 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 		return eng.Load(ctx, "busybox:"+bb, bb)
 	case "python":
 		p.pythonAsked.Store(true)
-		return eng.Load(ctx, engine.Python+":"+paths.Python, paths.Python)
+		py, err := paths.PythonFor(p.opts.PythonImage)
+		if err != nil {
+			return nil, fmt.Errorf("wasm: %w", err)
+		}
+		return eng.Load(ctx, engine.Python+":"+py, py)
 	case "node":
 		file := filepath.Join(paths.Dir, NodeFile)
 		if fi, err := os.Stat(file); err != nil || fi.Size() == 0 {

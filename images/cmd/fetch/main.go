@@ -1,7 +1,8 @@
 // Command fetch fetches the WASI images into the images folder (see package
 // images) and builds the busybox and node images from ./images/busybox
 // and ./images/node: `go run ./images/cmd/fetch [-dir DIR] [-busybox=false]`.
-// `make images` calls it.
+// [-build-python]: also the project's own python image (images.BuildPython).
+// `make images` calls it; `make python-image` adds -build-python.
 package main
 
 import (
@@ -22,6 +23,7 @@ import (
 func main() {
 	dir := flag.String("dir", "", "images folder (default: $"+images.EnvDir+", else images/cache in the source tree, else the user cache)")
 	busybox := flag.Bool("busybox", true, "also build busybox.wasm and node.wasm from ./images/busybox and ./images/node (needs this module's source and the go command)")
+	buildPython := flag.Bool("build-python", false, "also build the project's own python image (images/pybuild/build.sh: Debian's sources and toolchain, 15 to 45 minutes)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
@@ -40,6 +42,14 @@ func main() {
 			}
 			fmt.Println(out)
 		}
+	}
+	if *buildPython {
+		out, err := images.BuildPython(ctx, images.Options{Dir: p.Dir, Progress: os.Stderr})
+		if err != nil {
+			fmt.Fprintln(os.Stderr, err)
+			os.Exit(1)
+		}
+		fmt.Println(out)
 	}
 }
 

@@ -39,7 +39,7 @@ func moduleConfig(args []string, env map[string]string, stdin io.Reader, stdout,
 
 // mounts is what an instance of img sees: fsys read-write at "/" (none
 // when nil) and, for a Python image, site at PythonSiteDir and stdlib (when
-// not nil) at PythonStdlibDir.
+// not nil) at img.stdlibDir.
 func (img *Image) mounts(fsys experimentalsys.FS, site, stdlib fs.FS) wazero.FSConfig {
 	fsc := wazero.NewFSConfig()
 	if fsys != nil {
@@ -48,7 +48,7 @@ func (img *Image) mounts(fsys experimentalsys.FS, site, stdlib fs.FS) wazero.FSC
 	if img.python {
 		fsc = fsc.WithFSMount(site, PythonSiteDir)
 		if stdlib != nil {
-			fsc = fsc.WithFSMount(stdlib, PythonStdlibDir)
+			fsc = fsc.WithFSMount(stdlib, img.stdlibDir)
 		}
 	}
 	return fsc

@@ -95,7 +95,11 @@
 //   - The standard library CPython keeps in a zip inside the image is read
 //     out once at Load and mounted read-only at PythonStdlibDir, last on
 //     PYTHONPATH: CPython's zipimport would otherwise parse the zip's
-//     directory in Python code on every start (about 45 ms).
+//     directory in Python code on every start (about 45 ms). An image with
+//     its standard library beside it as python3XY.zip (the project's own
+//     build, images.BuildPython) has that zip mounted at
+//     /usr/local/lib/python3.XY instead, where its CPython finds it by
+//     itself, and not on PYTHONPATH.
 //   - PYTHONUNBUFFERED=1 (stdout is not a TTY; without it nothing streams)
 //     and PYTHONDONTWRITEBYTECODE=1 (no __pycache__ in the sandbox's files),
 //     unless RunSpec.Env sets them.

@@ -202,7 +202,19 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 	}
 	img := &Image{name: name, path: path, e: e, compiled: cm, python: python, data: l.data}
 	if img.python {
-		img.site, img.stdlib = img.pythonSite(ctx, l.sum)
+		img.stdlibDir = PythonStdlibDir
+		z, dir, ok, err := stdlibBeside(path)
+		if err != nil {
+			return nil, fmt.Errorf("engine: image %q (%s): %w", name, path, err)
+		}
+		if ok {
+			img.stdlib, img.stdlibDir, img.ownStdlib = z, dir, true
+		}
+		site, stdlib := img.pythonSite(ctx, l.sum)
+		img.site = site
+		if !img.ownStdlib {
+			img.stdlib = stdlib
+		}
 	}
 	return img, nil
 }

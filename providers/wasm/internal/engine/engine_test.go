@@ -47,7 +47,11 @@ func python(t testing.TB) (*Engine, *Image) {
 			return
 		}
 		start := time.Now()
-		testPy, setupErr = testEng.Load(ctx, Python, paths.Python)
+		var py string
+		if py, setupErr = paths.PythonFor(""); setupErr != nil { // $AGENTENKIT_PYTHON_IMAGE
+			return
+		}
+		testPy, setupErr = testEng.Load(ctx, Python, py)
 		if setupErr == nil {
 			fmt.Fprintf(os.Stderr, "engine_test: python.wasm loaded in %v\n", time.Since(start).Round(time.Millisecond))
 		}
@@ -346,12 +350,11 @@ func rssKiB(field string) int64 {
 
 func TestLoadOnce(t *testing.T) {
 	e, py := python(t)
-	paths, _ := images.Find("")
 	var wg sync.WaitGroup
 	start := time.Now()
 	for range 4 {
 		wg.Go(func() {
-			again, err := e.Load(context.Background(), Python, paths.Python)
+			again, err := e.Load(context.Background(), Python, py.path)
 			if err != nil || again != py {
 				t.Errorf("second Load: %p %v, want %p", again, err, py)
 			}
@@ -554,7 +557,15 @@ func TestWazeroVersion(t *testing.T) {
 // TestPythonStdlib: the standard library is served from the host folder at
 // PythonStdlibDir, after the caller's PYTHONPATH (which still shadows it, as
 // it shadows the zip), and modules outside the startup set import from it.
+// An image with its own library beside it (the project's build) has it at
+// its prefix's folder, sources with their .pyc, where CPython puts it on
+// sys.path after PYTHONPATH by itself.
 func TestPythonStdlib(t *testing.T) {
+	_, py := python(t)
+	dir, ext := PythonStdlibDir, ".pyc" // the npm image's zip has no sources
+	if py.ownStdlib {
+		dir, ext = py.stdlibDir, ".py"
+	}
 	fsys, files := testFS(t)
 	if err := files.MkdirAll("/mods/json", 0o755); err != nil {
 		t.Fatal(err)
@@ -567,10 +578,10 @@ func TestPythonStdlib(t *testing.T) {
 		env              map[string]string
 	}{
 		{name: "startup modules", code: "import encodings; print(encodings.__file__)",
-			want: PythonStdlibDir + "/encodings/__init__.pyc\n"},
+			want: dir + "/encodings/__init__" + ext + "\n"},
 		{name: "later imports", code: "import json, decimal; print(json.dumps([decimal.Decimal('1.5')], default=str), json.__file__)",
-			want: `["1.5"] ` + PythonStdlibDir + "/json/__init__.pyc\n"},
-		{name: "PYTHONPATH first", code: "import json, sys; print(json.X, sys.path.index('/mods') < sys.path.index('" + PythonStdlibDir + "'))",
+			want: `["1.5"] ` + dir + "/json/__init__" + ext + "\n"},
+		{name: "PYTHONPATH first", code: "import json, sys; print(json.X, sys.path.index('/mods') < sys.path.index('" + dir + "'))",
 			env: map[string]string{"PYTHONPATH": "/mods"}, want: "mine True\n"},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

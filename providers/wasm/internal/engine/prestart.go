@@ -32,7 +32,7 @@ var ErrNotPython = errors.New("engine: not a python image")
 type prestart struct {
 	argv0  string
 	env    map[string]string // with Python's defaults, as started
-	stdlib bool              // the host's stdlib is mounted
+	stdlib string            // PYTHONPATH's last entry, the stdlib, or ""
 }
 
 // Prestart starts a prestarted Python of img on spec's files, as argv0
@@ -64,8 +64,8 @@ func (img *Image) prestartFor(argv0 string, env map[string]string) *prestart {
 		start = map[string]string{}
 	}
 	delete(start, "PWD")
-	pythonEnv(start, img.stdlib != nil)
-	return &prestart{argv0: argv0, env: start, stdlib: img.stdlib != nil}
+	pythonEnv(start, img.stdlibPath(img.stdlib))
+	return &prestart{argv0: argv0, env: start, stdlib: img.stdlibPath(img.stdlib)}
 }
 
 // PrestartServes reports whether a prestarted Python that Prestart would

@@ -157,8 +157,8 @@ func compareCold(t *testing.T, name string, preCode, coldCode int, preRunErr, co
 // CPython runs it.
 func TestPrestartServes(t *testing.T) {
 	ps := &prestart{argv0: "python3", env: map[string]string{"HOME": "/h"}}
-	pythonEnv(ps.env, true)
-	ps.stdlib = true
+	pythonEnv(ps.env, PythonStdlibDir)
+	ps.stdlib = PythonStdlibDir
 	for _, c := range []struct {
 		name string
 		args []string

@@ -12,6 +12,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
 	"time"
@@ -53,7 +54,37 @@ func withNetShims(site fstest.MapFS) fstest.MapFS {
 // PythonStdlibDir is where Run mounts, read-only, the image's own standard
 // library taken out of its zip (see pythonSite). It is last on PYTHONPATH,
 // after the caller's entries, so that it stands where the zip stood.
+//
+// An image with its standard library beside it (see stdlibBeside) has it
+// mounted where its CPython looks by itself instead, and not on PYTHONPATH.
 const PythonStdlibDir = "/usr/lib/agentenkit/python3.12"
+
+// stdlibBeside reads the standard library of a Python image built by this
+// project (images/pybuild): a zip named python3XY.zip in the folder of the
+// image's wasm, holding what CPython 3.XY's `make install` puts in
+// lib/python3.XY. It returns the zip and where to mount it: the folder
+// CPython finds from its compiled-in prefix, /usr/local/lib/python3.XY, so
+// that sys.path is CPython's own. ok is false when there is no such zip (the
+// image keeps its library inside itself). More than one such zip, or one
+// that cannot be read, is an error.
+func stdlibBeside(wasmPath string) (z fs.FS, dir string, ok bool, err error) {
+	found, err := filepath.Glob(filepath.Join(filepath.Dir(wasmPath), "python3*.zip"))
+	if err != nil || len(found) == 0 {
+		return nil, "", false, err
+	}
+	if len(found) > 1 {
+		return nil, "", false, fmt.Errorf("more than one standard library beside the image: %v", found)
+	}
+	minor := strings.TrimSuffix(strings.TrimPrefix(filepath.Base(found[0]), "python3"), ".zip")
+	if _, err := strconv.ParseUint(minor, 10, 8); err != nil {
+		return nil, "", false, fmt.Errorf("standard library %s: want python3XY.zip", found[0])
+	}
+	r, err := zip.OpenReader(found[0]) // open as long as the image is: read as the guest asks
+	if err != nil {
+		return nil, "", false, fmt.Errorf("standard library %s: %w", found[0], err)
+	}
+	return r, "/usr/local/lib/python3." + minor, true, nil
+}
 
 // pythonSite reads what Run mounts for a Python image, with one run of the
 // image itself:
@@ -72,6 +103,9 @@ const PythonStdlibDir = "/usr/lib/agentenkit/python3.12"
 // hash sum (loadModule) and the source's, so that the run is made once per
 // image, not per process: the zip is then read from its file as the guest
 // asks, never held in memory.
+//
+// An image with its own stdlib (stdlibBeside) runs with it mounted and
+// keeps it (the caller ignores the stdlib returned here).
 func (img *Image) pythonSite(ctx context.Context, sum string) (site, stdlib fs.FS) {
 	var pycFile, zipFile string
 	if dir := img.e.prepared; dir != "" && sum != "" {
@@ -104,7 +138,7 @@ func (img *Image) pythonSite(ctx context.Context, sum string) (site, stdlib fs.F
 		Stdout:  &outb,
 		Stderr:  &errb,
 		Timeout: 30 * time.Second,
-	}, fstest.MapFS{}, nil)
+	}, fstest.MapFS{}, img.stdlib)
 	site = withNetShims(fstest.MapFS{"sitecustomize.py": {Data: sitecustomize, Mode: 0o444}})
 	out := outb.Bytes()
 	if err != nil || code != 0 || len(out) < 8 {
@@ -157,15 +191,15 @@ func cachedSite(pycFile, zipFile string) (site, stdlib fs.FS, ok bool) {
 }
 
 // pythonEnv adds Python's defaults to env (a copy): PYTHONPATH starts with
-// PythonSiteDir and, when withStdlib, ends with PythonStdlibDir;
+// PythonSiteDir and, when stdlibPath is not "", ends with it;
 // PYTHONUNBUFFERED and PYTHONDONTWRITEBYTECODE are 1 unless set.
-func pythonEnv(env map[string]string, withStdlib bool) {
+func pythonEnv(env map[string]string, stdlibPath string) {
 	p := PythonSiteDir
 	if user := env["PYTHONPATH"]; user != "" {
 		p += ":" + user
 	}
-	if withStdlib {
-		p += ":" + PythonStdlibDir
+	if stdlibPath != "" {
+		p += ":" + stdlibPath
 	}
 	env["PYTHONPATH"] = p
 	for k, v := range map[string]string{"PYTHONUNBUFFERED": "1", "PYTHONDONTWRITEBYTECODE": "1"} {

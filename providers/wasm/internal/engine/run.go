@@ -93,7 +93,9 @@ type Image struct {
 	compiled   wazero.CompiledModule
 	python     bool
 	site       fs.FS        // Python: mounted at PythonSiteDir
-	stdlib     fs.FS        // Python: mounted at PythonStdlibDir when not nil
+	stdlib     fs.FS        // Python: mounted at stdlibDir when not nil
+	stdlibDir  string       // Python: PythonStdlibDir, or the image's own (stdlibBeside)
+	ownStdlib  bool         // Python: the stdlib is the image's own, found by CPython without PYTHONPATH
 	data       *dataImage   // the data segments, when taken out of the module (dataimage.go)
 	tmpl       templates    // Python: clone templates by start (clone.go)
 	cloneRuns  atomic.Int64 // Runs started from a clone (clonerun.go)
@@ -112,8 +114,18 @@ func (img *Image) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 	return img.run(ctx, spec, img.site, img.stdlib)
 }
 
+// stdlibPath is what pythonEnv appends to PYTHONPATH for a run with stdlib
+// mounted: PythonStdlibDir, or "" when none is mounted or CPython finds it
+// by itself (ownStdlib).
+func (img *Image) stdlibPath(stdlib fs.FS) string {
+	if stdlib == nil || img.ownStdlib {
+		return ""
+	}
+	return img.stdlibDir
+}
+
 // run is Run with site mounted at PythonSiteDir and stdlib (when not nil)
-// at PythonStdlibDir for a Python image.
+// at img.stdlibDir for a Python image.
 func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (code int, err error) {
 	if len(spec.Args) == 0 {
 		spec.Args = []string{img.name}
@@ -139,7 +151,7 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 	env["PWD"] = dir
 	args := spec.Args
 	if img.python {
-		pythonEnv(env, stdlib != nil)
+		pythonEnv(env, img.stdlibPath(stdlib))
 		args = pythonArgs(args, dir)
 	}
 	cfg := moduleConfig(args, env, stdinFor(ctx, spec.Stdin), stdout, stderr, img.mounts(spec.FS, site, stdlib), ctx)

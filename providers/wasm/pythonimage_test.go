@@ -1,0 +1,53 @@
+package wasm_test
+
+import (
+	"context"
+	"strings"
+	"testing"
+
+	"github.com/stretchr/testify/require"
+
+	"github.com/agentenkit/agentenkit/images"
+	"github.com/agentenkit/agentenkit/providers/wasm"
+	"github.com/agentenkit/agentenkit/sandbox"
+)
+
+// TestPythonImageChoice: Options.PythonImage picks the fetched CPython
+// 3.12 or the project's own 3.11 build (the npm one while it is not
+// built), and an unknown name fails the command that runs python3,
+// saying why.
+func TestPythonImageChoice(t *testing.T) {
+	needImages(t)
+	paths, err := images.Find("")
+	require.NoError(t, err)
+	built := "3.12."
+	if paths.BuiltPython != "" {
+		built = "3.11."
+	}
+	for _, tt := range []struct{ choice, want string }{
+		{images.PythonImageNPM, "3.12."},
+		{images.PythonImageBuilt, built},
+	} {
+		p := newProvider(t, nil, wasm.Options{PythonImage: tt.choice})
+		sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
+		res := run(t, sb, `python3 -c 'import sys; print(sys.version)'`, sandbox.RunCommandOptions{})
+		if !strings.HasPrefix(res.Stdout, tt.want) || res.ExitCode != 0 {
+			t.Errorf("%s: exit %d, stdout %q, stderr %q; want version %s", tt.choice, res.ExitCode, res.Stdout, res.Stderr, tt.want)
+		}
+	}
+
+	p := newProvider(t, nil, wasm.Options{PythonImage: "fast"})
+	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
+	res, err := sb.RunCommand(context.Background(), "python3 -c pass", sandbox.RunCommandOptions{})
+	if err == nil && res.ExitCode == 0 {
+		t.Fatalf("an unknown python image ran python3: %+v", res)
+	}
+	if msg := res.Stderr; err != nil {
+		msg += err.Error()
+		if !strings.Contains(msg, `python image "fast"`) {
+			t.Errorf("the failure does not name the image: %q", msg)
+		}
+	} else if !strings.Contains(msg, `python image "fast"`) {
+		t.Errorf("the failure does not name the image: %q", msg)
+	}
+}
