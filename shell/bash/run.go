@@ -1083,6 +1083,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		}
 		r.status = 0
 		for {
+			r.setLine(c.Pos()) // $LINENO in the condition is the loop's line
 			if l.Cond != nil {
 				n, err := r.arith(l.Cond)
 				if err != nil {
@@ -1097,6 +1098,7 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 				return
 			}
 			if l.Post != nil {
+				r.setLine(c.Pos())
 				if _, err := r.arith(l.Post); err != nil {
 					r.arithFail(err)
 					return
