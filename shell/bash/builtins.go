@@ -936,7 +936,7 @@ func typeBuiltin(r *Runner, args []string) int {
 				case "keyword":
 					fmt.Fprintf(r.stdout(), "%s is a shell keyword\n", name)
 				case "function":
-					fmt.Fprintf(r.stdout(), "%s is a function\n%s\n", name, funcText(name, r.funcs[name]))
+					fmt.Fprintf(r.stdout(), "%s is a function\n%s\n", name, parse.FuncText(name, r.funcs[name]))
 				case "builtin":
 					fmt.Fprintf(r.stdout(), "%s is a shell builtin\n", name)
 				default:

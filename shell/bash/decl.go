@@ -435,7 +435,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			} else if funcNames {
 				fmt.Fprintf(r.stdout(), "declare -f %s\n", n)
 			} else {
-				fmt.Fprintln(r.stdout(), funcText(n, body))
+				fmt.Fprintln(r.stdout(), parse.FuncText(n, body))
 			}
 		}
 		return status

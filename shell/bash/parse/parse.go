@@ -3,7 +3,9 @@
 // ([Reader]), syntax errors reported with bash's text ([PrintSyntaxError]),
 // and each tree prepared for the interpreter ([Prepare], [Templates]):
 // brace expansions split, ${x///...} read as bash does, and arithmetic
-// expressions turned into templates of their source text.
+// expressions turned into templates of their source text; and a
+// function printed back as bash's type and declare -f print it
+// ([FuncText]).
 package parse
 
 import (

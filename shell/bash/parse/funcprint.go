@@ -1,4 +1,4 @@
-package bash
+package parse
 
 import (
 	"strings"
@@ -6,12 +6,12 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// funcText is a function as bash's type and declare -f print it: the
+// FuncText is a function as bash's type and declare -f print it: the
 // name, " () ", and the body re-formatted the way bash's print_cmd does
 // (one command a line, four spaces a level, ";" between the commands of
 // a group and after each command of an if or loop body). Constructs it
 // does not know are printed as written.
-func funcText(name string, body *syntax.Stmt) string {
+func FuncText(name string, body *syntax.Stmt) string {
 	var p funcPrinter
 	p.b.WriteString(name + " () \n")
 	if blk, ok := body.Cmd.(*syntax.Block); ok && len(body.Redirs) == 0 {
@@ -177,4 +177,11 @@ func (p *funcPrinter) ifClause(c *syntax.IfClause, level int) {
 	}
 	p.indent(level)
 	p.b.WriteString("fi")
+}
+
+// printNode is n's source text as mvdan's printer writes it.
+func printNode(n syntax.Node) string {
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, n)
+	return b.String()
 }
