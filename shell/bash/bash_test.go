@@ -149,6 +149,8 @@ func TestRun(t *testing.T) {
 		{"brace expansion", "echo {a,b}{1..3..2} x{05..07}", "a1 a3 b1 b3 x05 x06 x07\n", "", 0},
 		{"glob", "touch() { for f; do : > $f; done; }; touch b.txt a.txt .h; echo *.txt; shopt -s nullglob; echo *.none end", "a.txt b.txt\nend\n", "", 0},
 		{"xtrace", "set -x; echo 'a b' c", "a b c\n", "+ echo 'a b' c\n", 0},
+		{"help topics and errors", "help ZZZ; echo $?; help -x; echo $?; help 'ech*'; echo $?", "1\n2\necho: a shell builtin or keyword; see the bash manual\n0\n", "bash: line 1: help: no help topics match `ZZZ'.  Try `help help' or `man -k ZZZ' or `info ZZZ'.\nbash: line 1: help: -x: invalid option\nhelp: usage: help [-dms] [pattern ...]\n", 0},
+		{"set lists the caller arrays", "set > f; while read -r l; do case $l in BASH_ARG*|BASH_LI*|BASH_SO*) echo \"$l\";; esac; done < f", "BASH_ARGC=()\nBASH_ARGV=()\nBASH_LINENO=()\nBASH_SOURCE=()\n", "", 0},
 		{"panic in a command", "boom; echo $?", "1\n", "boom: internal error: kaboom\n", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -93,6 +93,7 @@ func init() {
 		"pushd":  pushdBuiltin,
 		"popd":   popdBuiltin,
 		"dirs":   dirsBuiltin,
+		"help":   helpBuiltin,
 	}
 }
 

@@ -275,6 +275,13 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	g["SHELLOPTS"] = &Var{Set: true, ReadOnly: true}
 	g["BASHOPTS"] = &Var{Set: true, ReadOnly: true}
 	g["BASH_VERSINFO"] = &Var{Set: true, Kind: kIndexed, ReadOnly: true, Idx: map[int]string{0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}}
+	// bash -c lists these empty arrays in set's output; no caller stack
+	// fills them here.
+	for _, n := range []string{"BASH_ARGC", "BASH_ARGV", "BASH_LINENO", "BASH_SOURCE"} {
+		if _, ok := g[n]; !ok {
+			g[n] = &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+		}
+	}
 	g["FUNCNAME"] = &Var{Kind: kIndexed} // a value inside functions only (setFuncname)
 	for _, f := range opts.Flags {
 		_ = f
