@@ -142,3 +142,17 @@ func TestXtraceBadPS4(t *testing.T) {
 		t.Errorf("stderr %q, want %q", stderr, want)
 	}
 }
+
+// Forms mvdan's parser refuses that bash reads (outputs of bash 5.2 -c,
+// as the Oils spec tests record them): a short bad ${...}, let's x=( 1 ) word, and a
+// here-document delimiter "$@" read to the end of the input.
+func TestReaderRetries(t *testing.T) {
+	script := "x=${a&}\necho \"[$x] $?\"\nlet x=( 1 ) y=( x + 2 )\necho $x $y\nf() {\n  cat <<\"$@\"\nhi\n}\n"
+	out, stderr, code := runScript(t, script)
+	want := "bash: line 1: ${a&}: bad substitution\n" +
+		"bash: line 8: warning: here-document at line 6 delimited by end-of-file (wanted `$@')\n" +
+		"bash: -c: line 9: syntax error: unexpected end of file\n"
+	if out != "[] 1\n1 3\n" || stderr != want || code != 2 {
+		t.Errorf("got (%q, %q, %d)", out, stderr, code)
+	}
+}

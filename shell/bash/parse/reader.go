@@ -201,7 +201,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err))) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -583,7 +583,24 @@ func (rd *Reader) kshRetry(full []*syntax.Stmt, perr error) bool {
 	orig = map[int]string{}
 	t, ok := blank(rd.text, inner, orig)
 	if !ok {
-		return false
+		// too short to hold ${ :;} (${a&}): the placeholder replaces it,
+		// and the text after it moves
+		end := closingBrace(rd.text, inner+2)
+		if end < 0 {
+			return false
+		}
+		const ph = "${ :;}"
+		t = rd.text[:inner] + ph + rd.text[end+1:]
+		if off := firstErrOffset(t[start:]); off >= 0 && start+off <= errOff {
+			return false
+		}
+		rd.shiftAfter(end+1, len(ph)-(end+1-inner))
+		if rd.ksh == nil {
+			rd.ksh = map[int]string{}
+		}
+		rd.ksh[inner] = rd.text[inner : end+1]
+		rd.text = t
+		return true
 	}
 	if accept(t, orig) {
 		return true
@@ -677,4 +694,109 @@ func (rd *Reader) noteAppend(st *syntax.Stmt) {
 		}
 		return true
 	})
+}
+
+// shiftAfter moves the offsets the reader keeps that are at or after at
+// by delta: text of that length was put in (or taken out) before them.
+func (rd *Reader) shiftAfter(at, delta int) {
+	shift := func(o int) int {
+		if o >= at {
+			return o + delta
+		}
+		return o
+	}
+	if len(rd.ksh) > 0 {
+		m := make(map[int]string, len(rd.ksh))
+		for o, v := range rd.ksh {
+			m[shift(o)] = v
+		}
+		rd.ksh = m
+	}
+	if len(rd.appends) > 0 {
+		m := make(map[int]bool, len(rd.appends))
+		for o := range rd.appends {
+			m[shift(o)] = true
+		}
+		rd.appends = m
+	}
+	for i := range rd.regions {
+		rd.regions[i].from = shift(rd.regions[i].from)
+		rd.regions[i].to = shift(rd.regions[i].to)
+	}
+	for i, o := range rd.eligible {
+		rd.eligible[i] = shift(o)
+	}
+}
+
+// hdocRetry handles a here-document word in double quotes that holds an
+// expansion ("$@"), which mvdan's parser refuses: bash takes the quoted
+// text as the delimiter, as written, and reads the body unexpanded. The
+// double quotes become single quotes (same text, no expansion), when the
+// word holds no single quote or backslash.
+func (rd *Reader) hdocRetry(perr error) bool {
+	var pe syntax.ParseError
+	if !errors.As(perr, &pe) || !strings.Contains(pe.Text, "expansions not allowed in heredoc words") {
+		return false
+	}
+	// the error is at the expansion: the word's quote is before it
+	i := errOffset(perr)
+	if i < 0 || i >= len(rd.text) {
+		return false
+	}
+	ls := strings.LastIndexByte(rd.text[:i], '\n') + 1
+	i = strings.LastIndexByte(rd.text[:i+1], '"')
+	if i < ls || !strings.HasSuffix(strings.TrimRight(rd.text[ls:i], " \t"), "<<") {
+		return false
+	}
+	j := strings.IndexAny(rd.text[i+1:], "\"\\'`\n")
+	if j < 0 || rd.text[i+1+j] != '"' {
+		return false
+	}
+	j += i + 1
+	if j+1 < len(rd.text) && strings.IndexByte(" \t\n;&|<>)", rd.text[j+1]) < 0 {
+		return false // more word after the quotes
+	}
+	rd.text = rd.text[:i] + "'" + rd.text[i+1:j] + "'" + rd.text[j+1:]
+	return true
+}
+
+// letParenRetry handles let x=( 1 ): bash reads x=( 1 ) as one word of
+// the let builtin (the parentheses of a compound assignment), mvdan's
+// parser fails at its "(". The word is put in single quotes, which let's
+// arithmetic drops.
+func (rd *Reader) letParenRetry(perr error) bool {
+	i := errOffset(perr)
+	if i <= 0 || i >= len(rd.text) || rd.text[i] != '(' || rd.text[i-1] != '=' {
+		return false
+	}
+	ls := strings.LastIndexByte(rd.text[:i], '\n') + 1
+	ws := strings.LastIndexAny(rd.text[ls:i], " \t") + ls + 1
+	if strings.ContainsAny(rd.text[ws:i], "'\"\\$`") {
+		return false
+	}
+	// the statement is a let
+	if f := strings.Fields(rd.text[ls:ws]); len(f) == 0 || (f[0] != "let" && f[0] != `\let`) {
+		return false
+	}
+	depth, end := 0, -1
+	for k := i; k < len(rd.text) && end < 0; k++ {
+		switch rd.text[k] {
+		case '(':
+			depth++
+		case ')':
+			depth--
+			if depth == 0 {
+				end = k
+			}
+		case '\'', '\n', '\\':
+			return false
+		}
+	}
+	if end < 0 {
+		return false
+	}
+	rd.shiftAfter(end+1, 1)
+	rd.shiftAfter(ws, 1)
+	rd.text = rd.text[:ws] + "'" + rd.text[ws:end+1] + "'" + rd.text[end+1:]
+	return true
 }

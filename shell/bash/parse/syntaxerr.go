@@ -29,7 +29,12 @@ func PrintSyntaxError(w io.Writer, pfx, src string, base int, err error) {
 	switch {
 	case errors.As(err, &pe):
 		for _, l := range bashSyntaxLines(src, base, pe) {
-			fmt.Fprintf(w, "%s: %s\n", pfx, l)
+			p := pfx
+			if strings.Contains(l, ": warning: ") {
+				// a warning names the shell (or script) and the line only
+				p = strings.TrimSuffix(strings.TrimSuffix(p, ": -c"), ": eval")
+			}
+			fmt.Fprintf(w, "%s: %s\n", p, l)
 		}
 	case errors.As(err, &le):
 		fmt.Fprintf(w, "%s: line %d: syntax error: %s is not supported\n", pfx, max(le.Pos.Line(), 1), le.Feature)
@@ -63,6 +68,22 @@ func bashSyntaxLines(src string, base int, pe syntax.ParseError) []string {
 			closing = strings.TrimSuffix(rest[i+7:], "`")
 		}
 		return []string{fmt.Sprintf("line %d: unexpected EOF while looking for matching `%s'", line, closing)}
+	}
+	if d, ok := strings.CutPrefix(pe.Text, "unclosed here-document `"); ok {
+		// a here-document the input ends in, inside a command that is
+		// not closed: bash warns, and the input ends too soon
+		d = strings.TrimSuffix(d, "`")
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Parse(strings.NewReader(src+"\n"+d+"\n"), ""); err != nil {
+			var pe2 syntax.ParseError
+			if errors.As(err, &pe2) && pe2.Incomplete {
+				last := eof()
+				n := strings.Count(src, "\n") + base
+				if !strings.HasSuffix(src, "\n") {
+					n++
+				}
+				return append([]string{fmt.Sprintf("line %d: warning: here-document at line %d delimited by end-of-file (wanted `%s')", n-1, line, d)}, last...)
+			}
+		}
 	}
 	off := int(pe.Pos.Offset())
 	if off > len(src) {
