@@ -151,6 +151,8 @@ func TestRun(t *testing.T) {
 		{"xtrace", "set -x; echo 'a b' c", "a b c\n", "+ echo 'a b' c\n", 0},
 		{"help topics and errors", "help ZZZ; echo $?; help -x; echo $?; help 'ech*'; echo $?", "1\n2\necho: a shell builtin or keyword; see the bash manual\n0\n", "bash: line 1: help: no help topics match `ZZZ'.  Try `help help' or `man -k ZZZ' or `info ZZZ'.\nbash: line 1: help: -x: invalid option\nhelp: usage: help [-dms] [pattern ...]\n", 0},
 		{"set lists the caller arrays", "set > f; while read -r l; do case $l in BASH_ARG*|BASH_LI*|BASH_SO*) echo \"$l\";; esac; done < f", "BASH_ARGC=()\nBASH_ARGV=()\nBASH_LINENO=()\nBASH_SOURCE=()\n", "", 0},
+		{"ERR trap inside DEBUG trap and DEBUG inside ERR", `trap "false; echo \$LINENO e" ERR; trap "false; echo d" DEBUG; false; echo after=$?`, "1 e\nd\nd\nd\n1 e\n1 e\nd\nafter=1\n", "", 0},
+		{"DEBUG before each for (( )) expression", `trap "echo D" DEBUG; for ((i=0; i<1; i++)); do :; done`, "D\nD\nD\nD\nD\n", "", 0},
 		{"panic in a command", "boom; echo $?", "1\n", "boom: internal error: kaboom\n", 0},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

@@ -148,11 +148,13 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 // whether control flow leaves the command.
 func (r *Runner) debugTrap() bool {
 	t, ok := r.traps["DEBUG"]
-	if !ok || r.inTrap {
+	if !ok || r.inDebugTrap {
 		return false
 	}
 	st := r.status
+	r.inDebugTrap = true
 	r.runTrap(t)
+	r.inDebugTrap = false
 	r.status = st
 	return r.stopped()
 }

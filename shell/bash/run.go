@@ -180,6 +180,8 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
+	inDebugTrap   bool                  // the DEBUG trap runs: no DEBUG trap inside it (other traps run)
+	inErrTrap     bool                  // the ERR trap runs: no ERR trap inside it
 	inStage       bool                  // a pipeline stage's subshell: its DEBUG trap ran in the parent
 	shownTraps    map[string]string     // in a subshell that set no trap yet: the parent's, which trap lists
 	trapName      string                // the next trap's name in syntax errors: "exit trap"
@@ -688,9 +690,11 @@ func (r *Runner) checkErr(st *syntax.Stmt) {
 	if bc, ok := st.Cmd.(*syntax.BinaryCmd); ok && (bc.Op == syntax.AndStmt || bc.Op == syntax.OrStmt) {
 		return // checked on the last command of the list
 	}
-	if t, ok := r.traps["ERR"]; ok && !r.inTrap && errTrapFor(st) {
+	if t, ok := r.traps["ERR"]; ok && !r.inErrTrap && errTrapFor(st) {
 		st := r.status
+		r.inErrTrap = true
 		r.runTrap(t)
+		r.inErrTrap = false
 		r.status = st
 	}
 	if r.opt["errexit"] {
@@ -1082,6 +1086,12 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			}
 		}
 	case *syntax.CStyleLoop:
+		// The DEBUG trap runs before each of the three expressions, even
+		// an empty one, as bash runs it.
+		r.setLine(c.Pos())
+		if r.debugTrap() {
+			return
+		}
 		if l.Init != nil {
 			if _, err := r.arith(l.Init); err != nil {
 				r.arithFail(err)
@@ -1091,6 +1101,9 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 		r.status = 0
 		for {
 			r.setLine(c.Pos()) // $LINENO in the condition is the loop's line
+			if r.debugTrap() {
+				return
+			}
 			if l.Cond != nil {
 				n, err := r.arith(l.Cond)
 				if err != nil {
@@ -1104,8 +1117,11 @@ func (r *Runner) forClause(c *syntax.ForClause) {
 			if !r.loopBody(c.Do) {
 				return
 			}
+			r.setLine(c.Pos())
+			if r.debugTrap() {
+				return
+			}
 			if l.Post != nil {
-				r.setLine(c.Pos())
 				if _, err := r.arith(l.Post); err != nil {
 					r.arithFail(err)
 					return
