@@ -1,6 +1,12 @@
 package bash
 
 import (
+	"errors"
+	"io"
+
+	"github.com/agentenkit/agentenkit/shell/bash/dirs"
+	"github.com/agentenkit/agentenkit/shell/bash/getopts"
+	"github.com/agentenkit/agentenkit/shell/bash/mapfile"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/bash/umask"
 )
@@ -18,4 +24,70 @@ func umaskBuiltin(r *Runner, args []string) int {
 		return status
 	}
 	return r.writeOut(out)
+}
+
+// host is the runner as the builtin packages see it (their Shell
+// interfaces).
+type host struct{ r *Runner }
+
+func (h host) Errf(format string, a ...any)   { h.r.errf(format, a...) }
+func (h host) Stdout() io.Writer              { return h.r.stdout() }
+func (h host) Stderr() io.Writer              { return h.r.stderr() }
+func (h host) Var(name string) (string, bool) { return h.r.getVar(name) }
+func (h host) SetVar(name, val string) error  { return h.r.setVar(name, val) }
+func (h host) UnsetVar(name string)           { h.r.unsetVar(name) }
+func (h host) SetGlobal(name, val string) {
+	h.r.vars.global().vars[name] = &Var{Set: true, Str: val}
+}
+func (h host) Dir() string       { return h.r.dir }
+func (h host) Cd(dir string) int { return cdBuiltin(h.r, []string{"cd", dir}) }
+func (h host) Home() string {
+	home, _ := h.r.getVar("HOME")
+	return home
+}
+
+func pushdBuiltin(r *Runner, args []string) int { return dirs.Pushd(host{r}, &r.dirStack, args[1:]) }
+func popdBuiltin(r *Runner, args []string) int  { return dirs.Popd(host{r}, &r.dirStack, args[1:]) }
+func dirsBuiltin(r *Runner, args []string) int  { return dirs.Dirs(host{r}, &r.dirStack, args[1:]) }
+
+func getoptsBuiltin(r *Runner, args []string) int {
+	return getopts.Run(host{r}, r.name, args[1:], r.params)
+}
+
+// mapfileBuiltin is mapfile over the runner's file descriptors and
+// variables: without -O the array is replaced, with it kept and filled
+// from the origin.
+func mapfileBuiltin(r *Runner, args []string) int {
+	o, err := mapfile.Parse(args[1:])
+	if ue := (*mapfile.UsageError)(nil); errors.As(err, &ue) {
+		r.errf("%s", ue.Msg)
+		return 2
+	}
+	d, ok := r.fds[o.FD]
+	if !ok || d.r == nil {
+		r.errf("mapfile: %d: invalid file descriptor: Bad file descriptor", o.FD)
+		return 1
+	}
+	v := r.lookupVar(o.Name)
+	if v == nil || o.Origin == 0 {
+		nv := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+		if v != nil {
+			if v.ReadOnly {
+				r.errf("mapfile: %s: readonly variable", o.Name)
+				return 1
+			}
+			*v = *nv
+		} else {
+			v = nv
+			r.vars.global().vars[o.Name] = v
+		}
+	}
+	if v.Idx == nil {
+		v.Kind, v.Idx = kIndexed, map[int]string{}
+	}
+	v.Set = true
+	for i, line := range mapfile.Lines(d.r, o) {
+		v.Idx[o.Origin+i] = line
+	}
+	return 0
 }
