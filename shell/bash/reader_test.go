@@ -145,14 +145,29 @@ func TestXtraceBadPS4(t *testing.T) {
 
 // Forms mvdan's parser refuses that bash reads (outputs of bash 5.2 -c,
 // as the Oils spec tests record them): a short bad ${...}, let's x=( 1 ) word, and a
-// here-document delimiter "$@" read to the end of the input.
+// here-document delimiter "$@" read to the end of the input; empty
+// arithmetic (( )) and $(( )) (0).
 func TestReaderRetries(t *testing.T) {
-	script := "x=${a&}\necho \"[$x] $?\"\nlet x=( 1 ) y=( x + 2 )\necho $x $y\nf() {\n  cat <<\"$@\"\nhi\n}\n"
+	script := "(( )); echo $?; (()); echo $? $(( )) $(())\nx=${a&}\necho \"[$x] $?\"\nlet x=( 1 ) y=( x + 2 )\necho $x $y\nf() {\n  cat <<\"$@\"\nhi\n}\n"
 	out, stderr, code := runScript(t, script)
-	want := "bash: line 1: ${a&}: bad substitution\n" +
-		"bash: line 8: warning: here-document at line 6 delimited by end-of-file (wanted `$@')\n" +
-		"bash: -c: line 9: syntax error: unexpected end of file\n"
-	if out != "[] 1\n1 3\n" || stderr != want || code != 2 {
+	want := "bash: line 2: ${a&}: bad substitution\n" +
+		"bash: line 9: warning: here-document at line 7 delimited by end-of-file (wanted `$@')\n" +
+		"bash: -c: line 10: syntax error: unexpected end of file\n"
+	if out != "1\n1 0 0\n[] 1\n1 3\n" || stderr != want || code != 2 {
 		t.Errorf("got (%q, %q, %d)", out, stderr, code)
+	}
+}
+
+// ((...)) and $((...)) closed with "))" whose text does not parse are
+// arithmetic that fails when it runs, at the line ((...)) ends on
+// (outputs of bash 5.2 reading a script file).
+func TestArithSyntaxAtRunTime(t *testing.T) {
+	script := "(( echo 1 ))\necho $?\n((\n x = 1 +\n))\necho $? $(( 2 3 ))\necho after\n"
+	out, stderr, code := runScript(t, script)
+	want := "bash: line 1: ((: echo 1 : syntax error in expression (error token is \"1 \")\n" +
+		"bash: line 5: ((: \n x = 1 +\n: syntax error: operand expected (error token is \"+\n\")\n" +
+		"bash: line 6: 2 3 : syntax error in expression (error token is \"3 \")\n"
+	if out != "1\nafter\n" || stderr != want || code != 0 {
+		t.Errorf("got (%q, %q, %d), want (%q, %q, 0)", out, stderr, code, "1\nafter\n", want)
 	}
 }

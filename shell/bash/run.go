@@ -901,6 +901,8 @@ func (r *Runner) cmd(c syntax.Command) {
 		}
 		r.status = 0
 	case *syntax.ArithmCmd:
+		// bash's line of ((...)) is the one it ends on (read whole)
+		r.setLine(c.Right)
 		r.xtraceArith(c)
 		n, err := r.arith(c.X)
 		if err != nil {

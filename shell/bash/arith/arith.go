@@ -122,7 +122,7 @@ func (p *arithParser) fail(msg string) {
 	if p.lasttp < len(expr) {
 		tok = expr[p.lasttp:]
 	}
-	e := strings.TrimLeft(expr, " \t\n")
+	e := strings.TrimLeft(expr, " \t") // bash skips blanks only (whitespace())
 	panic(arithFatal{&Error{Msg: fmt.Sprintf("%s: %s (error token is \"%s\")", e, msg, tok)}})
 }
 

@@ -58,6 +58,7 @@ type Reader struct {
 	parenTries int            // ((...)) read again as ( (...) ) on this line
 	ksh        map[int]string // ${...} replaced to parse, by offset: their text
 	appends    map[int]bool   // offsets of the ] of [k]+=v read as [k]=v
+	ariths     map[int]string // ((...)) read as 0 to parse, by offset of "((": their text
 
 	regions  []aliasRegion
 	eligible []int // offsets of words that are in command position by an alias
@@ -157,6 +158,7 @@ func (rd *Reader) prepare(stmts []*syntax.Stmt) {
 	for _, st := range stmts {
 		rd.noteAppend(st)
 		Templates(st, rd.text)
+		rd.noteArith(st)
 		Prepare(st)
 		rd.noteKsh(st)
 	}
@@ -201,7 +203,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err))) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err) || rd.emptyArithRetry(err) || rd.arithRetry(full, err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -712,6 +714,13 @@ func (rd *Reader) shiftAfter(at, delta int) {
 		}
 		rd.ksh = m
 	}
+	if len(rd.ariths) > 0 {
+		m := make(map[int]string, len(rd.ariths))
+		for o, v := range rd.ariths {
+			m[shift(o)] = v
+		}
+		rd.ariths = m
+	}
 	if len(rd.appends) > 0 {
 		m := make(map[int]bool, len(rd.appends))
 		for o := range rd.appends {
@@ -799,4 +808,157 @@ func (rd *Reader) letParenRetry(perr error) bool {
 	rd.shiftAfter(ws, 1)
 	rd.text = rd.text[:ws] + "'" + rd.text[ws:end+1] + "'" + rd.text[end+1:]
 	return true
+}
+
+// emptyArithRetry handles an empty (( )) or $(( )), which mvdan's parser
+// refuses: bash evaluates the empty expression as 0. A 0 is written in
+// its first blank (or put in).
+func (rd *Reader) emptyArithRetry(perr error) bool {
+	var pe syntax.ParseError
+	if !errors.As(perr, &pe) || !strings.HasSuffix(pe.Text, "must be followed by an expression") {
+		return false
+	}
+	i := errOffset(perr)
+	if i < 0 || i >= len(rd.text) {
+		return false
+	}
+	switch {
+	case strings.HasPrefix(rd.text[i:], "$(("):
+		i += 3
+	case strings.HasPrefix(rd.text[i:], "(("):
+		i += 2
+	default:
+		return false
+	}
+	j := i
+	for j < len(rd.text) && (rd.text[j] == ' ' || rd.text[j] == '\t') {
+		j++
+	}
+	if !strings.HasPrefix(rd.text[j:], "))") {
+		return false
+	}
+	if j > i {
+		rd.text = rd.text[:i] + "0" + rd.text[i+1:]
+		return true
+	}
+	rd.shiftAfter(i, 1)
+	rd.text = rd.text[:i] + "0" + rd.text[i:]
+	return true
+}
+
+// arithRetry handles a line that fails to parse inside ((...)) or
+// $((...)) closed with "))": bash reads the text to "))" and evaluates it
+// when it runs (a syntax error in expression then). The text becomes 0
+// (newlines kept) and the expression, when the statement is handed out,
+// the text as a template: its expansions and the rest as literals.
+func (rd *Reader) arithRetry(full []*syntax.Stmt, perr error) bool {
+	errOff := errOffset(perr)
+	start := rd.lastEnd
+	if len(full) > 0 {
+		start = int(full[0].Pos().Offset())
+	}
+	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+		return false
+	}
+	for i := min(errOff, len(rd.text)-2); i >= start; i-- {
+		if rd.text[i] != '(' || rd.text[i+1] != '(' {
+			continue
+		}
+		if _, done := rd.ariths[i]; done {
+			continue
+		}
+		end := closeDoubleAt(rd.text, i+2)
+		if end < errOff || end == i+2 {
+			continue
+		}
+		body := rd.text[i+2 : end]
+		if strings.ContainsAny(body, "\"'\\") {
+			return false
+		}
+		if _, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(body)); err != nil {
+			return false
+		}
+		b := []byte(body)
+		zero := -1
+		for k := range b {
+			if b[k] != '\n' {
+				b[k] = ' '
+				if zero < 0 {
+					zero = k
+				}
+			}
+		}
+		if zero < 0 {
+			return false
+		}
+		b[zero] = '0'
+		t := rd.text[:i+2] + string(b) + rd.text[end:]
+		if off := firstErrOffset(t[start:]); off >= 0 && start+off <= end {
+			return false
+		}
+		if rd.ariths == nil {
+			rd.ariths = map[int]string{}
+		}
+		rd.ariths[i] = body
+		rd.text = t
+		return true
+	}
+	return false
+}
+
+// closeDoubleAt returns the offset of the "))" that closes the "((" before
+// from, or -1 when a single ")" closes it.
+func closeDoubleAt(s string, from int) int {
+	depth := 0
+	for i := from; i < len(s); i++ {
+		switch s[i] {
+		case '\\':
+			i++
+		case '(':
+			depth++
+		case ')':
+			if depth > 0 {
+				depth--
+				continue
+			}
+			if i+1 < len(s) && s[i+1] == ')' {
+				return i
+			}
+			return -1
+		}
+	}
+	return -1
+}
+
+// noteArith gives the ((...)) and $((...)) of st that arithRetry read as
+// 0 their text back, as a template.
+func (rd *Reader) noteArith(st *syntax.Stmt) {
+	if len(rd.ariths) == 0 {
+		return
+	}
+	tmpl := func(at int) syntax.ArithmExpr {
+		body, ok := rd.ariths[at]
+		if !ok {
+			return nil
+		}
+		w, err := syntax.NewParser(syntax.Variant(syntax.LangBash)).Document(strings.NewReader(body))
+		if err != nil || w == nil {
+			return nil
+		}
+		Templates(w, body)
+		return w
+	}
+	syntax.Walk(st, func(n syntax.Node) bool {
+		switch n := n.(type) {
+		case *syntax.ArithmCmd:
+			if x := tmpl(int(n.Left.Offset())); x != nil {
+				n.X = x
+			}
+		case *syntax.ArithmExp:
+			if x := tmpl(int(n.Left.Offset()) + 1); x != nil && !n.Bracket {
+				n.X = x
+			}
+		}
+		return true
+	})
 }
