@@ -697,7 +697,9 @@ func evalBuiltin(r *Runner, args []string) int {
 		return 1
 	}
 	r.nest++
-	defer func() { r.nest-- }()
+	savedCmd := r.nestCmd
+	r.nestCmd = "eval"
+	defer func() { r.nest--; r.nestCmd = savedCmd }()
 	if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
 		if args[1] != "--" {
 			r.errf("eval: %s: invalid option", args[1][:2])
@@ -747,7 +749,9 @@ func sourceBuiltin(r *Runner, args []string) int {
 		return 1
 	}
 	r.nest++
-	defer func() { r.nest-- }()
+	savedCmd := r.nestCmd
+	r.nestCmd = args[0]
+	defer func() { r.nest--; r.nestCmd = savedCmd }()
 	name := args[1]
 	p := name
 	if !strings.Contains(name, "/") {

@@ -537,7 +537,11 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				if conv := map[rune]varKind{'A': kIndexed, 'a': kAssoc}[c]; v.Kind == conv && v.Set && (len(v.Idx) > 0 || len(v.Keys) > 0) {
 					msg := name + ": cannot convert " + map[rune]string{'A': "indexed to associative", 'a': "associative to indexed"}[c] + " array"
 					if as.Array != nil || as.Value != nil {
-						// with a value, an assignment error: the line ends
+						// with a value, an assignment error: the line ends;
+						// bash names the eval or source running it
+						if r.nestCmd != "" {
+							msg = r.nestCmd + ": " + msg
+						}
 						r.report(&shError{msg: msg, status: 1, abort: true})
 						return 1
 					}

@@ -454,7 +454,9 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 		r.exit(1)
 		return
 	}
-	savedParams := r.params
+	savedParams, savedCmd := r.params, r.nestCmd
+	r.nestCmd = ""
+	defer func() { r.nestCmd = savedCmd }()
 	r.params = args
 	r.funcDepth++
 	r.funcNames = append(r.funcNames, name)

@@ -171,3 +171,14 @@ func TestArithSyntaxAtRunTime(t *testing.T) {
 		t.Errorf("got (%q, %q, %d), want (%q, %q, 0)", out, stderr, code, "1\nafter\n", want)
 	}
 }
+
+// declare's "cannot convert" error of an assignment names the eval that
+// runs it (outputs of bash 5.2 reading a script file).
+func TestConvertErrorNamesEval(t *testing.T) {
+	script := "declare -a a=(1)\neval \"declare -A a=([x]=1)\"; echo $?\nf() { declare -A a=([x]=1); echo in; }\neval f\ndeclare -A a=([x]=1)\necho end\n"
+	out, stderr, code := runScript(t, script)
+	want := "bash: line 2: eval: a: cannot convert indexed to associative array\nbash: line 5: a: cannot convert indexed to associative array\n"
+	if out != "1\nin\nend\n" || stderr != want || code != 0 {
+		t.Errorf("got (%q, %q, %d), want (\"1\\nin\\nend\\n\", %q, 0)", out, stderr, code, want)
+	}
+}

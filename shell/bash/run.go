@@ -188,6 +188,7 @@ type Runner struct {
 	dirStack      []string              // pushd/popd, below the current folder
 	stderrToOut   bool                  // |&: the next statement's stderr joins its stdout after its redirections
 	nest          int                   // eval and source nesting
+	nestCmd       string                // "eval", "source" or "." running the current text, else ""
 	lineFrozen    int                   // >0 in traps: $LINENO stays the caller's
 	lineOff       int                   // added to a position's line: eval'd text counts from the eval's line
 	callEnd       int                   // the line the running simple command ends on, where eval's text starts
