@@ -169,9 +169,13 @@ func fsWhich(ctx context.Context, c *Call, args []string) error {
 		if name == "-a" || name == "-s" {
 			continue
 		}
-		p := s.lookPath(look, name)
+		p := s.whichPath(c, look, name)
 		if p == "" && fsWhichUtilities[name] && !strings.Contains(name, "/") {
-			p = "/usr/bin/" + name
+			if _, set := c.Env("PATH"); set {
+				p = whichBinDir(pathList, name)
+			} else {
+				p = "/usr/bin/" + name
+			}
 		}
 		if p == "" {
 			status = 1
@@ -183,6 +187,36 @@ func fsWhich(ctx context.Context, c *Call, args []string) error {
 		fmt.Fprintln(c.Stdout, p)
 	}
 	return Exit(status)
+}
+
+// whichPath is the path which reports for name: a name with a slash, or
+// any name when $PATH is unset, as lookPath finds it; else the first executable file in $PATH or, for a
+// command built in, its place in the first of /usr/bin and /bin that
+// $PATH names (the merged-/usr Debian view the shell's command -v
+// gives); "" for none.
+func (s *session) whichPath(c *Call, look lookEnv, name string) string {
+	if _, set := c.Env("PATH"); !set || strings.Contains(name, "/") {
+		return s.lookPath(look, name) // no $PATH: a command built in is /usr/bin's
+	}
+	p := s.pathLookup(c.Dir, look.path, name)
+	if p == "" {
+		return ""
+	}
+	if _, err := c.FS.Stat(shAbs(c.Dir, p)); err == nil && !fsExecutable(c.FS, shAbs(c.Dir, p)) {
+		return "" // a file without an execute bit: which skips it
+	}
+	return p
+}
+
+// whichBinDir is name in the first of /usr/bin and /bin that pathList
+// names; "" if it names neither.
+func whichBinDir(pathList, name string) string {
+	for _, d := range strings.Split(pathList, ":") {
+		if c := path.Clean(d); c == "/usr/bin" || c == "/bin" {
+			return path.Join(d, name)
+		}
+	}
+	return ""
 }
 
 // fsPwd is pwd for Call.Exec (the shell runs its own): the current

@@ -287,6 +287,7 @@ var shellCases = []shCase{
 	{name: "command-V", script: "command -V cd", stdout: "cd is a shell builtin\n", host: true},
 	{name: "command-run", script: "command echo hi", stdout: "hi\n", host: true},
 	{name: "which", script: "which ls echo nosuchcmd; echo $?", stdout: "/usr/bin/ls\n/usr/bin/echo\n1\n", host: true},
+	{name: "which-path-order", script: "PATH=/bin which ls echo; PATH=/nowhere /usr/bin/which ls; echo $?", stdout: "/bin/ls\n/bin/echo\n1\n", host: true},
 	{name: "test-files", script: "[ -f a.txt ] && echo f; [ -d src ] && echo d; test -e nosuch || echo no; [ -s empty.txt ] || echo empty; [ -s a.txt ] && echo full", stdout: "f\nd\nno\nempty\nfull\n", host: true},
 	{name: "test-access", script: "[ -r a.txt ] && [ -w a.txt ] && [ ! -x a.txt ] && [ -x src ] && echo ok; chmod 000 a.txt; [ -r a.txt ] || echo unreadable", stdout: "ok\nunreadable\n"},
 	{name: "test-owner", script: "[ -O a.txt ] && echo mine; [[ -G a.txt ]] && echo ours; test -O nosuch || echo none", stdout: "mine\nours\nnone\n", host: true},
