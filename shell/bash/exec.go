@@ -329,7 +329,14 @@ func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
 		}
 	}()
 	for _, a := range as {
-		if a.Array != nil || a.Index != nil {
+		if a.Index != nil {
+			// a[i]=v cmd: bash reports it and runs the command
+			if w, ok := a.Index.(*syntax.Word); ok && a.Array == nil {
+				r.errf("`%s[%s]': not a valid identifier", a.Name.Value, w.Lit())
+			}
+			continue
+		}
+		if a.Array != nil {
 			continue
 		}
 		val := ""

@@ -182,3 +182,17 @@ func TestConvertErrorNamesEval(t *testing.T) {
 		t.Errorf("got (%q, %q, %d), want (\"1\\nin\\nend\\n\", %q, 0)", out, stderr, code, want)
 	}
 }
+
+// a[i]=v before a command is reported and the command runs; an index
+// that is not arithmetic fails when the assignment runs, which ends bash
+// -c (outputs of bash 5.2 -c).
+func TestIndexedAssignForms(t *testing.T) {
+	script := "a=(0 1 2)\na[0 + 1]=x echo hi\necho $?\na[1 + 1]+=y true; declare -p a\na[5 # 1]=\necho next\n"
+	out, stderr, code := runScript(t, script)
+	wantOut := "hi\n0\ndeclare -a a=([0]=\"0\" [1]=\"1\" [2]=\"2\")\n"
+	want := "bash: line 2: `a[0 + 1]': not a valid identifier\nbash: line 4: `a[1 + 1]': not a valid identifier\n" +
+		"bash: line 5: 5 # 1: syntax error: invalid arithmetic operator (error token is \"# 1\")\n"
+	if out != wantOut || stderr != want || code != 1 {
+		t.Errorf("got (%q, %q, %d), want (%q, %q, 1)", out, stderr, code, wantOut, want)
+	}
+}

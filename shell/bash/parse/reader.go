@@ -55,10 +55,12 @@ type Reader struct {
 	eof      bool           // the parse ended (err or end of text)
 	lastEnd  int            // offset after the last statement handed out
 
-	parenTries int            // ((...)) read again as ( (...) ) on this line
-	ksh        map[int]string // ${...} replaced to parse, by offset: their text
-	appends    map[int]bool   // offsets of the ] of [k]+=v read as [k]=v
-	ariths     map[int]string // ((...)) read as 0 to parse, by offset of "((": their text
+	parenTries int               // ((...)) read again as ( (...) ) on this line
+	ksh        map[int]string    // ${...} replaced to parse, by offset: their text
+	appends    map[int]bool      // offsets of the ] of [k]+=v read as [k]=v
+	ariths     map[int]string    // ((...)) read as 0 to parse, by offset of "((": their text
+	inlineIdx  map[int][2]string // a[i]=v before a command read as a___=v, by offset: name and index
+	badIdx     map[int]string    // a[i]=v whose i does not parse, read as a[0], by offset of i: its text
 
 	regions  []aliasRegion
 	eligible []int // offsets of words that are in command position by an alias
@@ -159,6 +161,7 @@ func (rd *Reader) prepare(stmts []*syntax.Stmt) {
 		rd.noteAppend(st)
 		Templates(st, rd.text)
 		rd.noteArith(st)
+		rd.noteInlineIdx(st)
 		Prepare(st)
 		rd.noteKsh(st)
 	}
@@ -203,7 +206,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err) || rd.emptyArithRetry(err) || rd.arithRetry(full, err))) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err) || rd.emptyArithRetry(err) || rd.arithRetry(full, err) || rd.inlineIdxRetry(err) || rd.badIdxRetry(err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -721,6 +724,20 @@ func (rd *Reader) shiftAfter(at, delta int) {
 		}
 		rd.ariths = m
 	}
+	if len(rd.inlineIdx) > 0 {
+		m := make(map[int][2]string, len(rd.inlineIdx))
+		for o, v := range rd.inlineIdx {
+			m[shift(o)] = v
+		}
+		rd.inlineIdx = m
+	}
+	if len(rd.badIdx) > 0 {
+		m := make(map[int]string, len(rd.badIdx))
+		for o, v := range rd.badIdx {
+			m[shift(o)] = v
+		}
+		rd.badIdx = m
+	}
 	if len(rd.appends) > 0 {
 		m := make(map[int]bool, len(rd.appends))
 		for o := range rd.appends {
@@ -961,4 +978,109 @@ func (rd *Reader) noteArith(st *syntax.Stmt) {
 		}
 		return true
 	})
+}
+
+// inlineIdxRetry handles a[i]=v before a command's name, which mvdan's
+// parser refuses: bash takes it for an assignment and, when the command
+// runs, reports that a[i] is not a valid identifier. a[i] is read as a
+// name of its length (a____), then given its name and index back.
+func (rd *Reader) inlineIdxRetry(perr error) bool {
+	var pe syntax.ParseError
+	if !errors.As(perr, &pe) || pe.Text != "inline variables cannot be arrays" {
+		return false
+	}
+	i := errOffset(perr)
+	if i < 0 || i >= len(rd.text) {
+		return false
+	}
+	lb := strings.IndexByte(rd.text[i:], '[')
+	if lb <= 0 || !syntax.ValidName(rd.text[i:i+lb]) {
+		return false
+	}
+	lb += i
+	rb := strings.IndexByte(rd.text[lb:], ']')
+	if rb < 0 {
+		return false
+	}
+	rb += lb
+	idx := rd.text[lb+1 : rb]
+	if strings.ContainsAny(idx, "\n'\"\\$`[") || !(strings.HasPrefix(rd.text[rb+1:], "=") || strings.HasPrefix(rd.text[rb+1:], "+=")) {
+		return false
+	}
+	if rd.inlineIdx == nil {
+		rd.inlineIdx = map[int][2]string{}
+	}
+	rd.inlineIdx[i] = [2]string{rd.text[i:lb], idx}
+	rd.text = rd.text[:lb] + strings.Repeat("_", rb+1-lb) + rd.text[rb+1:]
+	return true
+}
+
+// noteInlineIdx gives the assignments of st that inlineIdxRetry renamed
+// their name and index back (the index as its text).
+func (rd *Reader) noteInlineIdx(st *syntax.Stmt) {
+	if len(rd.inlineIdx) == 0 && len(rd.badIdx) == 0 {
+		return
+	}
+	syntax.Walk(st, func(n syntax.Node) bool {
+		if c, ok := n.(*syntax.CallExpr); ok {
+			for _, as := range c.Assigns {
+				if as.Name == nil {
+					continue
+				}
+				if as.Index != nil {
+					if v, ok := rd.badIdx[int(as.Index.Pos().Offset())]; ok {
+						as.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: v}}}
+					}
+				}
+				if v, ok := rd.inlineIdx[int(as.Name.Pos().Offset())]; ok {
+					as.Name.Value = v[0]
+					as.Index = &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: v[1]}}}
+				}
+			}
+		}
+		return true
+	})
+}
+
+// badIdxRetry handles an assignment a[i]=v whose index does not parse as
+// arithmetic (a[5 # 1]=): bash evaluates it when it runs, and fails
+// there. The index is read as 0 (padded with blanks) and given its text
+// back as the index's template.
+func (rd *Reader) badIdxRetry(perr error) bool {
+	var pe syntax.ParseError
+	if !errors.As(perr, &pe) || !strings.Contains(pe.Text, "arithmetic") {
+		return false
+	}
+	e := errOffset(perr)
+	if e < 0 || e >= len(rd.text) {
+		return false
+	}
+	ls := strings.LastIndexByte(rd.text[:e], '\n') + 1
+	lb := strings.LastIndexByte(rd.text[ls:e], '[')
+	if lb < 0 {
+		return false
+	}
+	lb += ls
+	ns := lb
+	for ns > ls && (rd.text[ns-1] == '_' || rd.text[ns-1] >= 'a' && rd.text[ns-1] <= 'z' || rd.text[ns-1] >= 'A' && rd.text[ns-1] <= 'Z' || rd.text[ns-1] >= '0' && rd.text[ns-1] <= '9') {
+		ns--
+	}
+	if ns == lb || !syntax.ValidName(rd.text[ns:lb]) || ns > ls && strings.IndexByte(" \t;&|(", rd.text[ns-1]) < 0 {
+		return false
+	}
+	rb := strings.IndexByte(rd.text[lb:], ']')
+	if rb < 0 {
+		return false
+	}
+	rb += lb
+	idx := rd.text[lb+1 : rb]
+	if rb < e || idx == "" || strings.ContainsAny(idx, "\n'\"\\$`[") || !(strings.HasPrefix(rd.text[rb+1:], "=") || strings.HasPrefix(rd.text[rb+1:], "+=")) {
+		return false
+	}
+	if rd.badIdx == nil {
+		rd.badIdx = map[int]string{}
+	}
+	rd.badIdx[lb+1] = idx
+	rd.text = rd.text[:lb+1] + "0" + strings.Repeat(" ", len(idx)-1) + rd.text[rb:]
+	return true
 }
