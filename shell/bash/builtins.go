@@ -6,7 +6,6 @@ import (
 	"io"
 	"io/fs"
 	"slices"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -17,6 +16,8 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
+	"github.com/agentenkit/agentenkit/shell/bash/shopt"
+	"github.com/agentenkit/agentenkit/shell/bash/trap"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
@@ -518,7 +519,7 @@ func setBuiltin(r *Runner, args []string) int {
 		for _, c := range a[1:] {
 			if c == 'o' {
 				if len(args) == 0 {
-					r.printOpts(on)
+					shopt.ListSet(host{r}, on)
 					continue
 				}
 				if !r.setOpt(args[0], on) {
@@ -541,22 +542,6 @@ func setBuiltin(r *Runner, args []string) int {
 		r.params = slices.Clone(args)
 	}
 	return 0
-}
-
-var allOpts = []string{"allexport", "braceexpand", "emacs", "errexit", "errtrace", "functrace", "hashall", "histexpand", "history", "ignoreeof", "interactive-comments", "keyword", "monitor", "noclobber", "noexec", "noglob", "nolog", "notify", "nounset", "onecmd", "physical", "pipefail", "posix", "privileged", "verbose", "vi", "xtrace"}
-
-func (r *Runner) printOpts(on bool) {
-	for _, n := range allOpts {
-		v := r.opt[n]
-		if n == "interactive-comments" {
-			v = true
-		}
-		if on {
-			r.printOnOff(n, v)
-		} else {
-			fmt.Fprintf(r.stdout(), "set %so %s\n", pick(v, "-", "+"), n)
-		}
-	}
 }
 
 func unsetBuiltin(r *Runner, args []string) int {
@@ -1119,32 +1104,17 @@ func waitBuiltin(r *Runner, args []string) int {
 	return status
 }
 
-// signalText is strsignal's text of the signals that end a process and
-// that bash reports when it reaps a job they ended (not INT, PIPE, TERM).
-var signalText = map[string]string{
-	"HUP": "Hangup", "QUIT": "Quit", "ILL": "Illegal instruction", "TRAP": "Trace/breakpoint trap",
-	"ABRT": "Aborted", "BUS": "Bus error", "FPE": "Floating point exception", "KILL": "Killed",
-	"USR1": "User defined signal 1", "SEGV": "Segmentation fault", "USR2": "User defined signal 2",
-	"ALRM": "Alarm clock", "STKFLT": "Stack fault", "XCPU": "CPU time limit exceeded",
-	"XFSZ": "File size limit exceeded", "VTALRM": "Virtual timer expired",
-	"PROF": "Profiling timer expired", "IO": "I/O possible", "PWR": "Power failure", "SYS": "Bad system call",
-}
-
 // reportSignaled prints bash's line for a job a signal ended, as wait
 // reaps it: "bash: line N:  PID Hangup                  sleep 1".
 func (r *Runner) reportSignaled(j *job) {
 	sig := int(j.sig.Load())
-	if sig <= 0 || sig >= len(signalNames) {
+	if sig <= 0 || sig >= len(trap.Names) {
 		return
 	}
-	if text, ok := signalText[signalNames[sig]]; ok {
+	if text, ok := trap.Text[trap.Names[sig]]; ok {
 		r.errf("%5d %-24s%s", j.pid, text, j.text)
 	}
 }
-
-// ignoredByDefault are the signals whose default action is to ignore
-// them: kill sends them to a job without ending it.
-var ignoredByDefault = map[string]bool{"CHLD": true, "CONT": true, "URG": true, "WINCH": true}
 
 func waitAny(js []*job) <-chan struct{} {
 	ch := make(chan struct{})
@@ -1156,238 +1126,6 @@ func waitAny(js []*job) <-chan struct{} {
 		}(j)
 	}
 	return ch
-}
-
-func trapBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 || args[0] == "-p" {
-		traps := r.traps
-		if r.shownTraps != nil {
-			traps = r.shownTraps
-		}
-		// EXIT first, then the signals by number, as bash lists them.
-		keys := sortedKeys(traps)
-		sort.SliceStable(keys, func(i, j int) bool { return trapOrder(keys[i]) < trapOrder(keys[j]) })
-		for _, k := range keys {
-			name := k
-			if _, ok := signals[k]; ok {
-				name = "SIG" + k
-			}
-			fmt.Fprintf(r.stdout(), "trap -- '%s' %s\n", strings.ReplaceAll(traps[k], "'", `'\''`), name)
-		}
-		return 0
-	}
-	r.shownTraps = nil
-	if args[0] == "-l" {
-		fmt.Fprint(r.stdout(), signalTable())
-		return 0
-	}
-	usage := func() int {
-		fmt.Fprintln(r.stderr(), "trap: usage: trap [-lp] [[arg] signal_spec ...]")
-		return 2
-	}
-	if len(args[0]) > 1 && args[0][0] == '-' && args[0] != "--" && !(len(args) > 1 && args[0] == "-") {
-		r.errf("trap: %s: invalid option", args[0][:2])
-		return usage()
-	}
-	if args[0] == "--" {
-		args = args[1:]
-		if len(args) == 0 {
-			return 0
-		}
-	}
-	action := args[0]
-	sigs := args[1:]
-	switch {
-	case len(sigs) == 0:
-		// one argument: a signal to reset
-		if _, ok := sigName(action); !ok || action == "-" {
-			return usage()
-		}
-		sigs, action = args, "-"
-	case action != "" && strings.Trim(action, "0123456789") == "":
-		// an unsigned number first: every argument is a signal to reset
-		sigs, action = args, "-"
-	}
-	status := 0
-	for _, s := range sigs {
-		name, ok := sigName(s)
-		if !ok {
-			r.errf("trap: %s: invalid signal specification", s)
-			status = 1
-			continue
-		}
-		if action == "-" {
-			delete(r.traps, name)
-		} else {
-			r.traps[name] = action
-		}
-	}
-	return status
-}
-
-// signals maps Linux's signal names (without SIG) to their numbers.
-var signals = func() map[string]int {
-	m := map[string]int{}
-	for i, n := range signalNames {
-		if n != "" {
-			m[n] = i
-		}
-	}
-	return m
-}()
-
-// signalNames are Linux's signals by number, as bash names them.
-var signalNames = func() []string {
-	names := []string{"", "HUP", "INT", "QUIT", "ILL", "TRAP", "ABRT", "BUS", "FPE", "KILL", "USR1", "SEGV", "USR2", "PIPE", "ALRM", "TERM", "STKFLT", "CHLD", "CONT", "STOP", "TSTP", "TTIN", "TTOU", "URG", "XCPU", "XFSZ", "VTALRM", "PROF", "WINCH", "IO", "PWR", "SYS", "", ""}
-	for i := 34; i <= 64; i++ {
-		switch {
-		case i == 34:
-			names = append(names, "RTMIN")
-		case i < 50:
-			names = append(names, fmt.Sprintf("RTMIN+%d", i-34))
-		case i < 64:
-			names = append(names, fmt.Sprintf("RTMAX-%d", 64-i))
-		default:
-			names = append(names, "RTMAX")
-		}
-	}
-	return names
-}()
-
-// signalTable is the list kill -l and trap -l print.
-func signalTable() string {
-	var b strings.Builder
-	col := 0
-	for i, n := range signalNames {
-		if n == "" {
-			continue
-		}
-		fmt.Fprintf(&b, "%2d) SIG%s\t", i, n)
-		col++
-		if col%5 == 0 {
-			b.WriteString("\n")
-		}
-	}
-	if col%5 != 0 {
-		b.WriteString("\n")
-	}
-	return b.String()
-}
-
-func sigName(s string) (string, bool) {
-	u := strings.ToUpper(strings.TrimPrefix(strings.ToUpper(s), "SIG"))
-	switch u {
-	case "EXIT", "0":
-		return "EXIT", true
-	case "ERR", "DEBUG", "RETURN":
-		return u, true
-	}
-	if n, err := strconv.Atoi(s); err == nil {
-		for k, v := range signals {
-			if v == n {
-				return k, true
-			}
-		}
-		return "", false
-	}
-	if _, ok := signals[u]; ok {
-		return u, true
-	}
-	return "", false
-}
-
-var shoptNames = []string{"autocd", "assoc_expand_once", "cdable_vars", "cdspell", "checkhash", "checkjobs", "checkwinsize", "cmdhist", "compat31", "compat32", "compat40", "compat41", "compat42", "compat43", "compat44", "complete_fullquote", "direxpand", "dirspell", "dotglob", "execfail", "expand_aliases", "extdebug", "extglob", "extquote", "failglob", "force_fignore", "globasciiranges", "globskipdots", "globstar", "gnu_errfmt", "histappend", "histreedit", "histverify", "hostcomplete", "huponexit", "inherit_errexit", "interactive_comments", "lastpipe", "lithist", "localvar_inherit", "localvar_unset", "login_shell", "mailwarn", "no_empty_cmd_completion", "nocaseglob", "nocasematch", "noexpand_translation", "nullglob", "patsub_replacement", "progcomp", "progcomp_alias", "promptvars", "restricted_shell", "shift_verbose", "sourcepath", "varredir_close", "xpg_echo"}
-
-func shoptBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	set, unset, quiet, oMode, print := false, false, false, false, false
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 's':
-				set = true
-			case 'u':
-				unset = true
-			case 'q':
-				quiet = true
-			case 'o':
-				oMode = true
-			case 'p':
-				print = true
-			default:
-				r.errf("shopt: -%c: invalid option", c)
-				fmt.Fprintln(r.stderr(), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
-				return 2
-			}
-		}
-		args = args[1:]
-	}
-	get := func(n string) (bool, bool) {
-		if oMode {
-			for _, o := range allOpts {
-				if o == n {
-					return r.opt[n], true
-				}
-			}
-			return false, false
-		}
-		if !slices.Contains(shoptNames, n) {
-			return false, false
-		}
-		return r.shopt[n], true
-	}
-	if len(args) == 0 {
-		names := shoptNames
-		if oMode {
-			names = allOpts
-		}
-		for _, n := range names {
-			v, _ := get(n)
-			if (set && !v) || (unset && v) {
-				continue
-			}
-			if print {
-				r.printShopt(n, v, oMode)
-			} else {
-				r.printOnOff(n, v)
-			}
-		}
-		return 0
-	}
-	status := 0
-	for _, n := range args {
-		v, ok := get(n)
-		if !ok {
-			r.errf("shopt: %s: %s", n, pick(oMode, "invalid option name", "invalid shell option name"))
-			status = 1
-			continue
-		}
-		switch {
-		case set || unset:
-			if oMode {
-				r.setOpt(n, set)
-			} else {
-				r.shopt[n] = set
-			}
-		default:
-			if !v {
-				status = 1
-			}
-			if quiet {
-				continue
-			}
-			if print {
-				r.printShopt(n, v, oMode)
-			} else {
-				r.printOnOff(n, v)
-			}
-		}
-	}
-	return status
 }
 
 func aliasBuiltin(r *Runner, args []string) int {
@@ -1530,36 +1268,7 @@ func killBuiltin(r *Runner, args []string) int {
 	args = args[1:]
 	sig := "TERM"
 	if len(args) > 0 && (args[0] == "-l" || args[0] == "-L") {
-		if len(args) == 1 {
-			fmt.Fprint(r.stdout(), signalTable())
-			return 0
-		}
-		status := 0
-		for _, a := range args[1:] {
-			if n, err := strconv.Atoi(a); err == nil {
-				if n > 128 {
-					n -= 128
-				}
-				switch {
-				case n == 0:
-					fmt.Fprintln(r.stdout(), "EXIT")
-				case n > 0 && n < len(signalNames) && signalNames[n] != "":
-					fmt.Fprintln(r.stdout(), signalNames[n])
-				default:
-					r.errf("kill: %s: invalid signal specification", a)
-					status = 1
-				}
-				continue
-			}
-			name, ok := sigName(a)
-			if n, known := signals[name]; ok && known {
-				fmt.Fprintln(r.stdout(), n)
-				continue
-			}
-			r.errf("kill: %s: invalid signal specification", a)
-			status = 1
-		}
-		return status
+		return trap.List(args[1:], r.stdout(), r.errf)
 	}
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
 		a := args[0][1:]
@@ -1573,7 +1282,7 @@ func killBuiltin(r *Runner, args []string) int {
 		sig = a
 		args = args[1:]
 	}
-	name, ok := sigName(sig)
+	name, ok := trap.Name(sig)
 	if !ok {
 		r.errf("kill: %s: invalid signal specification", sig)
 		return 1
@@ -1586,10 +1295,10 @@ func killBuiltin(r *Runner, args []string) int {
 				r.errf("kill: (%d) - No such process", j.pid)
 				status = 1
 			default:
-				if ignoredByDefault[name] || name == "EXIT" {
+				if trap.IgnoredByDefault[name] || name == "EXIT" {
 					continue
 				}
-				j.sig.Store(int32(signals[name]))
+				j.sig.Store(int32(trap.Numbers[name]))
 				j.cancel()
 			}
 			continue
@@ -1600,8 +1309,8 @@ func killBuiltin(r *Runner, args []string) int {
 				continue
 			}
 			if !strings.HasPrefix(a, "%") {
-				r.exit(128 + signals[name])
-				return 128 + signals[name]
+				r.exit(128 + trap.Numbers[name])
+				return 128 + trap.Numbers[name]
 			}
 			continue
 		}
@@ -1673,38 +1382,11 @@ func callerBuiltin(r *Runner, args []string) int {
 	return 0
 }
 
-// printShopt prints an option as shopt -p does: a set option (-o) as
-// the set command that restores it.
-func (r *Runner) printShopt(name string, on, setOpt bool) {
-	if setOpt {
-		fmt.Fprintf(r.stdout(), "set %s %s\n", pick(on, "-o", "+o"), name)
-		return
-	}
-	fmt.Fprintf(r.stdout(), "shopt %s %s\n", pick(on, "-s", "-u"), name)
-}
-
-// printOnOff prints an option as "set -o" and "shopt" list it.
-func (r *Runner) printOnOff(name string, on bool) {
-	fmt.Fprintf(r.stdout(), "%-15s\t%s\n", name, pick(on, "on", "off"))
-}
-
 func pick(c bool, a, b string) string {
 	if c {
 		return a
 	}
 	return b
-}
-
-// trapOrder sorts trap names: EXIT, the signals by number, then DEBUG,
-// ERR and RETURN.
-func trapOrder(name string) int {
-	if name == "EXIT" {
-		return 0
-	}
-	if n, ok := signals[name]; ok {
-		return n
-	}
-	return 100 + len(name)
 }
 
 // findJob finds a job by pid or by a job spec: %N, %% or %+ (the

@@ -37,6 +37,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
+	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
@@ -352,7 +353,7 @@ func (r *Runner) applyFlags(flags []string) {
 		}
 		if f[1:] == "O" && i+1 < len(flags) {
 			i++
-			if slices.Contains(shoptNames, flags[i]) {
+			if slices.Contains(shopt.Names, flags[i]) {
 				r.shopt[flags[i]] = on
 			}
 			continue

@@ -7,6 +7,8 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/dirs"
 	"github.com/agentenkit/agentenkit/shell/bash/getopts"
 	"github.com/agentenkit/agentenkit/shell/bash/mapfile"
+	"github.com/agentenkit/agentenkit/shell/bash/shopt"
+	"github.com/agentenkit/agentenkit/shell/bash/trap"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/bash/umask"
 )
@@ -91,3 +93,14 @@ func mapfileBuiltin(r *Runner, args []string) int {
 	}
 	return 0
 }
+
+// trapBuiltin is trap over the runner's traps.
+func trapBuiltin(r *Runner, args []string) int {
+	return trap.Run(r.traps, &r.shownTraps, args[1:], r.stdout(), r.stderr(), r.errf)
+}
+
+func (h host) Opt(name string) bool             { return h.r.opt[name] }
+func (h host) SetOpt(name string, on bool)      { h.r.setOpt(name, on) }
+func (h host) Shopt(name string) bool           { return h.r.shopt[name] }
+func (h host) SetShopt(name string, on bool)    { h.r.shopt[name] = on }
+func shoptBuiltin(r *Runner, args []string) int { return shopt.Run(host{r}, args[1:]) }
