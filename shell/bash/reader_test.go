@@ -196,3 +196,17 @@ func TestIndexedAssignForms(t *testing.T) {
 		t.Errorf("got (%q, %q, %d), want (%q, %q, 1)", out, stderr, code, wantOut, want)
 	}
 }
+
+// A declaration builtin's a[i]=v with blanks in i is words split at the
+// blanks (outputs of bash 5.2 -c).
+func TestDeclIndexBlanks(t *testing.T) {
+	script := "declare a[ a[2]=3 ]=Y; declare -p a; declare b[0 + 1]+=4 x=1; declare -p x; declare -p b\n"
+	out, stderr, code := runScript(t, script)
+	wantOut := "declare -a a=([2]=\"3\")\ndeclare -- x=\"1\"\n"
+	want := "bash: line 1: declare: `a[': not a valid identifier\nbash: line 1: declare: `]=Y': not a valid identifier\n" +
+		"bash: line 1: declare: `b[0': not a valid identifier\nbash: line 1: declare: `+': not a valid identifier\n" +
+		"bash: line 1: declare: `1]+=4': not a valid identifier\nbash: line 1: declare: b: not found\n"
+	if out != wantOut || stderr != want || code != 1 {
+		t.Errorf("got (%q, %q, %d), want (%q, %q, 1)", out, stderr, code, wantOut, want)
+	}
+}

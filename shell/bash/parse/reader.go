@@ -160,6 +160,7 @@ func (rd *Reader) prepare(stmts []*syntax.Stmt) {
 	for _, st := range stmts {
 		rd.noteAppend(st)
 		Templates(st, rd.text)
+		declWords(st, rd.text)
 		rd.noteArith(st)
 		rd.noteInlineIdx(st)
 		Prepare(st)
@@ -1083,4 +1084,59 @@ func (rd *Reader) badIdxRetry(perr error) bool {
 	rd.badIdx[lb+1] = idx
 	rd.text = rd.text[:lb+1] + "0" + strings.Repeat(" ", len(idx)-1) + rd.text[rb:]
 	return true
+}
+
+// declWords splits the arguments of declaration builtins in st that
+// mvdan's parser read as a[i]=v with blanks in i (declare a[ a[2]=3 ]=Y):
+// bash reads words there, split at the blanks. Arguments with quotes or
+// expansions stay as they are.
+func declWords(st *syntax.Stmt, src string) {
+	syntax.Walk(st, func(n syntax.Node) bool {
+		d, ok := n.(*syntax.DeclClause)
+		if !ok {
+			return true
+		}
+		var args []*syntax.Assign
+		for _, as := range d.Args {
+			a, b := int(as.Pos().Offset()), int(as.End().Offset())
+			if as.Naked || as.Index == nil || a < 0 || b > len(src) || a >= b {
+				args = append(args, as)
+				continue
+			}
+			t := src[a:b]
+			if !strings.ContainsAny(t, " \t") || strings.ContainsAny(t, "\n'\"\\$`") {
+				args = append(args, as)
+				continue
+			}
+			for _, f := range strings.Fields(t) {
+				args = append(args, declWord(f))
+			}
+		}
+		d.Args = args
+		return true
+	})
+}
+
+// declWord is the argument f of a declaration builtin: name=v, name+=v,
+// name[i]=v (i as its template) or a plain word.
+func declWord(f string) *syntax.Assign {
+	lit := func(s string) *syntax.Word { return &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: s}}} }
+	plain := &syntax.Assign{Naked: true, Value: lit(f)}
+	eq := strings.IndexByte(f, '=')
+	if eq <= 0 {
+		return plain
+	}
+	lhs, as := f[:eq], &syntax.Assign{Value: lit(f[eq+1:])}
+	if strings.HasSuffix(lhs, "+") {
+		lhs, as.Append = lhs[:len(lhs)-1], true
+	}
+	if lb := strings.IndexByte(lhs, '['); lb > 0 && strings.HasSuffix(lhs, "]") && lb < len(lhs)-1 {
+		as.Index = lit(lhs[lb+1 : len(lhs)-1])
+		lhs = lhs[:lb]
+	}
+	if !syntax.ValidName(lhs) || strings.ContainsAny(lhs, "[]") {
+		return plain
+	}
+	as.Name = &syntax.Lit{Value: lhs}
+	return as
 }
