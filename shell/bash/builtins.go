@@ -1128,59 +1128,6 @@ func waitAny(js []*job) <-chan struct{} {
 	return ch
 }
 
-func aliasBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 || args[0] == "-p" {
-		for _, k := range sortedKeys(r.aliases) {
-			fmt.Fprintf(r.stdout(), "alias %s=%s\n", k, printf.SingleQuote(r.aliases[k]))
-		}
-		return 0
-	}
-	status := 0
-	for _, a := range args {
-		name, val, ok := strings.Cut(a, "=")
-		if !ok {
-			if v, ok := r.aliases[a]; ok {
-				fmt.Fprintf(r.stdout(), "alias %s=%s\n", a, printf.SingleQuote(v))
-			} else {
-				r.errf("alias: %s: not found", a)
-				status = 1
-			}
-			continue
-		}
-		r.aliases[name] = val
-	}
-	return status
-}
-
-func unaliasBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	}
-	if len(args) == 0 {
-		fmt.Fprintf(r.stderr(), "unalias: usage: unalias [-a] name [name ...]\n")
-		return 2
-	}
-	if args[0] == "-a" {
-		r.aliases = map[string]string{}
-		return 0
-	}
-	status := 0
-	for _, a := range args {
-		if _, ok := r.aliases[a]; !ok {
-			r.errf("unalias: %s: not found", a)
-			status = 1
-			continue
-		}
-		delete(r.aliases, a)
-	}
-	return status
-}
-
 func letBuiltin(r *Runner, args []string) int {
 	if len(args) < 2 {
 		r.errf("let: expression expected")

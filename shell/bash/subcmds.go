@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io"
 
+	"github.com/agentenkit/agentenkit/shell/bash/alias"
 	"github.com/agentenkit/agentenkit/shell/bash/dirs"
 	"github.com/agentenkit/agentenkit/shell/bash/getopts"
 	"github.com/agentenkit/agentenkit/shell/bash/mapfile"
@@ -104,3 +105,11 @@ func (h host) SetOpt(name string, on bool)      { h.r.setOpt(name, on) }
 func (h host) Shopt(name string) bool           { return h.r.shopt[name] }
 func (h host) SetShopt(name string, on bool)    { h.r.shopt[name] = on }
 func shoptBuiltin(r *Runner, args []string) int { return shopt.Run(host{r}, args[1:]) }
+
+func aliasBuiltin(r *Runner, args []string) int {
+	return alias.Alias(r.aliases, args[1:], r.stdout(), r.errf)
+}
+
+func unaliasBuiltin(r *Runner, args []string) int {
+	return alias.Unalias(&r.aliases, args[1:], r.stderr(), r.errf)
+}
