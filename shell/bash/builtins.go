@@ -589,12 +589,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 					v.Idx = map[int]string{}
 					continue
 				}
-				key, err := r.expandSub(key)
-				if err != nil {
-					r.report(err)
-					return 1
-				}
-				n, err := r.arithString(strings.ReplaceAll(key, `"`, ""))
+				n, err := r.subscriptIndex(key)
 				if err != nil {
 					r.report(err)
 					return 1
@@ -610,12 +605,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 				delete(v.Idx, int(n))
 			default:
 				// A string is element 0; another index is an error.
-				key, err := r.expandSub(key)
-				if err != nil {
-					r.report(err)
-					return 1
-				}
-				n, err := r.arithString(strings.ReplaceAll(key, `"`, ""))
+				n, err := r.subscriptIndex(key)
 				if err != nil {
 					r.report(err)
 					return 1
@@ -1387,4 +1377,14 @@ func (r *Runner) findJob(spec string) *job {
 		}
 	}
 	return nil
+}
+
+// subscriptIndex evaluates an indexed array's subscript as unset does:
+// expanded, its double quotes dropped, then as arithmetic.
+func (r *Runner) subscriptIndex(key string) (int64, error) {
+	key, err := r.expandSub(key)
+	if err != nil {
+		return 0, err
+	}
+	return r.arithString(strings.ReplaceAll(key, `"`, ""))
 }

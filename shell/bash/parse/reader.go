@@ -392,12 +392,8 @@ const maxParenTries = 16
 // subshell). The nearest "((" before the error is split as "( (" when the
 // line then parses further; false when no split helps.
 func (rd *Reader) parenRetry(full []*syntax.Stmt, perr error) bool {
-	errOff := errOffset(perr)
-	start := rd.lastEnd
-	if len(full) > 0 {
-		start = int(full[0].Pos().Offset())
-	}
-	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+	start, errOff, ok := rd.errSpan(full, perr)
+	if !ok {
 		return false
 	}
 	for i := min(errOff, len(rd.text)-2); i >= start && rd.parenTries < maxParenTries; i-- {
@@ -514,17 +510,26 @@ func (rd *Reader) noteKsh(st *syntax.Stmt) {
 	})
 }
 
+// errSpan gives where the statements that failed to parse start (the
+// first of full, else the end of the last statement handed out) and the
+// parse error's offset; ok is false when the error lies outside the text
+// or before that start, where no retry applies.
+func (rd *Reader) errSpan(full []*syntax.Stmt, perr error) (start, errOff int, ok bool) {
+	errOff = errOffset(perr)
+	start = rd.lastEnd
+	if len(full) > 0 {
+		start = int(full[0].Pos().Offset())
+	}
+	return start, errOff, errOff >= 0 && errOff <= len(rd.text) && start <= errOff
+}
+
 // kshRetry handles a line that fails to parse inside "${": bash reads
 // ${...} to its closing brace and fails when it runs it (bad
 // substitution). The ${...} around the error becomes "${ :;}" padded to
 // its length, whose expansion reports the original text.
 func (rd *Reader) kshRetry(full []*syntax.Stmt, perr error) bool {
-	errOff := errOffset(perr)
-	start := rd.lastEnd
-	if len(full) > 0 {
-		start = int(full[0].Pos().Offset())
-	}
-	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+	start, errOff, ok := rd.errSpan(full, perr)
+	if !ok {
 		return false
 	}
 	// blank out ${...} at i; false when it is too short to hold ${ :;}
@@ -646,12 +651,8 @@ func (rd *Reader) appendRetry(full []*syntax.Stmt, perr error) bool {
 	if !errors.As(perr, &pe) || !strings.Contains(pe.Text, "must be followed by `=`") {
 		return false
 	}
-	errOff := errOffset(perr)
-	start := rd.lastEnd
-	if len(full) > 0 {
-		start = int(full[0].Pos().Offset())
-	}
-	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+	start, errOff, ok := rd.errSpan(full, perr)
+	if !ok {
 		return false
 	}
 	// the error is at the element's [ (or after its ]): the nearest ]+=
@@ -870,12 +871,8 @@ func (rd *Reader) emptyArithRetry(perr error) bool {
 // (newlines kept) and the expression, when the statement is handed out,
 // the text as a template: its expansions and the rest as literals.
 func (rd *Reader) arithRetry(full []*syntax.Stmt, perr error) bool {
-	errOff := errOffset(perr)
-	start := rd.lastEnd
-	if len(full) > 0 {
-		start = int(full[0].Pos().Offset())
-	}
-	if errOff < 0 || errOff > len(rd.text) || start > errOff {
+	start, errOff, ok := rd.errSpan(full, perr)
+	if !ok {
 		return false
 	}
 	for i := min(errOff, len(rd.text)-2); i >= start; i-- {
