@@ -7,6 +7,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/arith"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
 // Arithmetic is evaluated as bash does it: the expression's text is
@@ -184,7 +185,7 @@ func (r *Runner) arithElem(name, sub string, depth int) (string, bool, error) {
 	if v == nil || !v.Set {
 		return "", false, nil
 	}
-	if v.Kind == kAssoc {
+	if v.Kind == vars.Assoc {
 		s, ok := v.Assoc[unquoteKey(sub)]
 		return s, ok, nil
 	}
@@ -196,21 +197,18 @@ func (r *Runner) arithElem(name, sub string, depth int) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	if v.Kind == kString {
+	if v.Kind == vars.String {
 		if i == 0 || i == -1 {
 			return v.Str, true, nil
 		}
 		return "", false, nil
 	}
-	if i < 0 {
-		m := v.maxIndex()
-		if int(i)+m+1 < 0 {
-			r.errf("%s: bad array subscript", name)
-			return "", false, nil
-		}
-		i += int64(m + 1)
+	n, ok := v.AbsIndex(i)
+	if !ok {
+		r.errf("%s: bad array subscript", name)
+		return "", false, nil
 	}
-	s, ok := v.Idx[int(i)]
+	s, ok := v.Idx[n]
 	return s, ok, nil
 }
 

@@ -18,6 +18,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/trap"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
@@ -479,16 +480,12 @@ func shiftBuiltin(r *Runner, args []string) int {
 func setBuiltin(r *Runner, args []string) int {
 	args = args[1:]
 	if len(args) == 0 {
-		for _, n := range r.vars.names() {
+		for _, n := range r.vars.Names() {
 			v := r.lookupVar(n)
 			if v == nil || !v.Set {
 				continue
 			}
-			if v.Kind == kString {
-				fmt.Fprintf(r.stdout(), "%s=%s\n", n, printf.SetQuote(v.Str))
-			} else {
-				fmt.Fprintf(r.stdout(), "%s=%s\n", n, arrayBody(v))
-			}
+			fmt.Fprintln(r.stdout(), vars.SetLine(n, v))
 		}
 		return 0
 	}
@@ -578,13 +575,13 @@ func unsetBuiltin(r *Runner, args []string) int {
 			}
 			key := idx[:len(idx)-1]
 			switch v.Kind {
-			case kAssoc:
+			case vars.Assoc:
 				pe, err := parseParamRef(a)
 				if err == nil {
 					k, _ := r.assocKey(pe.Index)
-					v.unsetAssoc(k)
+					v.UnsetAssoc(k)
 				}
-			case kIndexed:
+			case vars.Indexed:
 				if key == "@" || key == "*" {
 					v.Idx = map[int]string{}
 					continue
@@ -594,15 +591,13 @@ func unsetBuiltin(r *Runner, args []string) int {
 					r.report(err)
 					return 1
 				}
-				if n < 0 {
-					if n+int64(v.maxIndex()+1) < 0 {
-						r.errf("unset: [%d]: bad array subscript", n)
-						status = 1
-						continue
-					}
-					n += int64(v.maxIndex() + 1)
+				i, ok := v.AbsIndex(n)
+				if !ok {
+					r.errf("unset: [%d]: bad array subscript", n)
+					status = 1
+					continue
 				}
-				delete(v.Idx, int(n))
+				delete(v.Idx, i)
 			default:
 				// A string is element 0; another index is an error.
 				n, err := r.subscriptIndex(key)
@@ -629,7 +624,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 		}
 		if mode == "" {
 			if _, ok := r.funcs[a]; ok {
-				if v, _ := r.vars.lookup(a); v == nil {
+				if v, _ := r.vars.Lookup(a); v == nil {
 					delete(r.funcs, a)
 					continue
 				}
@@ -639,7 +634,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 		if mode != "n" {
 			name = r.resolve(a)
 		}
-		v, i := r.vars.lookup(name)
+		v, i := r.vars.Lookup(name)
 		if v == nil {
 			continue
 		}
@@ -648,14 +643,14 @@ func unsetBuiltin(r *Runner, args []string) int {
 			status = 1
 			continue
 		}
-		if i > 0 && i == len(r.vars.frames)-1 && !r.vars.frames[i].temp {
+		if i > 0 && i == len(r.vars.Frames)-1 && !r.vars.Frames[i].Temp {
 			// A local of the running function stays, unset, and still
 			// hides the outer one.
-			r.vars.frames[i].vars[name] = &Var{}
+			r.vars.Frames[i].Vars[name] = &vars.Var{}
 		} else {
 			// A global, or a local of a calling function: unset reveals
 			// the outer one.
-			delete(r.vars.frames[i].vars, name)
+			delete(r.vars.Frames[i].Vars, name)
 		}
 	}
 	return status
@@ -1145,9 +1140,9 @@ func (r *Runner) umask(set bool, mask uint32) uint32 {
 	if r.opts.Umask != nil {
 		return r.opts.Umask(set, mask)
 	}
-	g := r.vars.global().vars
+	g := r.vars.Global().Vars
 	if set {
-		g["__UMASK"] = &Var{Set: true, Str: fmt.Sprintf("%04o", mask)}
+		g["__UMASK"] = &vars.Var{Set: true, Str: fmt.Sprintf("%04o", mask)}
 	}
 	if v, ok := g["__UMASK"]; ok {
 		n, _ := strconv.ParseUint(v.Str, 8, 32)

@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
 // assign runs one assignment of a command without words or of declare.
@@ -35,14 +36,14 @@ func (r *Runner) assign(as *syntax.Assign, local bool) error {
 	if as.Append {
 		v := r.lookupVar(name)
 		if v != nil && v.Integer {
-			old, _ := v.scalar()
+			old, _ := v.Scalar()
 			n, err := r.arithString(old + "+(" + val + ")")
 			if err != nil {
 				return err
 			}
 			return r.setVar(name, strconv.FormatInt(n, 10))
 		}
-		if v != nil && v.Kind == kIndexed {
+		if v != nil && v.Kind == vars.Indexed {
 			return r.setIndex(name, &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: "0"}}}, val, true)
 		}
 		old, _ := r.getVar(name)
@@ -54,7 +55,7 @@ func (r *Runner) assign(as *syntax.Assign, local bool) error {
 // assignArray runs name=(...) and name+=(...).
 func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error {
 	orig := name
-	if v, _ := r.vars.lookup(name); v != nil && v.NameRef && !v.Set {
+	if v, _ := r.vars.Lookup(name); v != nil && v.NameRef && !v.Set {
 		// a nameref without a target becomes the array
 		r.errf("warning: %s: removing nameref attribute", name)
 		v.NameRef = false
@@ -63,15 +64,15 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 	if !syntax.ValidName(name) {
 		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
 	}
-	v, _ := r.vars.lookup(name)
+	v, _ := r.vars.Lookup(name)
 	if v == nil {
-		v = &Var{Kind: kIndexed}
-		r.vars.global().vars[name] = v
+		v = &vars.Var{Kind: vars.Indexed}
+		r.vars.Global().Vars[name] = v
 	}
 	if v.ReadOnly {
 		return &shError{msg: orig + ": readonly variable", status: 1, abort: true}
 	}
-	if v.Kind == kAssoc {
+	if v.Kind == vars.Assoc {
 		// [k]+=v appends to the element as it was before a=(...)
 		// (bash 5.2), or as it is now in a+=(...)
 		before := v.Assoc
@@ -94,7 +95,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 				if i+1 < len(words) {
 					val = words[i+1]
 				}
-				v.setAssoc(words[i], v.applyCase(val))
+				v.SetAssoc(words[i], v.ApplyCase(val))
 			}
 			v.Set = true
 			return nil
@@ -123,13 +124,13 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 					val = before[k] + val
 				}
 			}
-			v.setAssoc(k, v.applyCase(val))
+			v.SetAssoc(k, v.ApplyCase(val))
 		}
 		v.Set = true
 		return nil
 	}
 	old := v.Idx
-	if v.Kind == kString {
+	if v.Kind == vars.String {
 		old = map[int]string{}
 		if v.Set {
 			old[0] = v.Str
@@ -171,7 +172,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			next = max(next, k+1)
 		}
 	}
-	v.Kind, v.Idx, v.Str, v.Set = kIndexed, idx, "", true
+	v.Kind, v.Idx, v.Str, v.Set = vars.Indexed, idx, "", true
 	for _, el := range elems {
 		if el.index != nil {
 			n, err := r.arith(el.index)
@@ -182,7 +183,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			if el.app {
 				val = idx[int(n)] + val
 			}
-			idx[int(n)] = v.applyCase(val)
+			idx[int(n)] = v.ApplyCase(val)
 			next = int(n) + 1
 			continue
 		}
@@ -194,7 +195,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 				}
 				s = strconv.FormatInt(n, 10)
 			}
-			idx[next] = v.applyCase(s)
+			idx[next] = v.ApplyCase(s)
 			next++
 		}
 	}
@@ -287,8 +288,8 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 		last = as.Name.Value
 		if as.Value != nil && as.Array == nil && as.Index == nil {
 			// the value as assigned (not expanded twice)
-			v, _ := r.vars.lookup(as.Name.Value)
-			s, _ := v.scalar()
+			v, _ := r.vars.Lookup(as.Name.Value)
+			s, _ := v.Scalar()
 			last += "=" + s
 		}
 	}
@@ -450,18 +451,18 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 		status := 0
 		for _, as := range assigns {
 			name := as.Name.Value
-			var v *Var
+			var v *vars.Var
 			if variant == "local" {
-				v = r.localFrame().vars[name]
+				v = r.vars.Local().Vars[name]
 			} else {
-				v, _ = r.vars.lookup(name)
+				v, _ = r.vars.Lookup(name)
 			}
 			if v == nil || !as.Naked {
 				r.errf("%s: %s: not found", variant, printNodeAssign(as))
 				status = 1
 				continue
 			}
-			fmt.Fprintln(r.stdout(), declareLine(name, v))
+			fmt.Fprintln(r.stdout(), vars.DeclareLine(name, v))
 		}
 		return status
 	}
@@ -478,43 +479,43 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			status = 1
 			continue
 		}
-		var v *Var
+		var v *vars.Var
 		if inFunc {
 			// The function's frame, under temporary ones.
-			fi := len(r.vars.frames) - 1
-			for fi > 0 && r.vars.frames[fi].temp {
+			fi := len(r.vars.Frames) - 1
+			for fi > 0 && r.vars.Frames[fi].Temp {
 				fi--
 			}
-			top := r.vars.frames[fi]
-			v = top.vars[name]
+			top := r.vars.Frames[fi]
+			v = top.Vars[name]
 			if v == nil {
-				outer, _ := r.vars.lookup(name)
+				outer, _ := r.vars.Lookup(name)
 				if outer != nil && outer.ReadOnly && variant == "local" {
 					r.errf("%s: %s: readonly variable", variant, name)
 					status = 1
 					continue
 				}
-				v = &Var{}
+				v = &vars.Var{}
 				if outer != nil && r.shopt["localvar_inherit"] {
-					v = outer.clone()
+					v = outer.Clone()
 				}
-				top.vars[name] = v
+				top.Vars[name] = v
 			}
 		} else if strings.Contains(on, "n") || strings.Contains(off, "n") {
-			v, _ = r.vars.lookup(name)
+			v, _ = r.vars.Lookup(name)
 			if v == nil {
-				v = &Var{}
-				r.vars.global().vars[name] = v
+				v = &vars.Var{}
+				r.vars.Global().Vars[name] = v
 			}
 		} else {
 			v = r.lookupVar(name)
 			if global || v == nil {
 				if global {
-					v = r.vars.global().vars[name]
+					v = r.vars.Global().Vars[name]
 				}
 				if v == nil {
-					v = &Var{}
-					r.vars.global().vars[name] = v
+					v = &vars.Var{}
+					r.vars.Global().Vars[name] = v
 				}
 			}
 		}
@@ -534,7 +535,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				if bare {
 					break // readonly -a x alone does not make an array
 				}
-				if conv := map[rune]varKind{'A': kIndexed, 'a': kAssoc}[c]; v.Kind == conv && v.Set && (len(v.Idx) > 0 || len(v.Keys) > 0) {
+				if conv := map[rune]vars.Kind{'A': vars.Indexed, 'a': vars.Assoc}[c]; v.Kind == conv && v.Set && (len(v.Idx) > 0 || len(v.Keys) > 0) {
 					msg := name + ": cannot convert " + map[rune]string{'A': "indexed to associative", 'a': "associative to indexed"}[c] + " array"
 					if as.Array != nil || as.Value != nil {
 						// with a value, an assignment error: the line ends;
@@ -550,23 +551,9 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 					continue
 				}
 				if c == 'A' {
-					if v.Kind != kAssoc {
-						v.Kind = kAssoc
-						v.Assoc = map[string]string{}
-						if v.Set && v.Str != "" {
-							v.setAssoc("0", v.Str)
-						}
-						v.Str = ""
-					}
-					break
-				}
-				if v.Kind == kString {
-					v.Kind = kIndexed
-					v.Idx = map[int]string{}
-					if v.Set {
-						v.Idx[0] = v.Str
-					}
-					v.Str = ""
+					v.ToAssoc()
+				} else if v.Kind == vars.String {
+					v.ToIndexed()
 				}
 			case 'i':
 				v.Integer = true
@@ -577,7 +564,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			case 'x':
 				v.Exported = true
 			case 'n':
-				if as.Value == nil && v.Set && v.Kind == kString && !validRefName(v.Str) {
+				if as.Value == nil && v.Set && v.Kind == vars.String && !validRefName(v.Str) {
 					r.errf("%s: `%s': invalid variable name for name reference", variant, v.Str)
 					status = 1
 					continue
@@ -668,11 +655,11 @@ func printNodeAssign(as *syntax.Assign) string {
 }
 
 // assignIn assigns to the variable v (a local or a global) directly.
-func (r *Runner) assignIn(v *Var, name string, as *syntax.Assign) error {
+func (r *Runner) assignIn(v *vars.Var, name string, as *syntax.Assign) error {
 	// Temporarily make v the innermost binding for name.
-	f := &frame{vars: map[string]*Var{name: v}}
-	r.vars.frames = append(r.vars.frames, f)
-	defer func() { r.vars.frames = r.vars.frames[:len(r.vars.frames)-1] }()
+	f := &vars.Frame{Vars: map[string]*vars.Var{name: v}}
+	r.vars.Frames = append(r.vars.Frames, f)
+	defer func() { r.vars.Frames = r.vars.Frames[:len(r.vars.Frames)-1] }()
 	return r.assign(as, true)
 }
 
@@ -680,12 +667,12 @@ func (r *Runner) assignIn(v *Var, name string, as *syntax.Assign) error {
 // local lists the function's own; declare alone (no -p, no attribute)
 // lists name=value as set does.
 func (r *Runner) printDecls(variant, on string, print bool) int {
-	names := r.vars.names()
-	lookup := func(n string) *Var { v, _ := r.vars.lookup(n); return v }
+	names := r.vars.Names()
+	lookup := func(n string) *vars.Var { v, _ := r.vars.Lookup(n); return v }
 	if variant == "local" {
-		f := r.localFrame()
-		names = sortedKeys(f.vars)
-		lookup = func(n string) *Var { return f.vars[n] }
+		f := r.vars.Local()
+		names = sortedKeys(f.Vars)
+		lookup = func(n string) *vars.Var { return f.Vars[n] }
 	}
 	for _, n := range names {
 		v := lookup(n)
@@ -696,86 +683,18 @@ func (r *Runner) printDecls(variant, on string, print bool) int {
 		case variant == "export" && !v.Exported, variant == "readonly" && !v.ReadOnly:
 			continue
 		}
-		ok := true
-		for _, c := range on {
-			switch c {
-			case 'x':
-				ok = ok && v.Exported
-			case 'r':
-				ok = ok && v.ReadOnly
-			case 'a':
-				ok = ok && v.Kind == kIndexed
-			case 'A':
-				ok = ok && v.Kind == kAssoc
-			case 'i':
-				ok = ok && v.Integer
-			case 'n':
-				ok = ok && v.NameRef
-			case 'l':
-				ok = ok && v.Lower
-			case 'u':
-				ok = ok && v.Upper
-			}
-		}
-		if !ok {
+		if !v.HasAttrs(on) {
 			continue
 		}
 		if !print && variant != "export" && variant != "readonly" && variant != "local" && on == "" {
-			if v.Set && v.Kind == kString {
-				fmt.Fprintf(r.stdout(), "%s=%s\n", n, printf.SetQuote(v.Str))
-			} else if v.Set {
-				fmt.Fprintf(r.stdout(), "%s=%s\n", n, arrayBody(v))
+			if v.Set {
+				fmt.Fprintln(r.stdout(), vars.SetLine(n, v))
 			}
 			continue
 		}
-		fmt.Fprintln(r.stdout(), declareLine(n, v))
+		fmt.Fprintln(r.stdout(), vars.DeclareLine(n, v))
 	}
 	return 0
-}
-
-// localFrame is the innermost function's frame (under temporary ones);
-// the globals outside functions.
-func (r *Runner) localFrame() *frame {
-	fi := len(r.vars.frames) - 1
-	for fi > 0 && r.vars.frames[fi].temp {
-		fi--
-	}
-	return r.vars.frames[fi]
-}
-
-// declareLine is a variable as declare -p prints it.
-func declareLine(name string, v *Var) string {
-	a := v.attrs()
-	if a == "" {
-		a = "-"
-	}
-	s := "declare -" + a + " " + name
-	if !v.Set {
-		return s
-	}
-	if v.Kind == kString {
-		return s + "=" + printf.DeclQuote(v.Str)
-	}
-	return s + "=" + arrayBody(v)
-}
-
-func arrayBody(v *Var) string {
-	var b strings.Builder
-	b.WriteByte('(')
-	if v.Kind == kIndexed {
-		for i, k := range v.indices() {
-			if i > 0 {
-				b.WriteByte(' ')
-			}
-			fmt.Fprintf(&b, "[%d]=%s", k, printf.DeclQuote(v.Idx[k]))
-		}
-	} else {
-		for _, k := range assocOrder(v.Keys) {
-			fmt.Fprintf(&b, "[%s]=%s ", printf.AssocKeyQuote(k), printf.DeclQuote(v.Assoc[k]))
-		}
-	}
-	b.WriteByte(')')
-	return b.String()
 }
 
 // xtrace prints a traced command: PS4 then the words quoted as bash does.

@@ -18,6 +18,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
 
@@ -160,11 +161,11 @@ func (r *Runner) debugTrap() bool {
 }
 
 func (r *Runner) setPipestatus(st []int) {
-	g := r.vars.global().vars
+	g := r.vars.Global().Vars
 	if old := g["PIPESTATUS"]; old != nil && pipestatusIs(old, st) {
 		return // as it was: a loop's commands allocate nothing here
 	}
-	v := &Var{Set: true, Kind: kIndexed, Idx: make(map[int]string, len(st))}
+	v := &vars.Var{Set: true, Kind: vars.Indexed, Idx: make(map[int]string, len(st))}
 	for i, s := range st {
 		v.Idx[i] = strconv.Itoa(s)
 	}
@@ -173,8 +174,8 @@ func (r *Runner) setPipestatus(st []int) {
 
 // pipestatusIs tells whether v is exactly the PIPESTATUS setPipestatus
 // would make of st.
-func pipestatusIs(v *Var, st []int) bool {
-	if !v.Set || v.Kind != kIndexed || len(v.Idx) != len(st) || v.Str != "" || v.Assoc != nil || v.Keys != nil ||
+func pipestatusIs(v *vars.Var, st []int) bool {
+	if !v.Set || v.Kind != vars.Indexed || len(v.Idx) != len(st) || v.Str != "" || v.Assoc != nil || v.Keys != nil ||
 		v.Exported || v.ReadOnly || v.Integer || v.Lower || v.Upper || v.NameRef {
 		return false
 	}
@@ -298,12 +299,12 @@ func (r *Runner) applyRedirs(rds []*syntax.Redirect) (restore func(), ok bool) {
 // setLastArg sets $_, the last word of the simple command that ran last,
 // after it ran (a function sees its caller's previous one).
 func (r *Runner) setLastArg(s string) {
-	g := r.vars.global().vars
-	if v, ok := g["_"]; ok && v.Kind == kString && !v.ReadOnly && !v.NameRef && !v.Integer {
+	g := r.vars.Global().Vars
+	if v, ok := g["_"]; ok && v.Kind == vars.String && !v.ReadOnly && !v.NameRef && !v.Integer {
 		v.Str, v.Set = s, true
 		return
 	}
-	g["_"] = &Var{Set: true, Str: s}
+	g["_"] = &vars.Var{Set: true, Str: s}
 }
 
 func printNode(n syntax.Node) string {
@@ -320,12 +321,12 @@ type tmpVar struct {
 func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
 	var out []tmpVar
 	// Each value sees the bindings before it ("A=1 B=$A cmd").
-	f := &frame{vars: map[string]*Var{}, temp: true}
-	r.vars.frames = append(r.vars.frames, f)
-	n := len(r.vars.frames)
+	f := &vars.Frame{Vars: map[string]*vars.Var{}, Temp: true}
+	r.vars.Frames = append(r.vars.Frames, f)
+	n := len(r.vars.Frames)
 	defer func() {
-		if len(r.vars.frames) >= n && r.vars.frames[n-1] == f {
-			r.vars.frames = slices.Delete(r.vars.frames, n-1, n)
+		if len(r.vars.Frames) >= n && r.vars.Frames[n-1] == f {
+			r.vars.Frames = slices.Delete(r.vars.Frames, n-1, n)
 		}
 	}()
 	for _, a := range as {
@@ -352,7 +353,7 @@ func (r *Runner) tempAssigns(as []*syntax.Assign) ([]tmpVar, error) {
 			val = old + val
 		}
 		out = append(out, tmpVar{a.Name.Value, val})
-		f.vars[a.Name.Value] = &Var{Set: true, Str: val, Exported: true}
+		f.Vars[a.Name.Value] = &vars.Var{Set: true, Str: val, Exported: true}
 	}
 	return out, nil
 }
@@ -395,7 +396,7 @@ func (r *Runner) persistAssigns(tmp []tmpVar) bool {
 			r.report(err)
 			return false
 		}
-		if v, _ := r.vars.lookup(t.name); v != nil {
+		if v, _ := r.vars.Lookup(t.name); v != nil {
 			v.Exported = true
 		}
 	}
@@ -413,20 +414,20 @@ func (r *Runner) withTempKeep(tmp []tmpVar, keep func([]tmpVar) bool, fn func())
 		fn()
 		return
 	}
-	f := &frame{vars: map[string]*Var{}, temp: true}
+	f := &vars.Frame{Vars: map[string]*vars.Var{}, Temp: true}
 	for _, t := range tmp {
-		f.vars[t.name] = &Var{Set: true, Str: t.val, Exported: true}
+		f.Vars[t.name] = &vars.Var{Set: true, Str: t.val, Exported: true}
 	}
-	r.vars.frames = append(r.vars.frames, f)
-	n := len(r.vars.frames)
+	r.vars.Frames = append(r.vars.Frames, f)
+	n := len(r.vars.Frames)
 	fn()
-	if len(r.vars.frames) >= n && r.vars.frames[n-1] == f {
-		r.vars.frames = slices.Delete(r.vars.frames, n-1, n)
+	if len(r.vars.Frames) >= n && r.vars.Frames[n-1] == f {
+		r.vars.Frames = slices.Delete(r.vars.Frames, n-1, n)
 	}
 	if keep != nil {
 		var left []tmpVar
 		for _, t := range tmp {
-			if v, ok := f.vars[t.name]; ok && v.Set && v.Kind == kString {
+			if v, ok := f.Vars[t.name]; ok && v.Set && v.Kind == vars.String {
 				left = append(left, tmpVar{t.name, v.Str})
 			}
 		}
@@ -468,8 +469,8 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 	r.funcDepth++
 	r.funcNames = append(r.funcNames, name)
 	r.setFuncname()
-	r.vars.frames = append(r.vars.frames, &frame{vars: map[string]*Var{}})
-	depth := len(r.vars.frames)
+	r.vars.Frames = append(r.vars.Frames, &vars.Frame{Vars: map[string]*vars.Var{}})
+	depth := len(r.vars.Frames)
 	savedLine := r.line
 	// A function's $LINENO is its own text's, also when a trap or eval
 	// calls it.
@@ -497,8 +498,8 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 			r.traps[k] = t
 		}
 	}
-	if len(r.vars.frames) >= depth {
-		r.vars.frames = r.vars.frames[:depth-1]
+	if len(r.vars.Frames) >= depth {
+		r.vars.Frames = r.vars.Frames[:depth-1]
 	}
 	r.funcNames = r.funcNames[:len(r.funcNames)-1]
 	r.setFuncname()
@@ -512,7 +513,7 @@ func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
 // first ("main" at the bottom in a script file); outside functions it is
 // an array without a value.
 func (r *Runner) setFuncname() {
-	v := &Var{Kind: kIndexed, Idx: map[int]string{}}
+	v := &vars.Var{Kind: vars.Indexed, Idx: map[int]string{}}
 	for i := len(r.funcNames) - 1; i >= 0; i-- {
 		v.Idx[len(v.Idx)] = r.funcNames[i]
 	}
@@ -522,7 +523,7 @@ func (r *Runner) setFuncname() {
 			v.Idx[len(v.Idx)] = "main"
 		}
 	}
-	r.vars.global().vars["FUNCNAME"] = v
+	r.vars.Global().Vars["FUNCNAME"] = v
 }
 
 // notRunner is an error of Options.Exec for a command that could not
@@ -532,9 +533,9 @@ type notRunner interface{ NotRun() string }
 // environ lists the exported variables as NAME=value.
 func (r *Runner) environ() map[string]string {
 	env := map[string]string{}
-	for _, f := range r.vars.frames {
-		for k, v := range f.vars {
-			if v.Exported && v.Set && v.Kind == kString {
+	for _, f := range r.vars.Frames {
+		for k, v := range f.Vars {
+			if v.Exported && v.Set && v.Kind == vars.String {
 				env[k] = v.Str
 				if k == "SHELLOPTS" || k == "BASHOPTS" {
 					env[k], _, _ = r.special(k)

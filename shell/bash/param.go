@@ -14,29 +14,13 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
 // resolve follows namerefs from name to the variable's real name.
 func (r *Runner) resolve(name string) string {
-	n, _ := r.resolveRef(name)
+	n, _ := r.vars.Resolve(name)
 	return n
-}
-
-// resolveRef follows namerefs from name; circular is true when they
-// loop.
-func (r *Runner) resolveRef(name string) (target string, circular bool) {
-	seen := map[string]bool{}
-	for {
-		v, _ := r.vars.lookup(name)
-		if v == nil || !v.NameRef || !v.Set {
-			return name, false
-		}
-		if seen[name] || len(seen) > 64 {
-			return name, true
-		}
-		seen[name] = true
-		name = v.Str
-	}
 }
 
 // special returns a special parameter's value.
@@ -88,7 +72,7 @@ func (r *Runner) special(name string) (string, bool, bool) {
 		}
 		return strings.Join(on, ":"), true, true
 	case "PWD":
-		v, _ := r.vars.lookup("PWD")
+		v, _ := r.vars.Lookup("PWD")
 		if v != nil {
 			return v.Str, v.Set, true
 		}
@@ -135,7 +119,7 @@ func (r *Runner) getVar(name string) (string, bool) {
 	if s, ok, isSpecial := r.special(name); isSpecial {
 		return s, ok
 	}
-	name, circular := r.resolveRef(name)
+	name, circular := r.vars.Resolve(name)
 	if circular {
 		r.errf("warning: %s: circular name reference", orig)
 		return "", false
@@ -150,13 +134,13 @@ func (r *Runner) getVar(name string) (string, bool) {
 			return strings.Join(vals, " "), true
 		}
 	}
-	v, _ := r.vars.lookup(name)
-	return v.scalar()
+	v, _ := r.vars.Lookup(name)
+	return v.Scalar()
 }
 
 // lookupVar returns the variable after namerefs.
-func (r *Runner) lookupVar(name string) *Var {
-	v, _ := r.vars.lookup(r.resolve(name))
+func (r *Runner) lookupVar(name string) *vars.Var {
+	v, _ := r.vars.Lookup(r.resolve(name))
 	return v
 }
 
@@ -166,14 +150,14 @@ func (r *Runner) setVar(name, val string) error {
 		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
 	}
 	orig := name
-	name, circular := r.resolveRef(name)
+	name, circular := r.vars.Resolve(name)
 	if circular {
 		return &shError{msg: "warning: " + orig + ": circular name reference", status: 1, abort: true}
 	}
-	v, _ := r.vars.lookup(name)
+	v, _ := r.vars.Lookup(name)
 	if v == nil {
-		v = &Var{}
-		r.vars.global().vars[name] = v
+		v = &vars.Var{}
+		r.vars.Global().Vars[name] = v
 	}
 	if v.ReadOnly {
 		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
@@ -188,15 +172,15 @@ func (r *Runner) setVar(name, val string) error {
 		}
 		val = strconv.FormatInt(n, 10)
 	}
-	val = v.applyCase(val)
+	val = v.ApplyCase(val)
 	switch v.Kind {
-	case kIndexed:
+	case vars.Indexed:
 		if v.Idx == nil {
 			v.Idx = map[int]string{}
 		}
 		v.Idx[0] = val
-	case kAssoc:
-		v.setAssoc("0", val)
+	case vars.Assoc:
+		v.SetAssoc("0", val)
 	default:
 		v.Str = val
 	}
@@ -211,15 +195,15 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 		// a nameref to an element: ref[0]=x is no assignment
 		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
 	}
-	v, _ := r.vars.lookup(name)
+	v, _ := r.vars.Lookup(name)
 	if v == nil {
-		v = &Var{Kind: kIndexed}
-		r.vars.global().vars[name] = v
+		v = &vars.Var{Kind: vars.Indexed}
+		r.vars.Global().Vars[name] = v
 	}
 	if v.ReadOnly {
 		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
 	}
-	if v.Kind == kAssoc {
+	if v.Kind == vars.Assoc {
 		k, err := r.assocKey(index)
 		if err != nil {
 			return err
@@ -227,7 +211,7 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 		if app {
 			val = v.Assoc[k] + val
 		}
-		v.setAssoc(k, v.applyCase(val))
+		v.SetAssoc(k, v.ApplyCase(val))
 		v.Set = true
 		return nil
 	}
@@ -235,27 +219,15 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 	if err != nil {
 		return err
 	}
-	if v.Kind == kString {
-		old, set := v.Str, v.Set
-		v.Kind, v.Idx, v.Str = kIndexed, map[int]string{}, ""
-		if set {
-			v.Idx[0] = old
-		}
-	}
-	if v.Idx == nil {
-		v.Idx = map[int]string{}
-	}
-	if i < 0 {
-		m := v.maxIndex()
-		if int(i)+m+1 < 0 {
-			return &shError{msg: fmt.Sprintf("%s[%d]: bad array subscript", name, i), status: 1, noExit: true}
-		}
-		i += int64(m + 1)
+	v.ToIndexed()
+	k, ok := v.AbsIndex(i)
+	if !ok {
+		return &shError{msg: fmt.Sprintf("%s[%d]: bad array subscript", name, i), status: 1, noExit: true}
 	}
 	if v.Integer {
 		expr := val
 		if app {
-			expr = v.Idx[int(i)] + "+" + val
+			expr = v.Idx[k] + "+" + val
 			app = false
 		}
 		n, err := r.arithString(expr)
@@ -265,9 +237,9 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 		val = strconv.FormatInt(n, 10)
 	}
 	if app {
-		val = v.Idx[int(i)] + val
+		val = v.Idx[k] + val
 	}
-	v.Idx[int(i)] = v.applyCase(val)
+	v.Idx[k] = v.ApplyCase(val)
 	v.Set = true
 	return nil
 }
@@ -384,9 +356,9 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 	name := pe.Param.Value
 	if pe.Excl && pe.Names != 0 {
 		var names []string
-		for _, n := range r.vars.names() {
+		for _, n := range r.vars.Names() {
 			if strings.HasPrefix(n, name) {
-				if v, _ := r.vars.lookup(n); v != nil && v.Set {
+				if v, _ := r.vars.Lookup(n); v != nil && v.Set {
 					names = append(names, n)
 				}
 			}
@@ -399,11 +371,11 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 		if v == nil {
 			return nil, true, l == "*", false, nil
 		}
-		return v.keys(), true, l == "*", true, nil
+		return v.Subscripts(), true, l == "*", true, nil
 	}
 	if pe.Excl {
 		// ${!nameref} is the name it refers to.
-		if v, _ := r.vars.lookup(name); pe.Index == nil && v != nil && v.NameRef {
+		if v, _ := r.vars.Lookup(name); pe.Index == nil && v != nil && v.NameRef {
 			return []string{v.Str}, false, false, v.Set, nil
 		}
 		// ${!ref}, ${!a[i]}, ${!a[@]op}: indirection.
@@ -431,12 +403,12 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 				if v == nil {
 					return nil, true, l == "*", false, nil
 				}
-				vals := v.values()
+				vals := v.Values()
 				return vals, true, l == "*", len(vals) > 0, nil
 			}
 		}
 		if v == nil || !v.Set {
-			if v == nil || v.Kind != kAssoc {
+			if v == nil || v.Kind != vars.Assoc {
 				if _, err := r.arith(pe.Index); err != nil {
 					return nil, false, false, false, err
 				}
@@ -444,28 +416,25 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 			return nil, false, false, false, nil
 		}
 		switch v.Kind {
-		case kAssoc:
+		case vars.Assoc:
 			k, err := r.assocKey(pe.Index)
 			if err != nil {
 				return nil, false, false, false, err
 			}
 			s, ok := v.Assoc[k]
 			return []string{s}, false, false, ok, nil
-		case kIndexed:
+		case vars.Indexed:
 			i, err := r.arith(pe.Index)
 			if err != nil {
 				return nil, false, false, false, err
 			}
-			if i < 0 {
-				m := v.maxIndex()
-				if int(i)+m+1 < 0 {
-					// bash reports it and goes on with no value
-					r.errf("%s: bad array subscript", name)
-					return nil, false, false, false, nil
-				}
-				i += int64(m + 1)
+			n, ok := v.AbsIndex(i)
+			if !ok {
+				// bash reports it and goes on with no value
+				r.errf("%s: bad array subscript", name)
+				return nil, false, false, false, nil
 			}
-			s, ok := v.Idx[int(i)]
+			s, ok := v.Idx[n]
 			return []string{s}, false, false, ok, nil
 		default:
 			i, err := r.arith(pe.Index)
@@ -796,7 +765,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		}
 		// ${!ref@op}: paramValues followed the indirection; the operator
 		// describes the variable it reached.
-		if v, _ := r.vars.lookup(name); pe.Index == nil && v != nil && v.NameRef {
+		if v, _ := r.vars.Lookup(name); pe.Index == nil && v != nil && v.NameRef {
 			name = v.Str
 		} else if target, ok, _ := r.indirectRef(pe); ok {
 			pe2, err := parseParamRef(target)
@@ -829,16 +798,16 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		if v != nil {
 			switch op {
 			case "a":
-				*vals = []string{v.attrs()}
+				*vals = []string{v.Attrs()}
 			case "A":
-				if a := v.attrs(); a != "" {
+				if a := v.Attrs(); a != "" {
 					*vals = []string{"declare -" + a + " " + name}
 				}
 			}
 		}
 		return false, nil
 	}
-	listOfArray := isList && v != nil && v.Kind != kString && index != nil
+	listOfArray := isList && v != nil && v.Kind != vars.String && index != nil
 	switch op {
 	case "Q":
 		for i, v := range *vals {
@@ -867,7 +836,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 	case "a":
 		attrs := ""
 		if v != nil {
-			attrs = v.attrs()
+			attrs = v.Attrs()
 		}
 		for i := range *vals {
 			(*vals)[i] = attrs
@@ -875,13 +844,13 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 	case "A":
 		if listOfArray {
 			// "${a[@]@A}" is the words of declare -p.
-			a := v.attrs()
-			r.addList(e, []string{"declare", "-" + a, name + "=" + arrayBody(v)}, false, dq)
+			a := v.Attrs()
+			r.addList(e, []string{"declare", "-" + a, name + "=" + vars.ArrayBody(v)}, false, dq)
 			return true, nil
 		}
 		prefix := name + "="
-		if v != nil && v.attrs() != "" {
-			prefix = "declare -" + v.attrs() + " " + prefix
+		if v != nil && v.Attrs() != "" {
+			prefix = "declare -" + v.Attrs() + " " + prefix
 		}
 		for i, val := range *vals {
 			(*vals)[i] = prefix + printf.SingleQuote(val)
@@ -889,9 +858,9 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 	case "K", "k":
 		if listOfArray {
 			var parts []string
-			for _, k := range v.keys() {
+			for _, k := range v.Subscripts() {
 				val := ""
-				if v.Kind == kIndexed {
+				if v.Kind == vars.Indexed {
 					n, _ := strconv.Atoi(k)
 					val = v.Idx[n]
 				} else {
@@ -908,7 +877,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 			}
 			if op == "K" {
 				s := strings.Join(parts, " ")
-				if v.Kind == kAssoc && s != "" {
+				if v.Kind == vars.Assoc && s != "" {
 					s += " "
 				}
 				e.add(seg{s: s, quoted: dq, split: !dq})
@@ -922,35 +891,6 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		}
 	}
 	return false, nil
-}
-
-func (v *Var) attrs() string {
-	var b strings.Builder
-	if v.Kind == kIndexed {
-		b.WriteByte('a')
-	}
-	if v.Kind == kAssoc {
-		b.WriteByte('A')
-	}
-	if v.Integer {
-		b.WriteByte('i')
-	}
-	if v.Lower {
-		b.WriteByte('l')
-	}
-	if v.NameRef {
-		b.WriteByte('n')
-	}
-	if v.ReadOnly {
-		b.WriteByte('r')
-	}
-	if v.Upper {
-		b.WriteByte('u')
-	}
-	if v.Exported {
-		b.WriteByte('x')
-	}
-	return b.String()
 }
 
 func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]string, error) {
@@ -970,8 +910,8 @@ func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]strin
 		} else if pe.Index != nil {
 			// Sparse arrays slice by index.
 			v := r.lookupVar(pe.Param.Value)
-			if v != nil && v.Kind == kIndexed {
-				m := int64(v.maxIndex() + 1)
+			if v != nil && v.Kind == vars.Indexed {
+				m := int64(v.MaxIndex() + 1)
 				if off < 0 {
 					off += m
 					if off < 0 {
@@ -979,7 +919,7 @@ func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]strin
 					}
 				}
 				var out []string
-				for _, k := range v.indices() {
+				for _, k := range v.Indices() {
 					if int64(k) >= off {
 						out = append(out, v.Idx[k])
 					}

@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash/read"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
 func readBuiltin(r *Runner, args []string) int {
@@ -118,14 +119,14 @@ func readBuiltin(r *Runner, args []string) int {
 			r.errf("read: %s: readonly variable", arrayName)
 			return 1
 		}
-		nv := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+		nv := &vars.Var{Set: true, Kind: vars.Indexed, Idx: map[int]string{}}
 		for i, f := range fields {
 			nv.Idx[i] = f
 		}
 		if v != nil {
 			*v = *nv
 		} else {
-			r.vars.global().vars[arrayName] = nv
+			r.vars.Global().Vars[arrayName] = nv
 		}
 		return status
 	}
@@ -151,7 +152,7 @@ func readBuiltin(r *Runner, args []string) int {
 }
 
 func (r *Runner) unsetVar(name string) {
-	if _, i := r.vars.lookup(name); i >= 0 {
-		delete(r.vars.frames[i].vars, name)
+	if _, i := r.vars.Lookup(name); i >= 0 {
+		delete(r.vars.Frames[i].Vars, name)
 	}
 }

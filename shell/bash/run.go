@@ -39,6 +39,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
 	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
@@ -100,7 +101,7 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 	}
 	r := newRunner(ctx, &opts, path.Clean(dir))
 	if r.cMode() {
-		r.vars.global().vars["BASH_EXECUTION_STRING"] = &Var{Set: true, Str: script}
+		r.vars.Global().Vars["BASH_EXECUTION_STRING"] = &vars.Var{Set: true, Str: script}
 	}
 	defer r.shared.cancel()
 	defer func() {
@@ -151,7 +152,7 @@ const maxJobs = 512
 type Runner struct {
 	*shared
 	ctx     context.Context // the shell's: a background job's own, which kill ends
-	vars    *scope
+	vars    *vars.Scope
 	funcs   map[string]*syntax.Stmt
 	aliases map[string]string
 	dir     string
@@ -217,7 +218,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	sh.rootPID = 4242
 	r := &Runner{
 		shared:  sh,
-		vars:    newScope(),
+		vars:    vars.NewScope(),
 		funcs:   map[string]*syntax.Stmt{},
 		aliases: map[string]string{},
 		dir:     dir,
@@ -237,10 +238,10 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 	// One map sized for the environment and the shell's own variables,
 	// and their Vars in one block: a run starts with no rehashing and few
 	// allocations.
-	g := make(map[string]*Var, len(opts.Env)+len(defaultVars)+12)
-	r.vars.global().vars = g
-	block := make([]Var, 0, len(opts.Env)+len(defaultVars))
-	newVar := func(v Var) *Var {
+	g := make(map[string]*vars.Var, len(opts.Env)+len(defaultVars)+12)
+	r.vars.Global().Vars = g
+	block := make([]vars.Var, 0, len(opts.Env)+len(defaultVars))
+	newVar := func(v vars.Var) *vars.Var {
 		block = append(block, v)
 		return &block[len(block)-1]
 	}
@@ -248,7 +249,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		if k == "" || strings.ContainsAny(k, "=\x00") {
 			continue
 		}
-		g[k] = newVar(Var{Set: true, Str: v, Exported: true})
+		g[k] = newVar(vars.Var{Set: true, Str: v, Exported: true})
 	}
 	if _, ok := opts.Env["PWD"]; !ok {
 		// Without $PWD bash starts in the folder's real path (getcwd).
@@ -256,37 +257,37 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 			r.dir = real
 		}
 	}
-	g["PWD"] = &Var{Set: true, Str: r.dir, Exported: true}
+	g["PWD"] = &vars.Var{Set: true, Str: r.dir, Exported: true}
 	if _, ok := g["HOME"]; !ok {
-		g["HOME"] = &Var{Set: true, Str: dir}
+		g["HOME"] = &vars.Var{Set: true, Str: dir}
 	}
 	if _, ok := g["PATH"]; !ok {
-		g["PATH"] = &Var{Set: true, Str: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", Exported: true}
+		g["PATH"] = &vars.Var{Set: true, Str: "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin", Exported: true}
 	}
 	if _, ok := g["_"]; !ok {
-		g["_"] = &Var{Set: true, Str: r.arg0} // bash's argv[0] without _ in its environment
+		g["_"] = &vars.Var{Set: true, Str: r.arg0} // bash's argv[0] without _ in its environment
 	}
 	if _, ok := g["IFS"]; !ok {
-		g["IFS"] = &Var{Set: true, Str: " \t\n"}
+		g["IFS"] = &vars.Var{Set: true, Str: " \t\n"}
 	}
 	for _, d := range defaultVars {
 		if _, ok := g[d.name]; !ok {
-			g[d.name] = newVar(Var{Set: true, Str: d.value})
+			g[d.name] = newVar(vars.Var{Set: true, Str: d.value})
 		}
 	}
 	delete(g, "PS1")
 	// Their values are the options' (Runner.special); assigning is an error.
-	g["SHELLOPTS"] = &Var{Set: true, ReadOnly: true}
-	g["BASHOPTS"] = &Var{Set: true, ReadOnly: true}
-	g["BASH_VERSINFO"] = &Var{Set: true, Kind: kIndexed, ReadOnly: true, Idx: map[int]string{0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}}
+	g["SHELLOPTS"] = &vars.Var{Set: true, ReadOnly: true}
+	g["BASHOPTS"] = &vars.Var{Set: true, ReadOnly: true}
+	g["BASH_VERSINFO"] = &vars.Var{Set: true, Kind: vars.Indexed, ReadOnly: true, Idx: map[int]string{0: "5", 1: "2", 2: "15", 3: "1", 4: "release", 5: "x86_64-pc-linux-gnu"}}
 	// bash -c lists these empty arrays in set's output; no caller stack
 	// fills them here.
 	for _, n := range []string{"BASH_ARGC", "BASH_ARGV", "BASH_LINENO", "BASH_SOURCE"} {
 		if _, ok := g[n]; !ok {
-			g[n] = &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+			g[n] = &vars.Var{Set: true, Kind: vars.Indexed, Idx: map[int]string{}}
 		}
 	}
-	g["FUNCNAME"] = &Var{Kind: kIndexed} // a value inside functions only (setFuncname)
+	g["FUNCNAME"] = &vars.Var{Kind: vars.Indexed} // a value inside functions only (setFuncname)
 	for _, f := range opts.Flags {
 		_ = f
 	}
@@ -389,7 +390,7 @@ func (r *Runner) setOpt(name string, on bool) bool {
 // functions, folder and fds.
 func (r *Runner) subshellCopy() *Runner {
 	c := *r
-	c.vars = r.vars.clone()
+	c.vars = r.vars.Clone()
 	c.funcs = cloneMap(r.funcs)
 	c.funcLineOff = cloneMap(r.funcLineOff)
 	c.funcSrc = cloneMap(r.funcSrc)

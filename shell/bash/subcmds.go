@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/trap"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/bash/umask"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
 // ulimitBuiltin is ulimit over the runner's limits (subshells get a
@@ -40,7 +41,7 @@ func (h host) Var(name string) (string, bool) { return h.r.getVar(name) }
 func (h host) SetVar(name, val string) error  { return h.r.setVar(name, val) }
 func (h host) UnsetVar(name string)           { h.r.unsetVar(name) }
 func (h host) SetGlobal(name, val string) {
-	h.r.vars.global().vars[name] = &Var{Set: true, Str: val}
+	h.r.vars.Global().Vars[name] = &vars.Var{Set: true, Str: val}
 }
 func (h host) Dir() string       { return h.r.dir }
 func (h host) Cd(dir string) int { return cdBuiltin(h.r, []string{"cd", dir}) }
@@ -73,7 +74,7 @@ func mapfileBuiltin(r *Runner, args []string) int {
 	}
 	v := r.lookupVar(o.Name)
 	if v == nil || o.Origin == 0 {
-		nv := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+		nv := &vars.Var{Set: true, Kind: vars.Indexed, Idx: map[int]string{}}
 		if v != nil {
 			if v.ReadOnly {
 				r.errf("mapfile: %s: readonly variable", o.Name)
@@ -82,11 +83,11 @@ func mapfileBuiltin(r *Runner, args []string) int {
 			*v = *nv
 		} else {
 			v = nv
-			r.vars.global().vars[o.Name] = v
+			r.vars.Global().Vars[o.Name] = v
 		}
 	}
 	if v.Idx == nil {
-		v.Kind, v.Idx = kIndexed, map[int]string{}
+		v.Kind, v.Idx = vars.Indexed, map[int]string{}
 	}
 	v.Set = true
 	for i, line := range mapfile.Lines(d.r, o) {

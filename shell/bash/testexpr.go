@@ -10,6 +10,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/bash/cond"
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
+	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
 // test evaluates [[ expr ]].
@@ -156,11 +157,11 @@ func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
 		}
 	}
 	m := re.FindStringSubmatch(s)
-	v := &Var{Set: true, Kind: kIndexed, Idx: map[int]string{}}
+	v := &vars.Var{Set: true, Kind: vars.Indexed, Idx: map[int]string{}}
 	for i, g := range m {
 		v.Idx[i] = g
 	}
-	r.vars.global().vars["BASH_REMATCH"] = v
+	r.vars.Global().Vars["BASH_REMATCH"] = v
 	return m != nil, nil
 }
 
@@ -279,7 +280,7 @@ func (c condEnv) Option(name string) bool                { return c.r.opt[name] 
 func (c condEnv) IsSet(name string) bool                 { return c.r.isSet(name) }
 
 func (c condEnv) IsNameRef(name string) bool {
-	v, _ := c.r.vars.lookup(name)
+	v, _ := c.r.vars.Lookup(name)
 	return v != nil && v.NameRef && v.Set
 }
 
@@ -295,7 +296,7 @@ func (r *Runner) isSet(s string) bool {
 	_, ok := r.getVar(s)
 	if !ok {
 		v := r.lookupVar(s)
-		return v != nil && v.Set && len(v.values()) > 0
+		return v != nil && v.Set && len(v.Values()) > 0
 	}
 	return ok
 }

@@ -1,0 +1,401 @@
+// Package vars is the shell's variable store: a Var (a string, an
+// indexed array or an associative array, with its attributes), the
+// stack of scopes a shell looks names up in, namerefs' resolution, and
+// the variables printed as bash prints them (declare -p, set, ${v@a}).
+//
+// Contracts: an indexed array is sparse (a map from index to value); an
+// associative array keeps its keys in insertion order (Keys) and lists
+// them in the order bash 5.2's hash table does (AssocOrder); a Var that
+// is declared without a value has Set false. Nothing here evaluates
+// arithmetic or expands words: the caller gives the values.
+package vars
+
+import (
+	"maps"
+	"slices"
+	"sort"
+	"strconv"
+	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/bash/printf"
+)
+
+// Kind is what a variable holds.
+type Kind uint8
+
+// The kinds of variables.
+const (
+	String Kind = iota
+	Indexed
+	Assoc
+)
+
+// Var is one shell variable: a string, an indexed (sparse) array or an
+// associative array, with its attributes.
+type Var struct {
+	Set   bool // has a value; false for "declare x" alone
+	Kind  Kind
+	Str   string
+	Idx   map[int]string
+	Assoc map[string]string
+	Keys  []string // the assoc's keys in insertion order
+
+	Exported, ReadOnly, Integer, Lower, Upper, NameRef bool
+}
+
+// Clone is a deep copy of v.
+func (v *Var) Clone() *Var {
+	c := *v
+	c.Idx = maps.Clone(v.Idx)
+	c.Assoc = maps.Clone(v.Assoc)
+	c.Keys = slices.Clone(v.Keys)
+	return &c
+}
+
+// Indices are the set indices of an indexed array, ascending.
+func (v *Var) Indices() []int {
+	ks := make([]int, 0, len(v.Idx))
+	for k := range v.Idx {
+		ks = append(ks, k)
+	}
+	sort.Ints(ks)
+	return ks
+}
+
+// Values lists an array's values in order (a string is one value; an
+// unset variable none).
+func (v *Var) Values() []string {
+	if !v.Set {
+		return nil
+	}
+	switch v.Kind {
+	case Indexed:
+		ks := v.Indices()
+		out := make([]string, len(ks))
+		for i, k := range ks {
+			out[i] = v.Idx[k]
+		}
+		return out
+	case Assoc:
+		out := make([]string, 0, len(v.Keys))
+		for _, k := range AssocOrder(v.Keys) {
+			out = append(out, v.Assoc[k])
+		}
+		return out
+	}
+	return []string{v.Str}
+}
+
+// Subscripts lists an array's keys as strings, in the order Values
+// lists the values (a string has key 0).
+func (v *Var) Subscripts() []string {
+	if !v.Set {
+		return nil
+	}
+	switch v.Kind {
+	case Indexed:
+		ks := v.Indices()
+		out := make([]string, len(ks))
+		for i, k := range ks {
+			out[i] = strconv.Itoa(k)
+		}
+		return out
+	case Assoc:
+		return AssocOrder(v.Keys)
+	}
+	return []string{"0"}
+}
+
+// Scalar is the variable's value as a string: element 0 of an indexed
+// array, element "0" of an assoc; false when v is nil or has no value.
+func (v *Var) Scalar() (string, bool) {
+	if v == nil || !v.Set {
+		return "", false
+	}
+	switch v.Kind {
+	case Indexed:
+		s, ok := v.Idx[0]
+		return s, ok
+	case Assoc:
+		s, ok := v.Assoc["0"]
+		return s, ok
+	}
+	return v.Str, true
+}
+
+// SetAssoc sets the assoc's element k (a new key goes last).
+func (v *Var) SetAssoc(k, val string) {
+	if v.Assoc == nil {
+		v.Assoc = map[string]string{}
+	}
+	if _, ok := v.Assoc[k]; !ok {
+		v.Keys = append(v.Keys, k)
+	}
+	v.Assoc[k] = val
+}
+
+// UnsetAssoc removes the assoc's element k, if it is there.
+func (v *Var) UnsetAssoc(k string) {
+	if _, ok := v.Assoc[k]; ok {
+		delete(v.Assoc, k)
+		v.Keys = slices.DeleteFunc(v.Keys, func(s string) bool { return s == k })
+	}
+}
+
+// MaxIndex is the highest set index of an indexed array, -1 when empty.
+func (v *Var) MaxIndex() int {
+	m := -1
+	for k := range v.Idx {
+		m = max(m, k)
+	}
+	return m
+}
+
+// AbsIndex is an indexed array's subscript i with a negative one counted
+// back from the end (-1 is the highest index); false when it is before
+// the first element (bash's "bad array subscript").
+func (v *Var) AbsIndex(i int64) (int, bool) {
+	if i >= 0 {
+		return int(i), true
+	}
+	i += int64(v.MaxIndex() + 1)
+	return int(i), i >= 0
+}
+
+// ToIndexed makes v an indexed array; a string's value becomes element 0.
+func (v *Var) ToIndexed() {
+	if v.Kind == String {
+		old, set := v.Str, v.Set
+		v.Kind, v.Idx, v.Str = Indexed, map[int]string{}, ""
+		if set {
+			v.Idx[0] = old
+		}
+	}
+	if v.Idx == nil {
+		v.Idx = map[int]string{}
+	}
+}
+
+// ToAssoc makes v an associative array; a non-empty string's value
+// becomes element "0".
+func (v *Var) ToAssoc() {
+	if v.Kind == Assoc {
+		return
+	}
+	v.Kind, v.Assoc = Assoc, map[string]string{}
+	if v.Set && v.Str != "" {
+		v.SetAssoc("0", v.Str)
+	}
+	v.Str = ""
+}
+
+// ApplyCase applies the -l/-u attributes to a value being assigned.
+func (v *Var) ApplyCase(s string) string {
+	switch {
+	case v.Lower:
+		return strings.ToLower(s)
+	case v.Upper:
+		return strings.ToUpper(s)
+	}
+	return s
+}
+
+// Attrs are v's attribute letters as ${v@a} and declare -p give them, in
+// bash's order (aAilnrux).
+func (v *Var) Attrs() string {
+	var b strings.Builder
+	for _, a := range []struct {
+		on bool
+		c  byte
+	}{{v.Kind == Indexed, 'a'}, {v.Kind == Assoc, 'A'}, {v.Integer, 'i'}, {v.Lower, 'l'}, {v.NameRef, 'n'}, {v.ReadOnly, 'r'}, {v.Upper, 'u'}, {v.Exported, 'x'}} {
+		if a.on {
+			b.WriteByte(a.c)
+		}
+	}
+	return b.String()
+}
+
+// HasAttrs reports whether v has every attribute of letters (declare's
+// -aAilnrux; other letters are ignored), as declare -p -x lists them.
+func (v *Var) HasAttrs(letters string) bool {
+	have := v.Attrs()
+	for _, c := range letters {
+		if strings.ContainsRune("aAilnrux", c) && !strings.ContainsRune(have, c) {
+			return false
+		}
+	}
+	return true
+}
+
+// DeclareLine is a variable as declare -p prints it.
+func DeclareLine(name string, v *Var) string {
+	a := v.Attrs()
+	if a == "" {
+		a = "-"
+	}
+	s := "declare -" + a + " " + name
+	if !v.Set {
+		return s
+	}
+	if v.Kind == String {
+		return s + "=" + printf.DeclQuote(v.Str)
+	}
+	return s + "=" + ArrayBody(v)
+}
+
+// SetLine is a variable with a value as set (and declare alone) list it:
+// name=value, an array's value as ArrayBody.
+func SetLine(name string, v *Var) string {
+	if v.Kind == String {
+		return name + "=" + printf.SetQuote(v.Str)
+	}
+	return name + "=" + ArrayBody(v)
+}
+
+// ArrayBody is an array's value as declare -p prints it: ([0]="a"
+// [3]="b") or, for an assoc, ([k]="v" ) in bash's order.
+func ArrayBody(v *Var) string {
+	var b strings.Builder
+	b.WriteByte('(')
+	if v.Kind == Indexed {
+		for i, k := range v.Indices() {
+			if i > 0 {
+				b.WriteByte(' ')
+			}
+			b.WriteString("[" + strconv.Itoa(k) + "]=" + printf.DeclQuote(v.Idx[k]))
+		}
+	} else {
+		for _, k := range AssocOrder(v.Keys) {
+			b.WriteString("[" + printf.AssocKeyQuote(k) + "]=" + printf.DeclQuote(v.Assoc[k]) + " ")
+		}
+	}
+	b.WriteByte(')')
+	return b.String()
+}
+
+// Frame is one scope of variables: the globals, or a function call's
+// locals.
+type Frame struct {
+	Vars map[string]*Var
+	Temp bool // a temporary scope of "x=1 f" assignments
+}
+
+// Scope is the variables of a shell: a stack of frames, the globals
+// first.
+type Scope struct {
+	Frames []*Frame
+}
+
+// NewScope is a scope of empty globals.
+func NewScope() *Scope { return &Scope{Frames: []*Frame{{Vars: map[string]*Var{}}}} }
+
+// Clone is a deep copy of s (a subshell's variables).
+func (s *Scope) Clone() *Scope {
+	c := &Scope{Frames: make([]*Frame, len(s.Frames))}
+	for i, f := range s.Frames {
+		nf := &Frame{Vars: make(map[string]*Var, len(f.Vars)), Temp: f.Temp}
+		for k, v := range f.Vars {
+			nf.Vars[k] = v.Clone()
+		}
+		c.Frames[i] = nf
+	}
+	return c
+}
+
+// Lookup finds the variable name in the innermost frame that has it and
+// that frame's index; nil, -1 when none has it.
+func (s *Scope) Lookup(name string) (*Var, int) {
+	for i := len(s.Frames) - 1; i >= 0; i-- {
+		if v, ok := s.Frames[i].Vars[name]; ok {
+			return v, i
+		}
+	}
+	return nil, -1
+}
+
+// Global is the frame of the globals.
+func (s *Scope) Global() *Frame { return s.Frames[0] }
+
+// Local is the innermost function's frame, under temporary ones; the
+// globals outside functions.
+func (s *Scope) Local() *Frame {
+	fi := len(s.Frames) - 1
+	for fi > 0 && s.Frames[fi].Temp {
+		fi--
+	}
+	return s.Frames[fi]
+}
+
+// Names lists every visible variable name, sorted.
+func (s *Scope) Names() []string {
+	seen := map[string]bool{}
+	for _, f := range s.Frames {
+		for k := range f.Vars {
+			seen[k] = true
+		}
+	}
+	return slices.Sorted(maps.Keys(seen))
+}
+
+// Resolve follows namerefs from name to the name of the variable they
+// reach (a name, or name[subscript]); circular is true when they loop
+// (or nest deeper than 64).
+func (s *Scope) Resolve(name string) (target string, circular bool) {
+	seen := map[string]bool{}
+	for {
+		v, _ := s.Lookup(name)
+		if v == nil || !v.NameRef || !v.Set {
+			return name, false
+		}
+		if seen[name] || len(seen) > 64 {
+			return name, true
+		}
+		seen[name] = true
+		name = v.Str
+	}
+}
+
+// bashHash is bash's hash_string (FNV-1 over the bytes).
+func bashHash(s string) uint32 {
+	h := uint32(2166136261)
+	for i := 0; i < len(s); i++ {
+		h *= 16777619
+		h ^= uint32(s[i])
+	}
+	return h
+}
+
+// AssocOrder lists an associative array's keys, given in insertion
+// order, in the order bash lists them: its hash table's buckets (1024 at
+// first, four times as many once there are two entries per bucket) in
+// order, the latest inserted first within a bucket.
+func AssocOrder(keys []string) []string {
+	n := uint32(1024)
+	buckets := map[uint32][]string{} // each list oldest first
+	count := 0
+	for _, k := range keys {
+		if count >= int(n)*2 {
+			nn := n * 4
+			nb := map[uint32][]string{}
+			for _, id := range slices.Sorted(maps.Keys(buckets)) {
+				lst := buckets[id]
+				for i := len(lst) - 1; i >= 0; i-- {
+					j := bashHash(lst[i]) & (nn - 1)
+					nb[j] = append(nb[j], lst[i])
+				}
+			}
+			buckets, n = nb, nn
+		}
+		j := bashHash(k) & (n - 1)
+		buckets[j] = append(buckets[j], k)
+		count++
+	}
+	out := make([]string, 0, len(keys))
+	for _, id := range slices.Sorted(maps.Keys(buckets)) {
+		lst := buckets[id]
+		for i := len(lst) - 1; i >= 0; i-- {
+			out = append(out, lst[i])
+		}
+	}
+	return out
+}
