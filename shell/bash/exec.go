@@ -17,6 +17,7 @@ import (
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/dirs"
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 	"github.com/agentenkit/agentenkit/shell/command"
@@ -609,32 +610,6 @@ func (r *Runner) external(args []string, tmp []tmpVar) {
 	r.status = r.execStatus(args[0], err)
 }
 
-// hashed applies bash's table of remembered command paths (hashall): a
-// name found in $PATH once runs from the path found then, until $PATH
-// changes or hash -r; a file since put earlier in $PATH is not seen, one
-// removed is "No such file or directory".
-func (r *Runner) hashed(args []string) []string {
-	name := args[0]
-	if strings.Contains(name, "/") || !r.opt["hashall"] || r.opts.Lookup == nil {
-		return args
-	}
-	pathList, _ := r.getVar("PATH")
-	if pathList != r.hashPath {
-		r.hash, r.hashPath = nil, pathList
-	}
-	if e, ok := r.hash[name]; ok {
-		e.hits++
-		if e.path == name {
-			return args
-		}
-		return append([]string{e.path}, args[1:]...)
-	}
-	if k, w := r.opts.Lookup(name, pathList, r.dir); k == "file" && w != "" {
-		r.remember(name, w, 1)
-	}
-	return args
-}
-
 func (r *Runner) execStatus(name string, err error) int {
 	if err == nil {
 		return 0
@@ -938,29 +913,9 @@ func errText(err error) string {
 
 func (r *Runner) abs(p string) string {
 	if strings.HasPrefix(p, "/") {
-		return cleanPath(p)
+		return dirs.Clean(p)
 	}
-	return cleanPath(r.dir + "/" + p)
-}
-
-func cleanPath(p string) string {
-	if p == "" {
-		return "/"
-	}
-	parts := strings.Split(p, "/")
-	var out []string
-	for _, s := range parts {
-		switch s {
-		case "", ".":
-		case "..":
-			if len(out) > 0 {
-				out = out[:len(out)-1]
-			}
-		default:
-			out = append(out, s)
-		}
-	}
-	return "/" + strings.Join(out, "/")
+	return dirs.Clean(r.dir + "/" + p)
 }
 
 // hdoc expands a here-document's body.

@@ -35,6 +35,8 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
+	"github.com/agentenkit/agentenkit/shell/bash/jobs"
+	"github.com/agentenkit/agentenkit/shell/bash/lookup"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
 	"github.com/agentenkit/agentenkit/shell/bash/shopt"
@@ -165,8 +167,8 @@ type Runner struct {
 
 	status      int
 	lastBg      int
-	jobs        []*job
-	shownJobs   []*job // a pipeline stage's or command substitution's: the parent's jobs, which jobs lists
+	jobs        []*jobs.Job
+	shownJobs   []*jobs.Job // a pipeline stage's or command substitution's: the parent's jobs, which jobs lists
 	line        int
 	funcDepth   int
 	funcNames   []string
@@ -182,25 +184,24 @@ type Runner struct {
 	exiting       bool
 	exitCode      int
 	inTrap        bool
-	inDebugTrap   bool                  // the DEBUG trap runs: no DEBUG trap inside it (other traps run)
-	inErrTrap     bool                  // the ERR trap runs: no ERR trap inside it
-	inStage       bool                  // a pipeline stage's subshell: its DEBUG trap ran in the parent
-	shownTraps    map[string]string     // in a subshell that set no trap yet: the parent's, which trap lists
-	trapName      string                // the next trap's name in syntax errors: "exit trap"
-	dirStack      []string              // pushd/popd, below the current folder
-	stderrToOut   bool                  // |&: the next statement's stderr joins its stdout after its redirections
-	nest          int                   // eval and source nesting
-	nestCmd       string                // "eval", "source" or "." running the current text, else ""
-	lineFrozen    int                   // >0 in traps: $LINENO stays the caller's
-	lineOff       int                   // added to a position's line: eval'd text counts from the eval's line
-	callEnd       int                   // the line the running simple command ends on, where eval's text starts
-	funcLineOff   map[string]int        // each function's lineOff where it was defined
-	funcSrc       map[string]string     // the file a function was defined in, when sourced
-	srcFile       string                // the file source is running; "" for the main script
-	limits        ulimit.Limits         // ulimit's limits that were set, by option letter
-	hash          map[string]*hashEntry // remembered command paths (hash), for hashPath
-	hashPath      string                // the $PATH hash's paths were found in
-	aborting      bool                  // an expansion error skips the rest of the top-level command
+	inDebugTrap   bool              // the DEBUG trap runs: no DEBUG trap inside it (other traps run)
+	inErrTrap     bool              // the ERR trap runs: no ERR trap inside it
+	inStage       bool              // a pipeline stage's subshell: its DEBUG trap ran in the parent
+	shownTraps    map[string]string // in a subshell that set no trap yet: the parent's, which trap lists
+	trapName      string            // the next trap's name in syntax errors: "exit trap"
+	dirStack      []string          // pushd/popd, below the current folder
+	stderrToOut   bool              // |&: the next statement's stderr joins its stdout after its redirections
+	nest          int               // eval and source nesting
+	nestCmd       string            // "eval", "source" or "." running the current text, else ""
+	lineFrozen    int               // >0 in traps: $LINENO stays the caller's
+	lineOff       int               // added to a position's line: eval'd text counts from the eval's line
+	callEnd       int               // the line the running simple command ends on, where eval's text starts
+	funcLineOff   map[string]int    // each function's lineOff where it was defined
+	funcSrc       map[string]string // the file a function was defined in, when sourced
+	srcFile       string            // the file source is running; "" for the main script
+	limits        ulimit.Limits     // ulimit's limits that were set, by option letter
+	hash          lookup.Table      // remembered command paths (hash)
+	aborting      bool              // an expansion error skips the rest of the top-level command
 	pipestatus    []int
 	lastSubStatus int
 	callRedirs    []*syntax.Redirect // the next simple command's redirections (stmtSync to cmd)
@@ -395,10 +396,7 @@ func (r *Runner) subshellCopy() *Runner {
 	c.funcLineOff = cloneMap(r.funcLineOff)
 	c.funcSrc = cloneMap(r.funcSrc)
 	c.limits = cloneMap(r.limits)
-	c.hash = nil
-	for k, e := range r.hash {
-		c.remember(k, e.path, e.hits)
-	}
+	c.hash = r.hash.Clone()
 	c.aliases = cloneMap(r.aliases)
 	c.opt = cloneMap(r.opt)
 	c.shopt = cloneMap(r.shopt)
@@ -1209,18 +1207,6 @@ func (s *Runner) runSub(fn func(s *Runner)) (code int) {
 	return s.finish()
 }
 
-// job is a background job.
-type job struct {
-	id     int
-	pid    int
-	cancel context.CancelFunc
-	sig    atomic.Int32 // the signal kill sent, 0 for none
-	text   string
-	done   chan struct{}
-	status int
-	waited bool
-}
-
 func (r *Runner) background(st *syntax.Stmt) {
 	if r.shared.jobs.Add(1) > maxJobs {
 		r.shared.jobs.Add(-1)
@@ -1233,24 +1219,22 @@ func (r *Runner) background(st *syntax.Stmt) {
 	st2.Background = false
 	ctx, cancel := context.WithCancel(r.ctx)
 	s.ctx = ctx
-	j := &job{id: len(r.jobs) + 1, pid: s.pid, done: make(chan struct{}), text: stmtText(&st2), cancel: cancel}
+	j := jobs.New(len(r.jobs)+1, s.pid, stmtText(&st2), cancel)
 	go func() {
-		defer close(j.done)
 		defer cancel()
 		defer r.shared.jobs.Add(-1)
-		j.status = s.runSub(func(s *Runner) {
-			if asyncNoErrTrap(&st2) {
-				// bash runs no ERR trap for the failure of an async
-				// simple command or pipeline itself, even with errtrace.
-				s.setLine(st2.Pos())
-				s.stmtSync(&st2)
-				return
-			}
-			s.stmt(&st2)
+		j.Run(func() int {
+			return s.runSub(func(s *Runner) {
+				if asyncNoErrTrap(&st2) {
+					// bash runs no ERR trap for the failure of an async
+					// simple command or pipeline itself, even with errtrace.
+					s.setLine(st2.Pos())
+					s.stmtSync(&st2)
+					return
+				}
+				s.stmt(&st2)
+			})
 		})
-		if sig := j.sig.Load(); sig != 0 {
-			j.status = 128 + int(sig)
-		}
 	}()
 	r.jobs = append(r.jobs, j)
 	r.lastBg = s.pid

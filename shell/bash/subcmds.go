@@ -3,16 +3,25 @@ package bash
 import (
 	"errors"
 	"io"
+	"io/fs"
+	"maps"
+	"slices"
+	"strconv"
+	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash/alias"
 	"github.com/agentenkit/agentenkit/shell/bash/dirs"
 	"github.com/agentenkit/agentenkit/shell/bash/getopts"
+	"github.com/agentenkit/agentenkit/shell/bash/jobs"
+	"github.com/agentenkit/agentenkit/shell/bash/lookup"
 	"github.com/agentenkit/agentenkit/shell/bash/mapfile"
+	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/trap"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/bash/umask"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // ulimitBuiltin is ulimit over the runner's limits (subshells get a
@@ -113,4 +122,145 @@ func aliasBuiltin(r *Runner, args []string) int {
 
 func unaliasBuiltin(r *Runner, args []string) int {
 	return alias.Unalias(&r.aliases, args[1:], r.stderr(), r.errf)
+}
+
+// jobHost is the runner as the job builtins see it (jobs.KillShell).
+type jobHost struct{ host }
+
+func (h jobHost) Done() <-chan struct{} { return h.r.ctx.Done() }
+func (h jobHost) Self(pid string) bool {
+	return pid == strconv.Itoa(h.r.rootPID) || pid == strconv.Itoa(h.r.pid)
+}
+
+// SignalSelf runs the shell's trap for the signal, or without one makes
+// the shell exit as the signal ends it.
+func (h jobHost) SignalSelf(name string) bool {
+	if t, ok := h.r.traps[name]; ok {
+		h.r.runTrap(t)
+		return false
+	}
+	h.r.exit(128 + trap.Numbers[name])
+	return true
+}
+
+func waitBuiltin(r *Runner, args []string) int { return jobs.Wait(jobHost{host{r}}, r.jobs, args[1:]) }
+func killBuiltin(r *Runner, args []string) int { return jobs.Kill(jobHost{host{r}}, r.jobs, args[1:]) }
+func jobsBuiltin(r *Runner, args []string) int {
+	return jobs.List(jobHost{host{r}}, r.visibleJobs(), args[1:])
+}
+
+// visibleJobs are the jobs the jobs builtin lists: the shell's own, or
+// in a pipeline stage or command substitution its parent's (bash forks
+// those with the job table).
+func (r *Runner) visibleJobs() []*jobs.Job {
+	if len(r.jobs) == 0 {
+		return r.shownJobs
+	}
+	return r.jobs
+}
+
+// lookupHost is the runner as the lookup builtins see it (lookup.Shell).
+type lookupHost struct{ host }
+
+func (h lookupHost) Alias(name string) (string, bool) {
+	a, ok := h.r.aliases[name]
+	return a, ok && h.r.shopt["expand_aliases"]
+}
+func (h lookupHost) IsFunc(name string) bool     { _, ok := h.r.funcs[name]; return ok }
+func (h lookupHost) FuncText(name string) string { return parse.FuncText(name, h.r.funcs[name]) }
+func (h lookupHost) IsBuiltin(name string) bool  { _, ok := builtins[name]; return ok }
+func (h lookupHost) Path() string                { p, _ := h.r.getVar("PATH"); return p }
+func (h lookupHost) Find(name, pathList string) (kind, where string) {
+	if h.r.opts.Lookup == nil {
+		return "", ""
+	}
+	return h.r.opts.Lookup(name, pathList, h.r.dir)
+}
+
+func typeBuiltin(r *Runner, args []string) int { return lookup.Type(lookupHost{host{r}}, args[1:]) }
+func hashBuiltin(r *Runner, args []string) int {
+	return lookup.Hash(lookupHost{host{r}}, &r.hash, args[1:])
+}
+func helpBuiltin(r *Runner, args []string) int {
+	return lookup.Help(lookupHost{host{r}}, slices.Collect(maps.Keys(builtins)), args[1:])
+}
+
+// commandBuiltin is command [-pVv] command [arg ...]: with -v or -V what
+// runs each name; else the command, skipping functions. -p looks it up
+// in the standard $PATH (getconf PATH).
+func commandBuiltin(r *Runner, args []string) int {
+	h := lookupHost{host{r}}
+	std, v, bigV, args, ok := lookup.CommandFlags(h, args[1:])
+	if !ok {
+		return 2
+	}
+	if len(args) == 0 {
+		return 0
+	}
+	if std {
+		saved, had := r.getVar("PATH")
+		defer func() {
+			if had {
+				_ = r.setVar("PATH", saved)
+			} else {
+				r.unsetVar("PATH")
+			}
+		}()
+		_ = r.setVar("PATH", "/bin:/usr/bin")
+	}
+	if v || bigV {
+		return lookup.Command(h, args, v, bigV)
+	}
+	if b, ok := builtins[args[0]]; ok {
+		return b(r, args)
+	}
+	r.external(args, nil)
+	return r.status
+}
+
+// hashed applies the table of remembered command paths to a command
+// line (hashall): args[0] becomes the path it was found at before.
+func (r *Runner) hashed(args []string) []string {
+	name := args[0]
+	if strings.Contains(name, "/") || !r.opt["hashall"] || r.opts.Lookup == nil {
+		return args
+	}
+	if p := r.hash.Run(lookupHost{host{r}}, name); p != name {
+		return append([]string{p}, args[1:]...)
+	}
+	return args
+}
+
+// cdHost is the runner as cd and pwd see it (dirs.CdShell).
+type cdHost struct{ host }
+
+func (h cdHost) Export(name string) {
+	if v := h.r.lookupVar(name); v != nil {
+		v.Exported = true
+	}
+}
+func (h cdHost) SetDir(dir string)        { h.r.dir = dir }
+func (h cdHost) Physical() bool           { return h.r.opt["physical"] }
+func (h cdHost) ErrText(err error) string { return errText(err) }
+func (h cdHost) Realpath(p string) (string, error) {
+	return posixfs.Realpath(h.r.fs, p, true)
+}
+
+// Stat stats p as commands see the filesystem: with /dev and its
+// devices when the filesystem has no /dev of its own.
+func (h cdHost) Stat(p string) (fs.FileInfo, error) {
+	fi, err := h.r.fs.Stat(p)
+	if err != nil && strings.HasPrefix(p, "/dev") {
+		return posixfs.WithDev(h.r.fs, nil, nil, nil).Stat(p)
+	}
+	return fi, err
+}
+
+func cdBuiltin(r *Runner, args []string) int { return dirs.Cd(cdHost{host{r}}, args[1:]) }
+func pwdBuiltin(r *Runner, args []string) int {
+	out, st := dirs.Pwd(cdHost{host{r}}, args[1:])
+	if st != 0 {
+		return st
+	}
+	return r.writeOut(out)
 }

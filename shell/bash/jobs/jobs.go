@@ -1,0 +1,344 @@
+// Package jobs is bash's table of background jobs and the builtins over
+// it: wait, kill, jobs, and the job specs they take (%N, %%, %+, %-,
+// %name, %?text).
+//
+// # Contracts
+//
+//   - A Job's Done is closed once, by Run, after its Status is final;
+//     nothing here closes it or writes Status of a running job.
+//   - The builtins write only to the Shell's streams and report errors
+//     through Errf (the shell prefixes "bash: line N: "); they return the
+//     builtin's exit status as bash 5.2's.
+//   - Wait returns when the jobs it waits for end or the shell's Done is
+//     closed (status 128); no goroutine it starts outlives a job.
+package jobs
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"strconv"
+	"strings"
+	"sync/atomic"
+
+	"github.com/agentenkit/agentenkit/shell/bash/trap"
+)
+
+// Job is a background job: a command run with &.
+type Job struct {
+	ID     int    // its number in the table: %ID
+	PID    int    // its process id: $!
+	Text   string // the command as jobs lists it
+	Cancel context.CancelFunc
+	Sig    atomic.Int32 // the signal kill sent, 0 for none
+	Done   chan struct{}
+	Status int
+	Waited bool // wait reaped it
+}
+
+// New returns a job not yet run; cancel ends its command.
+func New(id, pid int, text string, cancel context.CancelFunc) *Job {
+	return &Job{ID: id, PID: pid, Text: text, Cancel: cancel, Done: make(chan struct{})}
+}
+
+// Run runs the job's command (fn returns its status) and marks the job
+// done: its Status is fn's, or 128+N when kill sent it signal N.
+func (j *Job) Run(fn func() int) {
+	defer close(j.Done)
+	j.Status = fn()
+	if sig := j.Sig.Load(); sig != 0 {
+		j.Status = 128 + int(sig)
+	}
+}
+
+// Finished reports whether the job's command has ended.
+func (j *Job) Finished() bool {
+	select {
+	case <-j.Done:
+		return true
+	default:
+		return false
+	}
+}
+
+// Shell is what the job builtins need of the shell.
+type Shell interface {
+	// Errf reports an error (the shell prefixes "bash: line N: ").
+	Errf(format string, a ...any)
+	Stdout() io.Writer
+	Stderr() io.Writer
+	// Done is closed when the shell is told to stop.
+	Done() <-chan struct{}
+}
+
+// KillShell is what kill needs besides Shell: the shell's own process
+// ids and what a signal sent to the shell itself does.
+type KillShell interface {
+	Shell
+	// Self reports whether pid (as written) is the shell's own.
+	Self(pid string) bool
+	// SignalSelf delivers the signal (its name, "TERM") to the shell: it
+	// runs the shell's trap for it and returns false, or with no trap
+	// makes the shell exit and returns true.
+	SignalSelf(name string) (exited bool)
+}
+
+// Find finds a job of list by process id or by job spec: %N, %% or %+
+// (the current job, the last started), %- (the one before), %name (the
+// job whose command starts with name), %?text (the one containing
+// text). Jobs already reaped by wait count only for %N and a pid.
+func Find(list []*Job, spec string) *Job {
+	var live []*Job
+	for _, j := range list {
+		if !j.Waited {
+			live = append(live, j)
+		}
+	}
+	if !strings.HasPrefix(spec, "%") {
+		for _, j := range list {
+			if spec == strconv.Itoa(j.PID) {
+				return j
+			}
+		}
+		return nil
+	}
+	s := spec[1:]
+	switch {
+	case s == "%" || s == "+" || s == "":
+		if len(live) > 0 {
+			return live[len(live)-1]
+		}
+	case s == "-":
+		if len(live) > 1 {
+			return live[len(live)-2]
+		}
+		if len(live) > 0 {
+			return live[0]
+		}
+	case s[0] >= '0' && s[0] <= '9':
+		for _, j := range list {
+			if s == strconv.Itoa(j.ID) {
+				return j
+			}
+		}
+	case s[0] == '?':
+		for _, j := range live {
+			if strings.Contains(j.Text, s[1:]) {
+				return j
+			}
+		}
+	default:
+		for _, j := range live {
+			if strings.HasPrefix(j.Text, s) {
+				return j
+			}
+		}
+	}
+	return nil
+}
+
+// Wait is wait [-n] [id ...] (args without the command's name) over the
+// shell's jobs: with no id every job, with -n the next to end (127 when
+// none is left), else each id (a pid or a job spec) in turn; the status
+// is the last job's. A job a signal ended is reported as bash's wait
+// reports it.
+func Wait(sh Shell, list []*Job, args []string) int {
+	if len(args) > 0 && args[0] == "-n" {
+		return waitNext(sh, list)
+	}
+	if len(args) == 0 {
+		for _, j := range list {
+			select {
+			case <-j.Done:
+			case <-sh.Done():
+				return 128
+			}
+			j.Waited = true
+		}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		var found *Job
+		if strings.HasPrefix(a, "%") {
+			found = Find(list, a)
+			if found == nil || found.Waited {
+				sh.Errf("wait: %s: no such job", a)
+				status = 127
+				continue
+			}
+		} else {
+			n, err := strconv.Atoi(a)
+			if err != nil {
+				sh.Errf("wait: `%s': not a pid or valid job spec", a)
+				status = 1
+				continue
+			}
+			for _, j := range list {
+				if j.PID == n {
+					found = j
+				}
+			}
+		}
+		if found == nil {
+			sh.Errf("wait: pid %s is not a child of this shell", a)
+			status = 127
+			continue
+		}
+		<-found.Done
+		found.Waited = true
+		status = found.Status
+		reportSignaled(sh, found)
+	}
+	return status
+}
+
+// waitNext is wait -n: the status of the next job to end that wait has
+// not reaped, 127 when there is none.
+func waitNext(sh Shell, list []*Job) int {
+	var pending []*Job
+	for _, j := range list {
+		if !j.Waited {
+			pending = append(pending, j)
+		}
+	}
+	if len(pending) == 0 {
+		return 127
+	}
+	for {
+		for _, j := range pending {
+			if j.Finished() {
+				j.Waited = true
+				return j.Status
+			}
+		}
+		select {
+		case <-pending[0].Done:
+		case <-sh.Done():
+			return 128
+		case <-waitAny(pending):
+		}
+	}
+}
+
+// reportSignaled prints bash's line for a job a signal ended, as wait
+// reaps it: "bash: line N:  PID Hangup                  sleep 1".
+func reportSignaled(sh Shell, j *Job) {
+	sig := int(j.Sig.Load())
+	if sig <= 0 || sig >= len(trap.Names) {
+		return
+	}
+	if text, ok := trap.Text[trap.Names[sig]]; ok {
+		sh.Errf("%5d %-24s%s", j.PID, text, j.Text)
+	}
+}
+
+// waitAny is closed when one of js ends.
+func waitAny(js []*Job) <-chan struct{} {
+	ch := make(chan struct{})
+	for _, j := range js {
+		go func(j *Job) {
+			<-j.Done
+			defer func() { recover() }()
+			close(ch)
+		}(j)
+	}
+	return ch
+}
+
+// Kill is kill [-s sig | -n num | -sig] id ... and kill -l/-L (args
+// without the command's name): a job (pid or spec) is cancelled as its
+// signal ends it (a signal ignored by default does nothing); the shell's
+// own pid gets the signal itself.
+func Kill(sh KillShell, list []*Job, args []string) int {
+	sig := "TERM"
+	if len(args) > 0 && (args[0] == "-l" || args[0] == "-L") {
+		return trap.List(args[1:], sh.Stdout(), sh.Errf)
+	}
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+		a := args[0][1:]
+		if a == "s" || a == "n" {
+			if len(args) > 1 {
+				sig = args[1]
+				args = args[2:]
+				continue
+			}
+		}
+		sig = a
+		args = args[1:]
+	}
+	name, ok := trap.Name(sig)
+	if !ok {
+		sh.Errf("kill: %s: invalid signal specification", sig)
+		return 1
+	}
+	status := 0
+	for _, a := range args {
+		if j := Find(list, a); j != nil {
+			if j.Finished() {
+				sh.Errf("kill: (%d) - No such process", j.PID)
+				status = 1
+				continue
+			}
+			if trap.IgnoredByDefault[name] || name == "EXIT" {
+				continue
+			}
+			j.Sig.Store(int32(trap.Numbers[name]))
+			j.Cancel()
+			continue
+		}
+		if strings.HasPrefix(a, "%") {
+			continue
+		}
+		if sh.Self(a) {
+			if sh.SignalSelf(name) {
+				return 128 + trap.Numbers[name]
+			}
+			continue
+		}
+		if _, err := strconv.Atoi(a); err != nil {
+			sh.Errf("kill: %s: arguments must be process or job IDs", a)
+			status = 1
+		}
+	}
+	return status
+}
+
+// List is the jobs builtin, jobs [-lpr] (args without the command's
+// name): the running jobs of list as bash lists them ('+' the current,
+// '-' the previous), or with -p their process ids. A finished job is not
+// listed: a non-interactive bash has reaped it.
+func List(sh Shell, list []*Job, args []string) int {
+	pids := false
+	for _, a := range args {
+		switch a {
+		case "-p":
+			pids = true
+		case "-l", "-r", "--":
+		default:
+			if strings.HasPrefix(a, "-") {
+				sh.Errf("jobs: %s: invalid option", a[:min(2, len(a))])
+				fmt.Fprintln(sh.Stderr(), "jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]")
+				return 2
+			}
+		}
+	}
+	for i, j := range list {
+		if j.Finished() {
+			continue
+		}
+		if pids {
+			fmt.Fprintln(sh.Stdout(), j.PID)
+			continue
+		}
+		mark := ' '
+		switch i {
+		case len(list) - 1:
+			mark = '+'
+		case len(list) - 2:
+			mark = '-'
+		}
+		fmt.Fprintf(sh.Stdout(), "[%d]%c  %-24s%s &\n", j.ID, mark, "Running", j.Text)
+	}
+	return 0
+}

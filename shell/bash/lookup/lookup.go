@@ -1,0 +1,379 @@
+// Package lookup is how bash finds what a name runs and says so: the
+// type builtin, command -v and -V, the hash builtin with the table of
+// remembered command paths (hashall) and the help builtin's topics.
+//
+// # Contracts
+//
+//   - A name is looked up in bash's order: alias (only while aliases
+//     are expanded), keyword, function, builtin, then a file of $PATH
+//     through Shell.Find; nothing here reads a filesystem.
+//   - The builtins write only to the Shell's streams and report errors
+//     through Errf (the shell prefixes "bash: line N: "); they return
+//     bash 5.2's exit status.
+//   - A Table is owned by one shell; Clone gives a subshell its own.
+package lookup
+
+import (
+	"fmt"
+	"io"
+	"maps"
+	"path"
+	"slices"
+	"strings"
+
+	"mvdan.cc/sh/v3/syntax"
+)
+
+// Shell is what the lookup builtins need of the shell.
+type Shell interface {
+	// Errf reports an error (the shell prefixes "bash: line N: ").
+	Errf(format string, a ...any)
+	Stdout() io.Writer
+	Stderr() io.Writer
+	// Alias is name's alias text, when aliases are expanded
+	// (expand_aliases) and name has one.
+	Alias(name string) (string, bool)
+	// IsFunc reports a function by that name; FuncText is its text as
+	// type prints it.
+	IsFunc(name string) bool
+	FuncText(name string) string
+	IsBuiltin(name string) bool
+	// Path is $PATH ("" when unset).
+	Path() string
+	// Find reports what runs name from the folders of pathList (a
+	// $PATH), or name itself when it has a slash: "file" and its path,
+	// or "" when nothing does.
+	Find(name, pathList string) (kind, where string)
+}
+
+// Entry is one thing a name can run: its Kind ("alias", "keyword",
+// "function", "builtin", "file") and for a file its path, for an alias
+// its text.
+type Entry struct{ Kind, Where string }
+
+// Entries lists what runs name, in the order bash looks: with all,
+// every one (each file of $PATH); else the first. noFunc skips
+// functions, pathOnly all but files.
+func Entries(sh Shell, name string, all, noFunc, pathOnly bool) []Entry {
+	var list []Entry
+	add := func(kind, where string) bool {
+		list = append(list, Entry{kind, where})
+		return !all
+	}
+	if !pathOnly {
+		if a, ok := sh.Alias(name); ok && add("alias", a) {
+			return list
+		}
+		if syntax.IsKeyword(name) && add("keyword", "") {
+			return list
+		}
+		if !noFunc && sh.IsFunc(name) && add("function", "") {
+			return list
+		}
+		if sh.IsBuiltin(name) && add("builtin", "") {
+			return list
+		}
+	}
+	pathList := sh.Path()
+	if !all || strings.Contains(name, "/") {
+		if k, w := sh.Find(name, pathList); k != "" {
+			list = append(list, Entry{k, w})
+		}
+		return list
+	}
+	for _, d := range strings.Split(pathList, ":") {
+		if k, w := sh.Find(name, d); k != "" {
+			list = append(list, Entry{k, w})
+		}
+	}
+	return list
+}
+
+// Kind is what runs name, the first of Entries: its kind and where, or
+// "" when nothing does.
+func Kind(sh Shell, name string) (kind, where string) {
+	if l := Entries(sh, name, false, false, false); len(l) > 0 {
+		return l[0].Kind, l[0].Where
+	}
+	return "", ""
+}
+
+// Type is type [-afptP] name... (args without the command's name): what
+// each name runs, as bash words it; status 1 when one is not found.
+func Type(sh Shell, args []string) int {
+	var flagT, flagP, flagBigP, flagA, flagF bool
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 't':
+				flagT = true
+			case 'p':
+				flagP = true
+			case 'P':
+				flagBigP = true
+			case 'a':
+				flagA = true
+			case 'f':
+				flagF = true
+			default:
+				sh.Errf("type: -%c: invalid option", c)
+				fmt.Fprintln(sh.Stderr(), "type: usage: type [-afptP] name [name ...]")
+				return 2
+			}
+		}
+		args = args[1:]
+	}
+	status := 0
+	out := sh.Stdout()
+	for _, name := range args {
+		list := Entries(sh, name, flagA, flagF, flagBigP)
+		if len(list) == 0 {
+			if !flagT && !flagP && !flagBigP {
+				sh.Errf("type: %s: not found", name)
+			}
+			status = 1
+			continue
+		}
+		for _, e := range list {
+			switch {
+			case flagT:
+				fmt.Fprintln(out, e.Kind)
+			case flagP || flagBigP:
+				if e.Kind == "file" {
+					fmt.Fprintln(out, e.Where)
+				}
+			default:
+				describe(sh, name, e)
+			}
+		}
+	}
+	return status
+}
+
+// describe prints what runs name as type and command -V word it.
+func describe(sh Shell, name string, e Entry) {
+	out := sh.Stdout()
+	switch e.Kind {
+	case "alias":
+		fmt.Fprintf(out, "%s is aliased to `%s'\n", name, e.Where)
+	case "keyword":
+		fmt.Fprintf(out, "%s is a shell keyword\n", name)
+	case "function":
+		fmt.Fprintf(out, "%s is a function\n%s\n", name, sh.FuncText(name))
+	case "builtin":
+		fmt.Fprintf(out, "%s is a shell builtin\n", name)
+	default:
+		fmt.Fprintf(out, "%s is %s\n", name, e.Where)
+	}
+}
+
+// CommandFlags reads the command builtin's options (args without the
+// command's name): -p (the standard $PATH), -v and -V; rest is the
+// command. ok is false after a usage error it reported (status 2).
+func CommandFlags(sh Shell, args []string) (std, v, bigV bool, rest []string, ok bool) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		for _, c := range args[0][1:] {
+			switch c {
+			case 'v':
+				v = true
+			case 'V':
+				bigV = true
+			case 'p':
+				std = true
+			default:
+				sh.Errf("command: -%c: invalid option", c)
+				fmt.Fprintln(sh.Stderr(), "command: usage: command [-pVv] command [arg ...]")
+				return false, false, false, nil, false
+			}
+		}
+		args = args[1:]
+	}
+	return std, v, bigV, args, true
+}
+
+// Command is command -v (v) or -V (bigV) names: each name as a word
+// that runs it (-v; a file's path, an alias as its definition) or as
+// type describes it (-V, which reports a name not found). The status is
+// 0 when any name was found, as bash's.
+func Command(sh Shell, names []string, v, bigV bool) int {
+	status := 1
+	out := sh.Stdout()
+	for _, name := range names {
+		kind, where := Kind(sh, name)
+		if kind != "" {
+			status = 0
+		}
+		switch {
+		case kind == "":
+			if bigV {
+				sh.Errf("command: %s: not found", name)
+			}
+		case v && kind == "file":
+			fmt.Fprintln(out, where)
+		case v && kind == "alias":
+			fmt.Fprintf(out, "alias %s='%s'\n", name, where)
+		case v:
+			fmt.Fprintln(out, name)
+		default:
+			describe(sh, name, Entry{kind, where})
+		}
+	}
+	return status
+}
+
+// Table is bash's table of remembered command paths: a name found in
+// $PATH once runs from the path found then, until $PATH changes or
+// hash -r.
+type Table struct {
+	paths    map[string]*entry
+	pathList string // the $PATH the paths were found in
+}
+
+// entry is a remembered command path and how often it ran from it.
+type entry struct {
+	path string
+	hits int
+}
+
+// Clone returns a copy of t for a subshell.
+func (t *Table) Clone() Table {
+	c := Table{pathList: t.pathList}
+	for k, e := range t.paths {
+		c.remember(k, e.path, e.hits)
+	}
+	return c
+}
+
+func (t *Table) remember(name, path string, hits int) {
+	if t.paths == nil {
+		t.paths = map[string]*entry{}
+	}
+	t.paths[name] = &entry{path, hits}
+}
+
+// sync forgets the paths when $PATH is no longer pathList.
+func (t *Table) sync(pathList string) {
+	if pathList != t.pathList {
+		t.paths, t.pathList = nil, pathList
+	}
+}
+
+// Run is the path name (without a slash) runs from with hashall: the
+// remembered one (counting a hit), else name, which is remembered when
+// $PATH has it. A file since put earlier in $PATH is not seen; one
+// removed is "No such file or directory" when it runs.
+func (t *Table) Run(sh Shell, name string) string {
+	pathList := sh.Path()
+	t.sync(pathList)
+	if e, ok := t.paths[name]; ok {
+		e.hits++
+		return e.path
+	}
+	if k, w := sh.Find(name, pathList); k == "file" && w != "" {
+		t.remember(name, w, 1)
+	}
+	return name
+}
+
+// Hash is hash [-r] [name...] (args without the command's name) over t:
+// -r forgets the remembered paths; a name is looked up in $PATH and
+// remembered ("hash: NAME: not found", status 1, when it is not there).
+// Listing the table prints nothing on stdout when it is empty, as bash's
+// "hash table empty" goes to a terminal only.
+func Hash(sh Shell, t *Table, args []string) int {
+	reset := false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		if args[0] != "-r" {
+			sh.Errf("hash: %s: invalid option", args[0][:2])
+			fmt.Fprintln(sh.Stderr(), "hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]")
+			return 2
+		}
+		t.paths, reset = nil, true
+		args = args[1:]
+	}
+	status := 0
+	for _, name := range args {
+		if sh.IsBuiltin(name) || strings.Contains(name, "/") || sh.IsFunc(name) {
+			continue
+		}
+		pathList := sh.Path()
+		t.sync(pathList)
+		if k, w := sh.Find(name, pathList); k != "file" {
+			sh.Errf("hash: %s: not found", name)
+			status = 1
+		} else {
+			t.remember(name, w, 0)
+		}
+	}
+	if len(args) == 0 && !reset {
+		if len(t.paths) == 0 {
+			fmt.Fprintln(sh.Stderr(), "hash: hash table empty")
+			return 0
+		}
+		fmt.Fprintln(sh.Stdout(), "hits\tcommand")
+		for _, name := range slices.Sorted(maps.Keys(t.paths)) {
+			e := t.paths[name]
+			fmt.Fprintf(sh.Stdout(), "%4d\t%s\n", e.hits, e.path)
+		}
+	}
+	return status
+}
+
+// helpKeywords are the reserved words help knows as topics besides the
+// builtins.
+var helpKeywords = []string{"case", "for", "function", "if", "select", "time", "until", "while", "variables", "[[", "((", "{"}
+
+// Help is bash's help (args without the command's name) without bash's
+// help texts (they are bash's own writing): it names the builtins (of
+// builtins) and keywords that match each pattern, and reports a pattern
+// that matches none as bash does (status 1). Options -d, -m and -s are
+// accepted; any other is a usage error (status 2).
+func Help(sh Shell, builtins []string, args []string) int {
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		a := args[0]
+		args = args[1:]
+		if a == "--" {
+			break
+		}
+		for _, c := range a[1:] {
+			if !strings.ContainsRune("dms", c) {
+				sh.Errf("help: -%c: invalid option", c)
+				fmt.Fprint(sh.Stderr(), "help: usage: help [-dms] [pattern ...]\n")
+				return 2
+			}
+		}
+	}
+	topics := slices.Concat(helpKeywords, builtins)
+	slices.Sort(topics)
+	if len(args) == 0 {
+		fmt.Fprintf(sh.Stdout(), "Shell builtins and keywords (see the bash manual for each):\n%s\n", strings.Join(topics, " "))
+		return 0
+	}
+	found := false
+	for _, pat := range args {
+		for _, t := range topics {
+			if ok, _ := path.Match(pat, t); ok || t == pat {
+				fmt.Fprintf(sh.Stdout(), "%s: a shell builtin or keyword; see the bash manual\n", t)
+				found = true
+			}
+		}
+	}
+	if !found {
+		last := args[len(args)-1]
+		sh.Errf("help: no help topics match `%s'.  Try `help help' or `man -k %s' or `info %s'.", last, last, last)
+		return 1
+	}
+	return 0
+}
