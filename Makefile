@@ -1,7 +1,7 @@
 # agentenkit — the whole test suite is `make test`; CI runs exactly that (.ci/run).
 GO ?= go
 
-.PHONY: test vet unit images python-image bench fuzz install-test
+.PHONY: test vet unit images python-image bench bench-peers fuzz install-test
 
 test: vet unit
 
@@ -37,8 +37,17 @@ python-image:
 # Every adapter available here on the same workloads, in one run: the table
 # of ratios goes to bench/out/results.md and their chart to
 # bench/out/results.png (the README shows both).
+# With the host's own bash and python3 as the native reference, and the
+# peers when make bench-peers fetched them (node needed to run them).
 bench:
 	$(GO) run ./bench/cmd/report -o bench/out/results.md -png bench/out/results.png
+
+# The peers make bench sets beside the adapters: just-bash (bash in
+# TypeScript) and Pyodide (CPython on wasm), fetched with npm ci at the
+# versions and integrity bench/peers/package-lock.json pins into the images
+# folder's peers/ (or $$AGENTENKIT_PEERS). Optional: make test never needs them.
+bench-peers:
+	$(GO) run ./bench/cmd/peers
 
 # Each fuzz target for a while; FUZZTIME=5m make fuzz for longer.
 FUZZTIME ?= 30s

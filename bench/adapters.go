@@ -12,6 +12,7 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"slices"
 	"strings"
 	"time"
 
@@ -39,6 +40,9 @@ type Adapter struct {
 	Concurrent int
 	// Memory says what the concurrent workload's peak RSS covers here.
 	Memory Memory
+	// Only, when set, are the names of the only workloads measured on it;
+	// the others are left out (not even n/a).
+	Only []string
 	// KvWritten, where the adapter keeps its sandboxes in a kv, is how many
 	// bytes it has written to it so far (the snapshot workload reports it).
 	KvWritten func() uint64
@@ -58,7 +62,16 @@ const (
 	// Elsewhere: sandboxes are containers or remote machines; no RSS is
 	// reported, the wall time only (docker).
 	Elsewhere
+	// HostProcesses: every command is a host process of its own and there
+	// is no sandbox; no RSS is reported, the wall time only (the host
+	// reference).
+	HostProcesses
 )
+
+// measures says whether w is measured on a.
+func (a Adapter) measures(w Workload) bool {
+	return a.Only == nil || slices.Contains(a.Only, w.Name)
+}
 
 // DockerImage is the image the docker adapter is measured with (built by
 // providers/docker/testdata/build-images.sh).
@@ -72,7 +85,8 @@ const DockerPythonImage = "agentenkit-test-python:1"
 // wasmKv is the wasm adapter's kv, counting what it writes.
 var wasmKv = &countingKv{Store: memkv.New(memkv.Options{})}
 
-// Adapters lists the adapters, fastest to set up first.
+// Adapters lists the adapters, fastest to set up first, and last the host
+// as the native reference (HostName).
 func Adapters() []Adapter {
 	return []Adapter{
 		{Name: "memory", New: func() (sandbox.Provider, func(), error) {
@@ -111,6 +125,7 @@ func Adapters() []Adapter {
 			}
 			return p, func() {}, nil
 		}, Python: sandbox.CreateSandboxOptions{Image: DockerPythonImage}, Memory: Elsewhere},
+		hostAdapter(),
 	}
 }
 
@@ -177,8 +192,11 @@ func withPython(ctx context.Context, a Adapter, p sandbox.Provider) (sandbox.San
 	return sb, nil
 }
 
-// pipeline is issue #19's 5-stage pipeline; it prints 3439.
-const pipeline = "seq 1 10000 | grep 7 | sort -r | uniq | wc -l"
+// pipeline is issue #19's 5-stage pipeline; it prints pipelineOut.
+const (
+	pipeline    = "seq 1 10000 | grep 7 | sort -r | uniq | wc -l"
+	pipelineOut = "3439\n"
+)
 
 // Workloads lists what is measured on every adapter.
 func Workloads() []Workload {
@@ -188,7 +206,7 @@ func Workloads() []Workload {
 			Once: createOnly,
 		},
 		{
-			Name: "create + first `echo hi`",
+			Name: CreateEchoName,
 			Op: func(ctx context.Context, p sandbox.Provider, _ sandbox.Sandbox) error {
 				sb, err := create(ctx, Adapter{}, p)
 				if err != nil {
@@ -201,16 +219,16 @@ func Workloads() []Workload {
 		{Name: FirstSeqName, Once: firstCommandSequential},
 		{Name: FirstConcName, Once: firstCommandConcurrent},
 		{
-			Name:  "warm `echo hi`",
+			Name:  WarmEchoName,
 			Setup: create,
 			Op:    func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error { return echoHi(ctx, sb) },
 		},
 		{
-			Name:  "5-stage pipeline",
+			Name:  PipelineName,
 			Setup: create,
 			Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error {
 				res, err := sb.RunCommand(ctx, pipeline, sandbox.RunCommandOptions{})
-				if err == nil && strings.TrimSpace(res.Stdout) != "3439" {
+				if err == nil && strings.TrimSpace(res.Stdout) != strings.TrimSpace(pipelineOut) {
 					err = fmt.Errorf("pipeline printed %q", res.Stdout)
 				}
 				return err
@@ -220,7 +238,7 @@ func Workloads() []Workload {
 		{
 			// CPython for WASI on wasm; the host's python3 on local;
 			// adapters without python3 are not measured (n/a).
-			Name:  "python3 -c 'print(1)'",
+			Name:  PythonName,
 			Setup: withPython,
 			Op: func(ctx context.Context, _ sandbox.Provider, sb sandbox.Sandbox) error {
 				res, err := sb.RunCommand(ctx, "python3 -c 'print(1)'", sandbox.RunCommandOptions{})

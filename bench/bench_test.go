@@ -3,7 +3,6 @@ package bench
 import (
 	"context"
 	"errors"
-	"os/exec"
 	"testing"
 	"time"
 
@@ -14,9 +13,12 @@ func BenchmarkAdapters(b *testing.B) {
 	for _, w := range Workloads() {
 		for _, a := range Adapters() {
 			b.Run(w.Name+"/"+a.Name, func(b *testing.B) {
+				if !a.measures(w) {
+					b.Skipf("not measured on %s", a.Name)
+				}
 				p, done, err := a.New()
 				if err != nil {
-					b.Skipf("%s: %v", a.Name, err)
+					b.Skipf("%s not available here: %v", a.Name, err)
 				}
 				defer done()
 				ctx := context.Background()
@@ -61,23 +63,5 @@ func BenchmarkAdapters(b *testing.B) {
 				}
 			})
 		}
-	}
-}
-
-// BenchmarkHostBash is the reference for the shell: the same commands
-// through bash -c on the host, a new process each.
-func BenchmarkHostBash(b *testing.B) {
-	for name, cmd := range map[string]string{
-		"echo":       "echo hi",
-		"pipeline":   pipeline,
-		"shell loop": shellLoop,
-	} {
-		b.Run(name, func(b *testing.B) {
-			for b.Loop() {
-				if err := exec.Command("bash", "-c", cmd).Run(); err != nil {
-					b.Fatal(err)
-				}
-			}
-		})
 	}
 }

@@ -54,14 +54,14 @@ func WritePNG(w io.Writer, results []Result) error {
 // adapter in its Palette colour, the bar's height its time per operation
 // on a log scale (a decade per grid line), the bar's label its ratio to the
 // fastest adapter of the workload. A result not measured has no bar but
-// "n/a" on the axis. With a title, a legend of the adapters, and labelled
-// axes.
+// "n/a" on the axis; an adapter with nothing measured has no bars. With a
+// title, a legend of the adapters, and labelled axes.
 func Chart(results []Result) *image.RGBA {
 	l := layOut(results)
 	img := image.NewRGBA(image.Rect(0, 0, ChartWidth, ChartHeight))
 	fill(img, img.Bounds(), white)
 
-	text(img, 20, 22, ink, "agentenkit sandbox adapters, one run of make bench: time per operation (log scale); on each bar its ratio to the fastest adapter of the workload")
+	text(img, 20, 22, ink, "agentenkit sandbox adapters, the host and peers, one run of make bench: time per operation (log scale); on each bar its ratio to the fastest of the workload")
 	for _, e := range l.legend {
 		fill(img, e.swatch, e.color)
 		text(img, e.swatch.Max.X+6, e.swatch.Max.Y-1, ink, e.adapter)
@@ -102,7 +102,7 @@ func Chart(results []Result) *image.RGBA {
 
 const (
 	yAxisLabel = "time per operation (log scale; the concurrent workload: wall time of all)"
-	xAxisLabel = "workload (one bar per adapter)"
+	xAxisLabel = "workload (one bar per column of the table)"
 )
 
 // chartLayout is where Chart puts everything, apart from the drawing.
@@ -153,6 +153,7 @@ func (l chartLayout) y(ns float64) int {
 }
 
 func layOut(results []Result) chartLayout {
+	results, _ = splitUnmeasured(results)
 	l := chartLayout{plot: image.Rect(100, 90, ChartWidth-20, ChartHeight-90)}
 	var adapters, workloads []string
 	colour := map[string]color.RGBA{}

@@ -52,7 +52,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	// Start the peak afresh from what is live now, not what an earlier
 	// workload left for the collector.
 	debug.FreeOSMemory()
-	rssOK := a.Memory != Elsewhere && resetPeakRSS()
+	rssOK := (a.Memory == InProcess || a.Memory == ChildProcesses) && resetPeakRSS()
 
 	sbs := make([]sandbox.Sandbox, n)
 	errs := make([]error, n)

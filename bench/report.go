@@ -2,8 +2,10 @@ package bench
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"io"
+	"regexp"
 	"strings"
 	"testing"
 	"time"
@@ -31,10 +33,42 @@ type Result struct {
 	Note string
 }
 
-// Measure runs every workload on every adapter available, log getting a
+// Measure runs every workload on every adapter available (the host's
+// reference last), then the peers fetched into PeersDir, log getting a
 // line per measurement as it finishes.
 func Measure(ctx context.Context, log io.Writer) []Result {
-	return measureAll(ctx, log, Adapters(), Workloads())
+	return MeasureSome(ctx, log, Filter{})
+}
+
+// Filter picks columns (adapters, the host, peers) and workloads by name;
+// a nil pattern picks all.
+type Filter struct {
+	Columns, Workloads *regexp.Regexp
+}
+
+func (f Filter) column(name string) bool {
+	return f.Columns == nil || f.Columns.MatchString(name)
+}
+
+func (f Filter) workload(name string) bool {
+	return f.Workloads == nil || f.Workloads.MatchString(name)
+}
+
+// MeasureSome is Measure of what f picks.
+func MeasureSome(ctx context.Context, log io.Writer, f Filter) []Result {
+	var adapters []Adapter
+	for _, a := range Adapters() {
+		if f.column(a.Name) {
+			adapters = append(adapters, a)
+		}
+	}
+	var workloads []Workload
+	for _, w := range Workloads() {
+		if f.workload(w.Name) {
+			workloads = append(workloads, w)
+		}
+	}
+	return append(measureAll(ctx, log, adapters, workloads), measurePeers(ctx, log, PeersDir(), f)...)
 }
 
 func measureAll(ctx context.Context, log io.Writer, adapters []Adapter, workloads []Workload) []Result {
@@ -42,6 +76,9 @@ func measureAll(ctx context.Context, log io.Writer, adapters []Adapter, workload
 	for _, a := range adapters {
 		p, done, newErr := a.New()
 		for _, w := range workloads {
+			if !a.measures(w) {
+				continue
+			}
 			r := Result{Workload: w.Name, Adapter: a.Name, Err: newErr}
 			switch {
 			case newErr != nil:
@@ -54,11 +91,7 @@ func measureAll(ctx context.Context, log io.Writer, adapters []Adapter, workload
 			default:
 				r.PerOp, r.Err = measure(ctx, a, p, w)
 			}
-			if r.Err != nil {
-				fmt.Fprintf(log, "bench: %-8s %-26s not measured: %v\n", a.Name, w.Name, r.Err)
-			} else {
-				fmt.Fprintf(log, "bench: %-8s %-26s %s/op\n", a.Name, w.Name, r.PerOp)
-			}
+			logResult(log, r)
 			out = append(out, r)
 		}
 		if done != nil {
@@ -66,6 +99,15 @@ func measureAll(ctx context.Context, log io.Writer, adapters []Adapter, workload
 		}
 	}
 	return out
+}
+
+// logResult writes r's line to log.
+func logResult(log io.Writer, r Result) {
+	if r.Err != nil {
+		fmt.Fprintf(log, "bench: %-8s %-26s not measured: %v\n", r.Adapter, r.Workload, r.Err)
+	} else {
+		fmt.Fprintf(log, "bench: %-8s %-26s %s/op\n", r.Adapter, r.Workload, r.PerOp)
+	}
 }
 
 func measure(ctx context.Context, a Adapter, p sandbox.Provider, w Workload) (time.Duration, error) {
@@ -100,7 +142,22 @@ func measure(ctx context.Context, a Adapter, p sandbox.Provider, w Workload) (ti
 // row, "n/a" where it was not measured. A cell of the concurrent workload
 // says below its time the command run, the peak RSS or why there is none,
 // and how many sandboxes when not DefaultConcurrent.
+//
+// An adapter (or peer) with nothing measured has no column: a line below
+// the table says why, with its first error.
 func Markdown(w io.Writer, results []Result) {
+	measured, absent := splitUnmeasured(results)
+	table(w, measured)
+	for i, r := range absent {
+		if i == 0 {
+			fmt.Fprintln(w)
+		}
+		fmt.Fprintf(w, "Not measured here: **%s**: %s\n", r.Adapter, oneLine(r.Err.Error()))
+	}
+}
+
+// table writes Markdown's table.
+func table(w io.Writer, results []Result) {
 	var adapters, workloads []string
 	seenA, seenW := map[string]bool{}, map[string]bool{}
 	cell := map[[2]string]Result{}
@@ -137,6 +194,37 @@ func Markdown(w io.Writer, results []Result) {
 	}
 }
 
+// splitUnmeasured parts results into those of the adapters with at least
+// one workload measured and, of each other adapter, its first result (with
+// its error).
+func splitUnmeasured(results []Result) (measured, absent []Result) {
+	some := map[string]bool{}
+	for _, r := range results {
+		if r.Err == nil && r.PerOp > 0 {
+			some[r.Adapter] = true
+		}
+	}
+	seen := map[string]bool{}
+	for _, r := range results {
+		switch {
+		case some[r.Adapter]:
+			measured = append(measured, r)
+		case !seen[r.Adapter]:
+			seen[r.Adapter] = true
+			if r.Err == nil {
+				r.Err = errors.New("no time measured")
+			}
+			absent = append(absent, r)
+		}
+	}
+	return measured, absent
+}
+
+// oneLine is s on one line of a markdown table or paragraph.
+func oneLine(s string) string {
+	return strings.ReplaceAll(strings.Join(strings.Fields(s), " "), "|", `\|`)
+}
+
 // details is what a cell says below its time: its Note, and for the
 // concurrent workload what ran and the peak RSS.
 func details(r Result) string {
@@ -153,6 +241,8 @@ func details(r Result) string {
 	switch {
 	case r.Memory == Elsewhere:
 		parts = append(parts, "RSS not in-process (containers): wall time only")
+	case r.Memory == HostProcesses:
+		parts = append(parts, "host processes: wall time only")
 	case r.PeakRSS == 0:
 		parts = append(parts, "peak RSS not measured here")
 	case r.Memory == ChildProcesses:

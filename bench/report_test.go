@@ -26,6 +26,35 @@ func TestMarkdown(t *testing.T) {
 	}
 }
 
+// TestMarkdownUnmeasured: a column with nothing measured is left out, a
+// line below the table saying why.
+func TestMarkdownUnmeasured(t *testing.T) {
+	missing := errors.New("just-bash not fetched (run make bench-peers)")
+	results := []Result{
+		{Workload: "create + first `echo hi`", Adapter: "memory", PerOp: 40 * time.Microsecond},
+		{Workload: "create + first `echo hi`", Adapter: "docker", Err: errors.New("no | daemon\nhere")},
+		{Workload: "create + first `echo hi`", Adapter: "just-bash", Err: missing},
+		{Workload: "5-stage pipeline", Adapter: "memory", PerOp: 5 * time.Millisecond},
+		{Workload: "5-stage pipeline", Adapter: "docker", Err: errors.New("no daemon")},
+		{Workload: "5-stage pipeline", Adapter: "just-bash", Err: missing},
+	}
+	var b strings.Builder
+	Markdown(&b, results)
+	want := "| workload | memory |\n" +
+		"| --- | ---: |\n" +
+		"| create + first `echo hi` | 40 µs (1x) |\n" +
+		"| 5-stage pipeline | 5.0 ms (1x) |\n" +
+		"\n" +
+		"Not measured here: **docker**: no \\| daemon here\n" +
+		"Not measured here: **just-bash**: just-bash not fetched (run make bench-peers)\n"
+	if got := b.String(); got != want {
+		t.Errorf("got\n%s\nwant\n%s", got, want)
+	}
+	if l := layOut(results); len(l.legend) != 1 || len(l.bars) != 2 {
+		t.Errorf("the chart has %d adapters, %d bars; want memory's 2", len(l.legend), len(l.bars))
+	}
+}
+
 func TestDetails(t *testing.T) {
 	for _, tc := range []struct {
 		r    Result

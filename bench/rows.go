@@ -17,6 +17,10 @@ import (
 
 // The names of the rows of issue #19's table, in the table and chart.
 const (
+	CreateEchoName  = "create + first `echo hi`"
+	WarmEchoName    = "warm `echo hi`"
+	PipelineName    = "5-stage pipeline"
+	PythonName      = "python3 -c 'print(1)'"
 	FirstPythonName = "create + first `python3 -c 'print(1)'`"
 	ShellLoopName   = "shell loop (100k iterations)"
 	PythonCPUName   = "CPU-bound python (int, dict/str, json, re, sort)"

@@ -4,9 +4,14 @@
 //
 // It also times the CLI as whole processes (agentenkit run -- echo hi, and
 // python3 -c 'print(1)'): the CLI table below the adapters'. -cli-only
-// measures only that.
+// measures only that. Below the table: issue #19's targets, each met or
+// not with its number (bench.TargetsMarkdown).
 //
-//	go run ./bench/cmd/report [-o bench/out/results.md] [-png bench/out/results.png] [-cli-only]
+// -columns and -workloads (regular expressions) measure only the adapters,
+// host and peers, and the workloads, whose names match, and skip the CLI:
+// for measuring a few rows again.
+//
+//	go run ./bench/cmd/report [-o bench/out/results.md] [-png bench/out/results.png] [-cli-only] [-columns RE] [-workloads RE]
 package main
 
 import (
@@ -17,6 +22,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -29,23 +35,53 @@ func main() {
 	chart := flag.String("png", "bench/out/results.png", "where to write the PNG chart (empty: none)")
 	cliOnly := flag.Bool("cli-only", false, "measure only the CLI's start-up (and write only its table)")
 	runs := flag.Int("cli-runs", bench.CLIRuns, "whole processes per CLI command")
+	columns := flag.String("columns", "", "measure only the adapters, host and peers whose name matches this regexp (and skip the CLI)")
+	workloads := flag.String("workloads", "", "measure only the workloads whose name matches this regexp (and skip the CLI)")
 	flag.Parse()
+	var filter bench.Filter
+	for _, f := range []struct {
+		flag string
+		re   **regexp.Regexp
+	}{{*columns, &filter.Columns}, {*workloads, &filter.Workloads}} {
+		if f.flag != "" {
+			re, err := regexp.Compile(f.flag)
+			if err != nil {
+				fmt.Fprintln(os.Stderr, "report:", err)
+				os.Exit(2)
+			}
+			*f.re = re
+		}
+	}
 	start := time.Now()
-	cli := measureCLI(*runs)
+	var cli []bench.CLIResult
+	if filter == (bench.Filter{}) || *cliOnly {
+		cli = measureCLI(*runs)
+	}
 	if *cliOnly {
 		var b strings.Builder
 		bench.CLIMarkdown(&b, cli)
 		fmt.Print(b.String())
 		return
 	}
-	results := bench.Measure(context.Background(), os.Stderr)
+	results := bench.MeasureSome(context.Background(), os.Stderr, filter)
 	var b strings.Builder
-	fmt.Fprintf(&b, "Measured %s on %s/%s, %d cores, in one run of `make bench` (%s). Each cell: time per operation (ratio to the fastest adapter of the row); "+
-		"for %q, the wall time from the first create until every sandbox has run its command (all alive at the end, destroyed after, untimed).\n\n",
-		start.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), time.Since(start).Round(time.Second), bench.ConcurrentName)
+	run := "in one run of `make bench`"
+	if filter != (bench.Filter{}) {
+		run = fmt.Sprintf("in one run of `go run ./bench/cmd/report -columns '%s' -workloads '%s'`", *columns, *workloads)
+	}
+	fmt.Fprintf(&b, "Measured %s on %s/%s, %d cores, %s (%s). Each cell: time per operation (ratio to the fastest column of the row); "+
+		"for %q, the wall time from the first create until every sandbox has run its command (all alive at the end, destroyed after, untimed). "+
+		"The %s column is the native reference: each command run by the host's own bash (bash -c, a new process each, python3 the interpreter itself, not a wrapper), nothing made or kept between commands. "+
+		"Peers, where `make bench-peers` fetched them and node runs them: just-bash (bash in TypeScript) on the shell rows and Pyodide (CPython on wasm) on the python rows, each in one node process; "+
+		"Pyodide's `python3 -c 'print(1)'` row is a runPython in an interpreter loaded before; its create + first row loads a new interpreter each time.\n\n",
+		start.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), run, time.Since(start).Round(time.Second), bench.ConcurrentName, bench.HostName)
 	bench.Markdown(&b, results)
 	b.WriteString("\n")
-	bench.CLIMarkdown(&b, cli)
+	bench.TargetsMarkdown(&b, results)
+	if cli != nil {
+		b.WriteString("\n")
+		bench.CLIMarkdown(&b, cli)
+	}
 	if err := write(*out, func(w io.Writer) error { _, err := io.WriteString(w, b.String()); return err }); err != nil {
 		fmt.Fprintln(os.Stderr, "report:", err)
 		os.Exit(1)
