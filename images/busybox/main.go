@@ -2,10 +2,14 @@
 
 // Command busybox is the wasm adapter's shell image: the project's shell
 // (package shell, bash's language with Go coreutils) built for GOOS=wasip1.
-// `make images` builds it into the images folder as busybox.wasm:
+// `make images` builds it into the images folder as busybox.wasm, a
+// reactor whose warm shells the engine starts from a snapshot taken after
+// Go's init (reactor.go):
 //
-//	GOOS=wasip1 GOARCH=wasm go build -o busybox.wasm ./images/busybox
+//	GOOS=wasip1 GOARCH=wasm go build -buildmode=c-shared -o busybox.wasm ./images/busybox
 //
+// Built without -buildmode it is a command module, which the engine runs
+// too (each warm shell then pays Go's init).
 // It runs as `sh -c SCRIPT [NAME [ARGS...]]` (or bash, or a script file and
 // its arguments, or a script on stdin) over the files WASI gives it — the
 // sandbox's, mounted at "/" by the host — with the environment WASI gives it

@@ -406,8 +406,10 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 
 // Warm compiles the images now, busybox, python and node (once per
 // process; seconds cold, well under a second each from the compilation
-// cache), so that no command waits for it. It returns an error matching
-// images.ErrMissing, naming `make images`, when an image is not there.
+// cache), so that no command waits for it, and the template every warm
+// shell is cloned from (engine.Image.PrewarmShell). It returns an error
+// matching images.ErrMissing, naming `make images`, when an image is not
+// there.
 //
 // With Options.Prewarm it also makes the Python template a sandbox's
 // python3 commands are cloned from, for the default environment of a new
@@ -417,6 +419,9 @@ func (p *Provider) Warm(ctx context.Context) error {
 		img, err := p.image(ctx, name)
 		if err != nil {
 			return err
+		}
+		if name == "busybox" {
+			_ = img.PrewarmShell(ctx) // without a template, shells run Go's init
 		}
 		if name == "python" && p.opts.Prewarm {
 			rec, err := p.check(sandbox.CreateSandboxOptions{})
@@ -438,7 +443,13 @@ func (p *Provider) Warm(ctx context.Context) error {
 // for it, in time or memory.
 func (p *Provider) warm() {
 	p.warmOnce.Do(func() {
-		go func() { _, _ = p.image(context.Background(), "busybox") }()
+		go func() {
+			// The shell template too: every warm shell, the first
+			// sandbox's included, then starts as its clone.
+			if bb, err := p.image(context.Background(), "busybox"); err == nil {
+				_ = bb.PrewarmShell(context.Background())
+			}
+		}()
 	})
 }
 

@@ -477,10 +477,10 @@ func schedYield(ctx context.Context, mod api.Module, stack []uint64) {
 	stack[0] = 0
 }
 
-// preparedVersion names the rewrites prepare makes; a change to addEntry
-// or addChecks must change it, so that no module rewritten the old way is
+// preparedVersion names the rewrites prepare makes; a change to addEntry,
+// addChecks or addGlobalExports must change it, so that no module rewritten the old way is
 // taken from the cache.
-const preparedVersion = "v1"
+const preparedVersion = "v2"
 
 // prepare is the module the engine compiles for wasm: rewrite's result.
 // With a compilation cache, the result is kept in its folder, keyed by
@@ -507,8 +507,9 @@ func (e *Engine) prepare(wasm []byte, python bool) ([]byte, error) {
 }
 
 // rewrite returns wasm for a Python image with the exports a snapshot clone
-// needs (addEntry; a module of another shape goes without them), and with
-// the checks that end a run at its deadline (addChecks).
+// needs (addEntry; a module of another shape goes without them), with
+// the checks that end a run at its deadline (addChecks), and for any
+// other image with its mutable globals exported (addGlobalExports).
 func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	b := wasm
 	if python {
@@ -520,6 +521,11 @@ func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 		var err error
 		if b, err = addChecks(b); err != nil {
 			return nil, err
+		}
+	}
+	if !python {
+		if with, ok, err := addGlobalExports(b); err == nil && ok {
+			b = with // the exports a snapshot of a Go reactor needs (shellclone.go)
 		}
 	}
 	return b, nil

@@ -200,7 +200,7 @@ func (e *Engine) compileImage(ctx context.Context, name, path string) (*Image, e
 	if err != nil {
 		return nil, fmt.Errorf("engine: compile image %q (%s): %w", name, path, err)
 	}
-	img := &Image{name: name, path: path, e: e, compiled: cm, python: python, data: l.data}
+	img := &Image{name: name, path: path, e: e, compiled: cm, python: python, data: l.data, reactor: !python && isReactor(cm)}
 	if img.python {
 		img.stdlibDir = PythonStdlibDir
 		z, dir, ok, err := stdlibBeside(path)

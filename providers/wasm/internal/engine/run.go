@@ -88,17 +88,20 @@ type RunSpec struct {
 
 // Image is a compiled module. Its methods are safe for concurrent use.
 type Image struct {
-	name, path string
-	e          *Engine
-	compiled   wazero.CompiledModule
-	python     bool
-	site       fs.FS        // Python: mounted at PythonSiteDir
-	stdlib     fs.FS        // Python: mounted at stdlibDir when not nil
-	stdlibDir  string       // Python: PythonStdlibDir, or the image's own (stdlibBeside)
-	ownStdlib  bool         // Python: the stdlib is the image's own, found by CPython without PYTHONPATH
-	data       *dataImage   // the data segments, when taken out of the module (dataimage.go)
-	tmpl       templates    // Python: clone templates by start (clone.go)
-	cloneRuns  atomic.Int64 // Runs started from a clone (clonerun.go)
+	name, path  string
+	e           *Engine
+	compiled    wazero.CompiledModule
+	python      bool
+	site        fs.FS        // Python: mounted at PythonSiteDir
+	stdlib      fs.FS        // Python: mounted at stdlibDir when not nil
+	stdlibDir   string       // Python: PythonStdlibDir, or the image's own (stdlibBeside)
+	ownStdlib   bool         // Python: the stdlib is the image's own, found by CPython without PYTHONPATH
+	data        *dataImage   // the data segments, when taken out of the module (dataimage.go)
+	tmpl        templates    // Python: clone templates by start (clone.go)
+	cloneRuns   atomic.Int64 // Runs started from a clone (clonerun.go)
+	reactor     bool         // a Go reactor with the image's entry points (shellclone.go)
+	shellTmpl   shellSlot    // reactor: the template warm instances are cloned from
+	shellClones atomic.Int64 // reactor: warm instances started from its template
 }
 
 // Name is the name the image was loaded under.
@@ -173,7 +176,13 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 
 	alloc.start()
 	defer alloc.done()
+	if img.reactor {
+		cfg = cfg.WithStartFunctions(reactorInit)
+	}
 	mod, err := img.e.rt.InstantiateModule(experimental.WithMemoryAllocator(ctx, alloc), img.compiled, cfg)
+	if err == nil && img.reactor {
+		err = callMain(ctx, mod)
+	}
 	if mod != nil {
 		mod.Close(context.WithoutCancel(ctx))
 	}

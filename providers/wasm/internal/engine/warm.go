@@ -116,8 +116,11 @@ func CommandContext(ctx context.Context) context.Context {
 // it); ctx only bounds the start.
 func (img *Image) NewWarm(ctx context.Context, spec WarmSpec) (*Warm, error) {
 	w := img.newWarm(ctx, spec, nil)
-	env := map[string]string{WarmEnv: "1", "PWD": "/"}
-	return w.start(ctx, w.config([]string{img.name}, env, img.mounts(spec.FS, nil, nil)))
+	cfg := w.config([]string{img.name}, warmStartEnv(), img.mounts(spec.FS, nil, nil))
+	if img.reactor {
+		return w.startReactor(ctx, cfg, spec.FS)
+	}
+	return w.start(ctx, cfg)
 }
 
 // newWarm is a Warm instance not started yet, whose memory counts against
