@@ -1,17 +1,16 @@
 package bash
 
 import (
+	"errors"
 	"fmt"
 	"slices"
 	"strconv"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
-	"mvdan.cc/sh/v3/pattern"
 	"mvdan.cc/sh/v3/syntax"
 
-	"github.com/agentenkit/agentenkit/shell/bash/glob"
+	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
@@ -250,9 +249,9 @@ func (r *Runner) assocKey(index syntax.ArithmExpr) (string, error) {
 }
 
 // paramExp expands ${...} and $x into e.
-func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
+func (r *Runner) paramExp(e *expand.Word, pe *syntax.ParamExp, dq bool) error {
 	name := pe.Param.Value
-	add := func(s string) { e.add(seg{s: s, quoted: dq, split: !dq}) }
+	add := func(s string) { e.Add(expand.Seg{S: s, Quoted: dq, Split: !dq}) }
 
 	// The list forms: $@ $* ${a[@]} ${a[*]} ${!a[@]} ${!pre@}.
 	vals, isList, star, set, err := r.paramValues(pe)
@@ -292,7 +291,7 @@ func (r *Runner) paramExp(e *wexp, pe *syntax.ParamExp, dq bool) error {
 		}
 	}
 	if pe.Repl != nil && set {
-		if vals, err = r.replaceLocale(pe.Repl, vals); err != nil {
+		if vals, err = r.replace(pe.Repl, vals); err != nil {
 			return err
 		}
 	}
@@ -326,28 +325,12 @@ func (r *Runner) starSep() string {
 
 // addList adds the values of $@ / ${a[@]} (separate fields) or $* /
 // ${a[*]} (joined by IFS's first character inside quotes).
-func (r *Runner) addList(e *wexp, vals []string, star, dq bool) {
+func (r *Runner) addList(e *expand.Word, vals []string, star, dq bool) {
+	sep := ""
 	if star && dq {
-		e.add(seg{s: strings.Join(vals, r.starSep()), quoted: true})
-		return
+		sep = r.starSep()
 	}
-	if len(vals) == 0 {
-		if !dq {
-			return
-		}
-		return
-	}
-	for i, v := range vals {
-		if i > 0 {
-			e.brk()
-		}
-		if !dq && v == "" {
-			// An empty unquoted element is no word, unless joined.
-			e.cur()
-			continue
-		}
-		e.add(seg{s: v, quoted: dq, split: !dq})
-	}
+	e.AddList(vals, star, dq, sep)
 }
 
 // paramValues returns a parameter's value(s). isList is true for the @
@@ -543,16 +526,16 @@ func (r *Runner) opWord(w *syntax.Word, dq bool) (string, error) {
 	if w == nil {
 		return "", nil
 	}
-	var e wexp
+	var e expand.Word
 	if err := r.wordParts(&e, w.Parts, dq, !dq); err != nil {
 		return "", err
 	}
-	return e.joined(), nil
+	return e.Joined(), nil
 }
 
 // paramOp applies ${x-y} ${x:=y} ${x#p} ${x^^} ${x@Q} ...; done is true
 // when it added the result itself.
-func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool, isList, star, dq bool) (bool, error) {
+func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, set *bool, isList, star, dq bool) (bool, error) {
 	name := pe.Param.Value
 	op := pe.Exp.Op
 	null := !*set
@@ -577,7 +560,7 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			use = null
 		}
 		if use {
-			e.cur().real = true
+			e.Cur().Real = true
 			return true, word()
 		}
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
@@ -586,11 +569,11 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			use = !null
 		}
 		if use {
-			e.cur().real = true
+			e.Cur().Real = true
 			return true, word()
 		}
 		if dq {
-			e.add(seg{quoted: true})
+			e.Add(expand.Seg{Quoted: true})
 		}
 		return true, nil
 	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
@@ -660,7 +643,7 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			return true, err
 		}
 		for i, v := range *vals {
-			(*vals)[i] = r.trim(v, pat, op)
+			(*vals)[i] = expand.Trim(v, pat, op)
 		}
 	case syntax.UpperFirst, syntax.UpperAll, syntax.LowerFirst, syntax.LowerAll:
 		pat := "?"
@@ -674,7 +657,7 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 			}
 		}
 		for i, v := range *vals {
-			(*vals)[i] = r.caseMod(v, pat, op)
+			(*vals)[i] = expand.CaseMod(v, pat, op)
 		}
 	case syntax.OtherParamOps:
 		opName := pe.Exp.Word.Lit()
@@ -686,80 +669,17 @@ func (r *Runner) paramOp(e *wexp, pe *syntax.ParamExp, vals *[]string, set *bool
 	return false, nil
 }
 
-func (r *Runner) trim(v, pat string, op syntax.ParExpOperator) string {
-	re := glob.Regexp(pat, pattern.EntireString, false)
-	if re == nil {
-		return v
-	}
-	n := len(v)
-	switch op {
-	case syntax.RemSmallPrefix:
-		for i := 0; i <= n; i++ {
-			if utf8.RuneStart(at(v, i)) && re.MatchString(v[:i]) {
-				return v[i:]
-			}
-		}
-	case syntax.RemLargePrefix:
-		for i := n; i >= 0; i-- {
-			if utf8.RuneStart(at(v, i)) && re.MatchString(v[:i]) {
-				return v[i:]
-			}
-		}
-	case syntax.RemSmallSuffix:
-		for i := n; i >= 0; i-- {
-			if utf8.RuneStart(at(v, i)) && re.MatchString(v[i:]) {
-				return v[:i]
-			}
-		}
-	case syntax.RemLargeSuffix:
-		for i := 0; i <= n; i++ {
-			if utf8.RuneStart(at(v, i)) && re.MatchString(v[i:]) {
-				return v[:i]
-			}
-		}
-	}
-	return v
-}
-
-// at is s[i], or a rune start at the end.
-func at(s string, i int) byte {
-	if i >= len(s) {
-		return 'a'
-	}
-	return s[i]
-}
-
-func (r *Runner) caseMod(v, pat string, op syntax.ParExpOperator) string {
-	re := glob.Regexp(pat, pattern.EntireString, false)
-	var b strings.Builder
-	for i, c := range v {
-		if (op == syntax.UpperFirst || op == syntax.LowerFirst) && i > 0 {
-			b.WriteString(v[i:])
-			break
-		}
-		if re != nil && re.MatchString(string(c)) {
-			if op == syntax.UpperFirst || op == syntax.UpperAll {
-				c = unicode.ToUpper(c)
-			} else {
-				c = unicode.ToLower(c)
-			}
-		}
-		b.WriteRune(c)
-	}
-	return b.String()
-}
-
 // atOp is ${x@Q} and friends. An unset parameter gives nothing (an
 // error under nounset), except that ${v@a} and ${v@A} describe a declared
 // variable that has no value yet.
-func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, set, isList, star, dq bool) (bool, error) {
+func (r *Runner) atOp(e *expand.Word, pe *syntax.ParamExp, op string, vals *[]string, set, isList, star, dq bool) (bool, error) {
 	name := pe.Param.Value
 	index := pe.Index
 	if pe.Excl {
 		if isList && pe.Names != 0 {
 			// ${!pre@@Q}: bash expands this to nothing.
 			if dq {
-				e.add(seg{quoted: true})
+				e.Add(expand.Seg{Quoted: true})
 			}
 			return true, nil
 		}
@@ -780,9 +700,7 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 			return false, nil
 		}
 	}
-	switch op {
-	case "Q", "E", "P", "U", "L", "u", "a", "A", "K", "k":
-	default:
+	if len(op) != 1 || !strings.Contains("QEPULuaAKk", op) {
 		return true, &shError{msg: "${" + printNode(pe)[2:] + ": bad substitution", status: 1}
 	}
 	v := r.lookupVar(name)
@@ -808,32 +726,8 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		return false, nil
 	}
 	listOfArray := isList && v != nil && v.Kind != vars.String && index != nil
-	switch op {
-	case "Q":
-		for i, v := range *vals {
-			(*vals)[i] = printf.SingleQuote(v)
-		}
-	case "E":
-		for i, v := range *vals {
-			(*vals)[i] = ansiC(v)
-		}
-	case "P":
-	case "U":
-		for i, v := range *vals {
-			(*vals)[i] = strings.ToUpper(v)
-		}
-	case "L":
-		for i, v := range *vals {
-			(*vals)[i] = strings.ToLower(v)
-		}
-	case "u":
-		for i, v := range *vals {
-			if v != "" {
-				rn, n := utf8.DecodeRuneInString(v)
-				(*vals)[i] = string(unicode.ToUpper(rn)) + v[n:]
-			}
-		}
-	case "a":
+	switch {
+	case op == "a":
 		attrs := ""
 		if v != nil {
 			attrs = v.Attrs()
@@ -841,13 +735,11 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		for i := range *vals {
 			(*vals)[i] = attrs
 		}
-	case "A":
-		if listOfArray {
-			// "${a[@]@A}" is the words of declare -p.
-			a := v.Attrs()
-			r.addList(e, []string{"declare", "-" + a, name + "=" + vars.ArrayBody(v)}, false, dq)
-			return true, nil
-		}
+	case op == "A" && listOfArray:
+		// "${a[@]@A}" is the words of declare -p.
+		r.addList(e, []string{"declare", "-" + v.Attrs(), name + "=" + vars.ArrayBody(v)}, false, dq)
+		return true, nil
+	case op == "A":
 		prefix := name + "="
 		if v != nil && v.Attrs() != "" {
 			prefix = "declare -" + v.Attrs() + " " + prefix
@@ -855,134 +747,47 @@ func (r *Runner) atOp(e *wexp, pe *syntax.ParamExp, op string, vals *[]string, s
 		for i, val := range *vals {
 			(*vals)[i] = prefix + printf.SingleQuote(val)
 		}
-	case "K", "k":
-		if listOfArray {
-			var parts []string
-			for _, k := range v.Subscripts() {
-				val := ""
-				if v.Kind == vars.Indexed {
-					n, _ := strconv.Atoi(k)
-					val = v.Idx[n]
-				} else {
-					val = v.Assoc[k]
-					if op == "K" {
-						k = printf.AssocKeyQuote(k)
-					}
-				}
-				if op == "K" {
-					parts = append(parts, k+" "+printf.DeclQuote(val))
-				} else {
-					parts = append(parts, k, val)
-				}
-			}
-			if op == "K" {
-				s := strings.Join(parts, " ")
-				if v.Kind == vars.Assoc && s != "" {
-					s += " "
-				}
-				e.add(seg{s: s, quoted: dq, split: !dq})
-				return true, nil
-			}
-			r.addList(e, parts, star, dq)
-			return true, nil
-		}
-		for i, v := range *vals {
-			(*vals)[i] = printf.SingleQuote(v)
-		}
+	case op == "K" && listOfArray:
+		e.Add(expand.Seg{S: expand.KeyValues(v, true)[0], Quoted: dq, Split: !dq})
+		return true, nil
+	case op == "k" && listOfArray:
+		r.addList(e, expand.KeyValues(v, false), star, dq)
+		return true, nil
+	default:
+		expand.Transform(op, *vals)
 	}
 	return false, nil
 }
 
+// slice is ${x:off:len} and ${a[@]:off:len}: $0 is element 0 of
+// ${@:0}; an indexed array slices by index.
 func (r *Runner) slice(pe *syntax.ParamExp, vals []string, isList bool) ([]string, error) {
 	off, err := r.arith(pe.Slice.Offset)
 	if err != nil {
 		return nil, err
 	}
-	if isList {
-		n := int64(len(vals))
+	var length func() (int64, error)
+	if pe.Slice.Length != nil {
+		length = func() (int64, error) { return r.arith(pe.Slice.Length) }
+	}
+	if !isList {
+		vals, err = expand.SliceString(vals, off, length)
+	} else {
 		if pe.Param.Value == "@" || pe.Param.Value == "*" {
-			// $0 is element 0 of ${@:0}.
 			vals = append([]string{r.arg0}, vals...)
-			n++
-			if off < 0 {
-				off += n
+		} else if v := r.lookupVar(pe.Param.Value); pe.Index != nil && v != nil && v.Kind == vars.Indexed {
+			var ok bool
+			if vals, ok = v.From(off); !ok {
+				return nil, nil
 			}
-		} else if pe.Index != nil {
-			// Sparse arrays slice by index.
-			v := r.lookupVar(pe.Param.Value)
-			if v != nil && v.Kind == vars.Indexed {
-				m := int64(v.MaxIndex() + 1)
-				if off < 0 {
-					off += m
-					if off < 0 {
-						return nil, nil
-					}
-				}
-				var out []string
-				for _, k := range v.Indices() {
-					if int64(k) >= off {
-						out = append(out, v.Idx[k])
-					}
-				}
-				vals, off, n = out, 0, int64(len(out))
-			} else if off < 0 {
-				off += n
-			}
-		} else if off < 0 {
-			off += n
+			off = 0
 		}
-		if off < 0 || off > n {
-			return nil, nil
-		}
-		vals = vals[off:]
-		if pe.Slice.Length != nil {
-			l, err := r.arith(pe.Slice.Length)
-			if err != nil {
-				return nil, err
-			}
-			if l < 0 {
-				return nil, &shError{msg: fmt.Sprintf("%d: substring expression < 0", l), status: 1, noExit: true}
-			}
-			if l < int64(len(vals)) {
-				vals = vals[:l]
-			}
-		}
-		return vals, nil
+		vals, err = expand.SliceList(vals, off, length)
 	}
-	out := make([]string, len(vals))
-	for i, v := range vals {
-		rs := []rune(v)
-		n := int64(len(rs))
-		o := off
-		if o < 0 {
-			o += n
-			if o < 0 {
-				out[i] = ""
-				continue
-			}
-		}
-		if o > n {
-			out[i] = ""
-			continue
-		}
-		end := n
-		if pe.Slice.Length != nil {
-			l, err := r.arith(pe.Slice.Length)
-			if err != nil {
-				return nil, err
-			}
-			if l < 0 {
-				end = n + l
-				if end < o {
-					return nil, &shError{msg: fmt.Sprintf("%d: substring expression < 0", l), status: 1, noExit: true}
-				}
-			} else {
-				end = min(n, o+l)
-			}
-		}
-		out[i] = string(rs[o:end])
+	if se := (*expand.SubstringError)(nil); errors.As(err, &se) {
+		return nil, &shError{msg: se.Error(), status: 1, noExit: true}
 	}
-	return out, nil
+	return vals, err
 }
 
 // byteLocale reports whether the shell's character type locale is C or
@@ -996,150 +801,18 @@ func (r *Runner) byteLocale() bool {
 	return false
 }
 
-// replaceLocale is replace where a character is a byte in the C locale
-// (? matches one byte of μ): it replaces in the strings read as Latin-1.
-func (r *Runner) replaceLocale(rp *syntax.Replace, vals []string) ([]string, error) {
-	if !r.byteLocale() {
-		return r.replace(rp, vals)
-	}
-	in := make([]string, len(vals))
-	for i, v := range vals {
-		in[i] = bytesAsRunes(v)
-	}
-	out, err := r.replaceWith(rp, in, bytesAsRunes)
-	for i, v := range out {
-		out[i] = runesAsBytes(v)
-	}
-	return out, err
-}
-
-// bytesAsRunes reads s as Latin-1: one rune for each byte.
-func bytesAsRunes(s string) string {
-	var b strings.Builder
-	for i := 0; i < len(s); i++ {
-		b.WriteRune(rune(s[i]))
-	}
-	return b.String()
-}
-
-// runesAsBytes undoes bytesAsRunes.
-func runesAsBytes(s string) string {
-	b := make([]byte, 0, len(s))
-	for _, c := range s {
-		b = append(b, byte(c))
-	}
-	return string(b)
-}
-
-// negatedBracketFirst reports whether pat has a bracket expression that
-// starts with a negated ]: [^]...] or [!]...].
-func negatedBracketFirst(pat string) bool {
-	for i := 0; i < len(pat); i++ {
-		switch pat[i] {
-		case '\\':
-			i++
-		case '[':
-			if strings.HasPrefix(pat[i+1:], "^]") || strings.HasPrefix(pat[i+1:], "!]") {
-				return true
-			}
-		}
-	}
-	return false
-}
-
+// replace is ${x/pat/with} on vals.
 func (r *Runner) replace(rp *syntax.Replace, vals []string) ([]string, error) {
-	return r.replaceWith(rp, vals, func(s string) string { return s })
-}
-
-// replaceWith is replace with the pattern and the replacement mapped by
-// conv (bytesAsRunes in the C locale).
-func (r *Runner) replaceWith(rp *syntax.Replace, vals []string, conv func(string) string) ([]string, error) {
+	bytes := r.byteLocale()
 	pat, err := r.pattern(rp.Orig)
 	if err != nil {
 		return nil, err
 	}
-	pat = conv(pat)
 	with := ""
 	if rp.With != nil {
 		if with, err = r.literal(rp.With); err != nil {
 			return nil, err
 		}
 	}
-	with = conv(with)
-	anchorStart, anchorEnd := false, false
-	if strings.HasPrefix(pat, "#") {
-		anchorStart, pat = true, pat[1:]
-	} else if strings.HasPrefix(pat, "%") {
-		anchorEnd, pat = true, pat[1:]
-	}
-	re := glob.Regexp(pat, pattern.EntireString, false)
-	if negatedBracketFirst(pat) {
-		// bash 5.2's ${x/[^]]/y} matches nothing (case and ${x#...}
-		// read [^]] as "not ]").
-		re = nil
-	}
-	out := make([]string, len(vals))
-	for vi, v := range vals {
-		if pat == "" && (anchorStart || anchorEnd) {
-			// ${x/#/p} prefixes p, ${x/%/s} appends s.
-			if anchorStart {
-				out[vi] = with + v
-			} else {
-				out[vi] = v + with
-			}
-			continue
-		}
-		if re == nil {
-			out[vi] = v
-			continue
-		}
-		var b strings.Builder
-		i := 0
-		replaced := false
-		for i <= len(v) {
-			if anchorStart && i > 0 || replaced && !rp.All {
-				b.WriteString(v[i:])
-				break
-			}
-			end := -1
-			for j := len(v); j >= i; j-- {
-				if anchorEnd && j != len(v) {
-					continue
-				}
-				if !utf8.RuneStart(at(v, j)) {
-					continue
-				}
-				if re.MatchString(v[i:j]) {
-					end = j
-					break
-				}
-			}
-			if end >= 0 && (end > i || pat == "" && false || end == i && pat != "" && !rp.All) {
-				b.WriteString(with)
-				replaced = true
-				if end == i {
-					if i < len(v) {
-						_, n := utf8.DecodeRuneInString(v[i:])
-						b.WriteString(v[i : i+n])
-						i += n
-						continue
-					}
-					break
-				}
-				i = end
-				if i == len(v) {
-					break
-				}
-				continue
-			}
-			if i == len(v) {
-				break
-			}
-			_, n := utf8.DecodeRuneInString(v[i:])
-			b.WriteString(v[i : i+n])
-			i += n
-		}
-		out[vi] = b.String()
-	}
-	return out, nil
+	return expand.Replace(vals, pat, with, rp.All, bytes), nil
 }

@@ -9,6 +9,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/cond"
+	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
@@ -127,21 +128,11 @@ func (r *Runner) testNot(x syntax.TestExpr, not string) (bool, error) {
 // reMatch is [[ s =~ re ]]: quoted parts of the regex match literally;
 // BASH_REMATCH gets the groups.
 func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
-	var e wexp
+	var e expand.Word
 	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
 		return false, err
 	}
-	var b strings.Builder
-	for _, f := range e.fields {
-		for _, sg := range f.segs {
-			if sg.quoted {
-				b.WriteString(regexp.QuoteMeta(sg.s))
-			} else {
-				b.WriteString(sg.s)
-			}
-		}
-	}
-	expr := b.String()
+	expr := e.Text("", regexp.QuoteMeta)
 	expr, ok := posixERE(expr)
 	if !ok {
 		return false, &shError{status: 2, noExit: true}
@@ -304,25 +295,16 @@ func (r *Runner) isSet(s string) bool {
 // traceMatch is a pattern as xtrace shows it: quoted characters each
 // escaped with a backslash.
 func (r *Runner) traceMatch(w *syntax.Word) string {
-	var e wexp
+	var e expand.Word
 	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
 		return ""
 	}
-	var b strings.Builder
-	for i, f := range e.fields {
-		if i > 0 {
-			b.WriteByte(' ')
+	return e.Text(" ", func(s string) string {
+		var b strings.Builder
+		for _, c := range s {
+			b.WriteByte('\\')
+			b.WriteRune(c)
 		}
-		for _, s := range f.segs {
-			if !s.quoted {
-				b.WriteString(s.s)
-				continue
-			}
-			for _, c := range s.s {
-				b.WriteByte('\\')
-				b.WriteRune(c)
-			}
-		}
-	}
-	return b.String()
+		return b.String()
+	})
 }

@@ -399,3 +399,22 @@ func AssocOrder(keys []string) []string {
 	}
 	return out
 }
+
+// From lists an indexed array's values from index off on, as
+// ${a[@]:off} does: a negative off counts back from the end (-1 is the
+// last index); false when it is before the first.
+func (v *Var) From(off int64) ([]string, bool) {
+	if off < 0 {
+		off += int64(v.MaxIndex() + 1)
+		if off < 0 {
+			return nil, false
+		}
+	}
+	var out []string
+	for _, k := range v.Indices() {
+		if int64(k) >= off {
+			out = append(out, v.Idx[k])
+		}
+	}
+	return out, true
+}
