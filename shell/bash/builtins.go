@@ -11,6 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
@@ -387,7 +388,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 			key := idx[:len(idx)-1]
 			switch v.Kind {
 			case vars.Assoc:
-				pe, err := parseParamRef(a)
+				pe, err := expand.ParseRef(a)
 				if err == nil {
 					k, _ := r.assocKey(pe.Index)
 					v.UnsetAssoc(k)

@@ -1,13 +1,16 @@
 package bash
 
 import (
+	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/declare"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
@@ -79,7 +82,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 		if !app {
 			v.Assoc, v.Keys = map[string]string{}, nil
 		}
-		if kvPairs(ae) {
+		if declare.KVPairs(ae) {
 			// bash 5.2: (k1 v1 k2 v2 ...) when no element has a
 			// subscript; a last key alone gets "".
 			var words []string
@@ -202,17 +205,6 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 	return nil
 }
 
-// kvPairs reports an array literal whose elements have no subscript at
-// all: for an associative array, alternate keys and values.
-func kvPairs(ae *syntax.ArrayExpr) bool {
-	for _, el := range ae.Elems {
-		if el.Index != nil || el.Value == nil {
-			return false
-		}
-	}
-	return len(ae.Elems) > 0
-}
-
 // declClause runs declare/local/export/readonly/typeset as parsed.
 //
 // As in bash, every word is expanded before the builtin runs ("export
@@ -232,11 +224,11 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 			}
 			for _, v := range vals {
 				switch {
-				case (strings.HasPrefix(v, "-") || strings.HasPrefix(v, "+")) && len(assigns) == 0 && !slices.Contains(args[1:], "--"):
+				case declare.Option(v, args[1:], len(assigns)):
 					args = append(args, v)
 				case strings.Contains(v, "="):
 					// A word that expands to name=value assigns.
-					assigns = append(assigns, dynAssign(v, arrayOpt(args[1:])))
+					assigns = append(assigns, declare.Assign(v, declare.ArrayOpt(args[1:])))
 				default:
 					assigns = append(assigns, &syntax.Assign{Naked: true, Name: &syntax.Lit{Value: v}})
 				}
@@ -297,114 +289,23 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 }
 
 func declBuiltin(r *Runner, args []string) int {
-	var opts []string
-	var assigns []*syntax.Assign
-	opts = append(opts, args[0])
-	for _, a := range args[1:] {
-		if (strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+")) && len(assigns) == 0 {
-			opts = append(opts, a)
-			continue
-		}
-		assigns = append(assigns, dynAssign(a, false))
-	}
-	return r.declare(opts, assigns)
-}
-
-// arrayOpt reports -a or -A among a declaration's options (not +a).
-func arrayOpt(opts []string) bool {
-	for _, o := range opts {
-		if strings.HasPrefix(o, "-") && strings.ContainsAny(o, "aA") {
-			return true
-		}
-	}
-	return false
-}
-
-// dynAssign is the assignment a declaration's argument word makes once
-// expanded: "name", "name=value" (the value taken as it is), or with
-// array (-a, -A) "name=(...)", which is parsed as an array.
-func dynAssign(a string, array bool) *syntax.Assign {
-	name, val, hasEq := strings.Cut(a, "=")
-	if array && hasEq && strings.HasPrefix(val, "(") && strings.HasSuffix(val, ")") && syntax.ValidName(name) {
-		f, err := syntax.NewParser().Parse(strings.NewReader(a), "")
-		if err == nil && len(f.Stmts) == 1 {
-			if ce, ok := f.Stmts[0].Cmd.(*syntax.CallExpr); ok && len(ce.Args) == 0 && len(ce.Assigns) == 1 && ce.Assigns[0].Array != nil {
-				parse.Templates(f, a)
-				parse.Prepare(f)
-				return ce.Assigns[0]
-			}
-		}
-	}
-	as := &syntax.Assign{Name: &syntax.Lit{Value: name}, Naked: !hasEq}
-	if strings.HasSuffix(name, "+") && hasEq {
-		as.Append, as.Name.Value = true, name[:len(name)-1]
-	}
-	if hasEq {
-		as.Value = &syntax.Word{Parts: []syntax.WordPart{&syntax.SglQuoted{Value: val}}}
-	}
-	return as
+	opts, assigns := declare.Split(args[1:])
+	return r.declare(append([]string{args[0]}, opts...), assigns)
 }
 
 // declare is the shared work of declare, local, export, readonly.
 func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 	variant := opts[0]
-	var on, off string
-	print := false
-	funcs, funcNames := false, false
-	global := false
-	for _, o := range opts[1:] {
-		if o == "--" {
-			continue
-		}
-		for _, c := range o[1:] {
-			switch c {
-			case 'p':
-				print = true
-			case 'f':
-				funcs = true
-			case 'F':
-				funcNames = true
-			case 'g':
-				global = true
-			case 'a', 'A', 'i', 'l', 'u', 'x', 'r', 'n', 't':
-				if o[0] == '-' {
-					on += string(c)
-				} else {
-					off += string(c)
-				}
-			default:
-				// bash names the option character, not the word.
-				r.errf("%s: %c%c: invalid option", variant, o[0], c)
-				switch variant {
-				case "local":
-					fmt.Fprintln(r.stderr(), "local: usage: local [option] name[=value] ...")
-				case "typeset":
-					fmt.Fprintln(r.stderr(), "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]")
-				default:
-					fmt.Fprintf(r.stderr(), "%s: usage: %s [-aAfFgiIlnrtux] [name[=value] ...] or %s -p [-aAfFilnrtux] [name ...]\n", variant, variant, variant)
-				}
-				return 2
-			}
-		}
+	o, err := declare.Parse(variant, opts[1:])
+	if ue := (*declare.UsageError)(nil); errors.As(err, &ue) {
+		r.errf("%s", ue.Msg)
+		fmt.Fprintln(r.stderr(), ue.Usage)
+		return 2
 	}
-	switch variant {
-	case "export":
-		on += "x"
-		if strings.Contains(off, "n") || strings.Contains(on, "n") && false {
-		}
-	case "readonly":
-		on += "r"
-	case "local":
-		if r.funcDepth == 0 {
-			r.errf("local: can only be used in a function")
-			return 1
-		}
-	}
-	if variant == "export" && strings.Contains(opts2(opts), "n") {
-		// export -n removes the attribute.
-		on = strings.ReplaceAll(on, "n", "")
-		on = strings.ReplaceAll(on, "x", "")
-		off += "x"
+	on, off, print, funcs, funcNames, global := o.On, o.Off, o.Print, o.Funcs, o.Names, o.Global
+	if variant == "local" && r.funcDepth == 0 {
+		r.errf("local: can only be used in a function")
+		return 1
 	}
 	if funcs || funcNames {
 		status := 0
@@ -413,7 +314,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			names = append(names, as.Name.Value)
 		}
 		if len(names) == 0 {
-			names = sortedKeys(r.funcs)
+			names = slices.Sorted(maps.Keys(r.funcs))
 		}
 		for _, n := range names {
 			body, ok := r.funcs[n]
@@ -458,7 +359,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				v, _ = r.vars.Lookup(name)
 			}
 			if v == nil || !as.Naked {
-				r.errf("%s: %s: not found", variant, printNodeAssign(as))
+				r.errf("%s: %s: not found", variant, declare.Text(as))
 				status = 1
 				continue
 			}
@@ -471,7 +372,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 	for _, as := range assigns {
 		name := as.Name.Value
 		if !syntax.ValidName(name) || as.Index != nil && (variant == "export" || variant == "readonly") {
-			text := printNodeAssign(as)
+			text := declare.Text(as)
 			if as.Index != nil {
 				text = name + "[" + printNode(as.Index) + "]"
 			}
@@ -555,43 +456,26 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				} else if v.Kind == vars.String {
 					v.ToIndexed()
 				}
-			case 'i':
-				v.Integer = true
-			case 'l':
-				v.Lower, v.Upper = true, false
-			case 'u':
-				v.Upper, v.Lower = true, false
-			case 'x':
-				v.Exported = true
 			case 'n':
-				if as.Value == nil && v.Set && v.Kind == vars.String && !validRefName(v.Str) {
+				if as.Value == nil && v.Set && v.Kind == vars.String && !declare.ValidRef(v.Str) {
 					r.errf("%s: `%s': invalid variable name for name reference", variant, v.Str)
 					status = 1
 					continue
 				}
 				v.NameRef = true
+			default:
+				v.SetAttr(c, true)
 			}
 		}
 		for _, c := range off {
-			switch c {
-			case 'i':
-				v.Integer = false
-			case 'l':
-				v.Lower = false
-			case 'u':
-				v.Upper = false
-			case 'x':
-				v.Exported = false
-			case 'n':
-				v.NameRef = false
-			}
+			v.SetAttr(c, false)
 		}
 		if as.Array != nil || as.Value != nil {
 			var err error
 			if v.NameRef && as.Value != nil && as.Index == nil {
 				val, e := r.assignValue(as.Value)
 				err = e
-				if err == nil && !validRefName(val) {
+				if err == nil && !declare.ValidRef(val) {
 					r.errf("%s: `%s': invalid variable name for name reference", variant, val)
 					status = 1
 					v.NameRef = false
@@ -626,34 +510,6 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 	return status
 }
 
-// validRefName reports whether s can be a nameref's target: a name or
-// name[subscript].
-func validRefName(s string) bool {
-	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
-		return syntax.ValidName(s[:i])
-	}
-	return syntax.ValidName(s)
-}
-
-func opts2(opts []string) string { return strings.Join(opts[1:], "") }
-
-func printNodeAssign(as *syntax.Assign) string {
-	s := as.Name.Value
-	if as.Append {
-		s += "+"
-	}
-	if as.Value != nil {
-		lit := as.Value.Lit()
-		if len(as.Value.Parts) == 1 {
-			if sq, ok := as.Value.Parts[0].(*syntax.SglQuoted); ok && !sq.Dollar {
-				lit = sq.Value
-			}
-		}
-		s += "=" + lit
-	}
-	return s
-}
-
 // assignIn assigns to the variable v (a local or a global) directly.
 func (r *Runner) assignIn(v *vars.Var, name string, as *syntax.Assign) error {
 	// Temporarily make v the innermost binding for name.
@@ -671,7 +527,7 @@ func (r *Runner) printDecls(variant, on string, print bool) int {
 	lookup := func(n string) *vars.Var { v, _ := r.vars.Lookup(n); return v }
 	if variant == "local" {
 		f := r.vars.Local()
-		names = sortedKeys(f.Vars)
+		names = slices.Sorted(maps.Keys(f.Vars))
 		lookup = func(n string) *vars.Var { return f.Vars[n] }
 	}
 	for _, n := range names {

@@ -3,6 +3,7 @@ package bash
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"slices"
 	"strconv"
 	"strings"
@@ -11,7 +12,6 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/expand"
-	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
@@ -56,7 +56,7 @@ func (r *Runner) special(name string) (string, bool, bool) {
 		return strconv.Itoa(r.subshell), true, true
 	case "SHELLOPTS":
 		var on []string
-		for _, k := range sortedKeys(r.opt) {
+		for _, k := range slices.Sorted(maps.Keys(r.opt)) {
 			if r.opt[k] {
 				on = append(on, k)
 			}
@@ -64,7 +64,7 @@ func (r *Runner) special(name string) (string, bool, bool) {
 		return strings.Join(on, ":"), true, true
 	case "BASHOPTS":
 		var on []string
-		for _, k := range sortedKeys(r.shopt) {
+		for _, k := range slices.Sorted(maps.Keys(r.shopt)) {
 			if r.shopt[k] {
 				on = append(on, k)
 			}
@@ -88,15 +88,6 @@ func (r *Runner) special(name string) (string, bool, bool) {
 		return "", false, true
 	}
 	return "", false, false
-}
-
-func sortedKeys[V any](m map[string]V) []string {
-	ks := make([]string, 0, len(m))
-	for k := range m {
-		ks = append(ks, k)
-	}
-	slices.Sort(ks)
-	return ks
 }
 
 func (r *Runner) dashFlags() string {
@@ -125,7 +116,7 @@ func (r *Runner) getVar(name string) (string, bool) {
 	}
 	if strings.HasSuffix(name, "]") && strings.Contains(name, "[") {
 		// A nameref to a[i].
-		if pe, err := parseParamRef(name); err == nil {
+		if pe, err := expand.ParseRef(name); err == nil {
 			vals, _, _, set, err := r.paramValues(pe)
 			if err != nil || !set || len(vals) == 0 {
 				return "", false
@@ -309,18 +300,8 @@ func (r *Runner) paramExp(e *expand.Word, pe *syntax.ParamExp, dq bool) error {
 
 // starSep joins "$*": IFS's first character, a space when IFS is unset.
 func (r *Runner) starSep() string {
-	sep := " "
-	if ifs := r.ifs(); ifs != " \t\n" {
-		sep = ""
-		if ifs != "" {
-			_, n := utf8.DecodeRuneInString(ifs)
-			sep = ifs[:n]
-		}
-	}
-	if _, ok := r.getVar("IFS"); !ok {
-		sep = " "
-	}
-	return sep
+	ifs, set := r.getVar("IFS")
+	return expand.StarSep(ifs, set)
 }
 
 // addList adds the values of $@ / ${a[@]} (separate fields) or $* /
@@ -348,7 +329,7 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 		}
 		return names, true, pe.Names == syntax.NamesPrefix, true, nil
 	}
-	if pe.Excl && isKeysForm(pe) {
+	if pe.Excl && expand.IsKeysForm(pe) {
 		l := pe.Index.(*syntax.Word).Lit()
 		v := r.lookupVar(name)
 		if v == nil {
@@ -366,10 +347,7 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 		if err != nil || !ok {
 			return nil, false, false, false, err
 		}
-		pe2, perr := parseParamRef(target)
-		if perr != nil {
-			pe2 = rawElemRef(target)
-		}
+		pe2 := expand.ElemRef(target)
 		if pe2 == nil {
 			return nil, false, false, false, &shError{msg: target + ": invalid variable name", status: 1, abort: true}
 		}
@@ -432,23 +410,12 @@ func (r *Runner) paramValues(pe *syntax.ParamExp) (vals []string, isList, star, 
 	}
 	if target := r.resolve(name); target != name && strings.HasSuffix(target, "]") {
 		// a nameref to a[i] or a[@] expands as that
-		if pe2, err := parseParamRef(target); err == nil {
+		if pe2, err := expand.ParseRef(target); err == nil {
 			return r.paramValues(pe2)
 		}
 	}
 	s, ok := r.getVar(name)
 	return []string{s}, false, false, ok, nil
-}
-
-// isKeysForm reports ${!a[@]} and ${!a[*]} without an operator: the
-// array's keys (with one, ${!a[@]-x} is an indirection through the
-// array's values joined).
-func isKeysForm(pe *syntax.ParamExp) bool {
-	if pe.Index == nil || pe.Exp != nil || pe.Slice != nil || pe.Repl != nil {
-		return false
-	}
-	w, ok := pe.Index.(*syntax.Word)
-	return ok && (w.Lit() == "@" || w.Lit() == "*")
 }
 
 // indirectRef is the reference that ${!pe} follows: the value of pe's
@@ -486,38 +453,6 @@ func (r *Runner) indirectRef(pe *syntax.ParamExp) (target string, ok bool, err e
 		return "", false, &shError{msg: "!" + name + ": unbound variable", status: 127}
 	}
 	return "", false, nil
-}
-
-// rawElemRef is name[text] that the parser does not take ("a[b*]",
-// "a[{1,0}]"), with text as the subscript's arithmetic as it is, for
-// bash's error about it; nil when s is no such reference (no name, or
-// unbalanced quotes in the subscript).
-func rawElemRef(s string) *syntax.ParamExp {
-	i := strings.IndexByte(s, '[')
-	if i <= 0 || !strings.HasSuffix(s, "]") || !syntax.ValidName(s[:i]) {
-		return nil
-	}
-	sub := s[i+1 : len(s)-1]
-	if strings.Count(sub, `"`)%2 != 0 || strings.Count(sub, "'")%2 != 0 {
-		return nil
-	}
-	return &syntax.ParamExp{Param: &syntax.Lit{Value: s[:i]}, Index: &syntax.Word{Parts: []syntax.WordPart{&syntax.Lit{Value: sub}}}}
-}
-
-// parseParamRef parses "name", "a[1]" or "a[@]" as a parameter.
-func parseParamRef(s string) (*syntax.ParamExp, error) {
-	p := syntax.NewParser()
-	src := "${" + s + "}"
-	w, err := p.Document(strings.NewReader(src))
-	if err != nil || len(w.Parts) != 1 {
-		return nil, fmt.Errorf("bad name")
-	}
-	parse.Templates(w, src)
-	pe, ok := w.Parts[0].(*syntax.ParamExp)
-	if !ok || pe.Exp != nil || pe.Repl != nil || pe.Slice != nil || pe.Length || pe.Excl {
-		return nil, fmt.Errorf("bad name")
-	}
-	return pe, nil
 }
 
 // opWord expands the word of ${x:=w} or ${x:?w} into one string; inside
@@ -592,7 +527,7 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 				if err != nil {
 					return true, err
 				}
-				if pe2, perr := parseParamRef(target); perr == nil && pe2.Index != nil {
+				if pe2, perr := expand.ParseRef(target); perr == nil && pe2.Index != nil {
 					err = r.setIndex(pe2.Param.Value, pe2.Index, val, false)
 				} else {
 					err = r.setVar(target, val)
@@ -688,11 +623,7 @@ func (r *Runner) atOp(e *expand.Word, pe *syntax.ParamExp, op string, vals *[]st
 		if v, _ := r.vars.Lookup(name); pe.Index == nil && v != nil && v.NameRef {
 			name = v.Str
 		} else if target, ok, _ := r.indirectRef(pe); ok {
-			pe2, err := parseParamRef(target)
-			if err != nil {
-				pe2 = rawElemRef(target)
-			}
-			if pe2 != nil {
+			if pe2 := expand.ElemRef(target); pe2 != nil {
 				name, index = pe2.Param.Value, pe2.Index
 			}
 		} else {

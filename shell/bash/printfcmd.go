@@ -5,6 +5,7 @@ import (
 	"io"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
@@ -40,7 +41,7 @@ func printfBuiltin(r *Runner, args []string) int {
 	out, status := printf.Format(format, rest, func(msg string) { r.errf("%s", msg) })
 	if varName != "" {
 		if strings.Contains(varName, "[") {
-			pe, err := parseParamRef(varName)
+			pe, err := expand.ParseRef(varName)
 			if err != nil {
 				r.errf("printf: `%s': not a valid identifier", varName)
 				return 2

@@ -277,7 +277,7 @@ func (c condEnv) IsNameRef(name string) bool {
 
 func (r *Runner) isSet(s string) bool {
 	if name, idx, ok := strings.Cut(s, "["); ok && strings.HasSuffix(idx, "]") {
-		pe, err := parseParamRef(name + "[" + idx)
+		pe, err := expand.ParseRef(name + "[" + idx)
 		if err != nil {
 			return false
 		}

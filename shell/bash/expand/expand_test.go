@@ -228,3 +228,38 @@ func TestTildeEscapes(t *testing.T) {
 		t.Errorf("$'a\\x00b' = %q", got)
 	}
 }
+
+func TestRefs(t *testing.T) {
+	// set -- a b; IFS=; "$*" is ab; IFS=:x gives a:b; IFS unset or " "
+	// a b.
+	for _, c := range []struct {
+		ifs  string
+		set  bool
+		want string
+	}{{"", true, ""}, {":x", true, ":"}, {"", false, " "}, {" ", true, " "}, {" \t\n", true, " "}, {"μ", true, "μ"}} {
+		if got := StarSep(c.ifs, c.set); got != c.want {
+			t.Errorf("StarSep(%q, %v) = %q", c.ifs, c.set, got)
+		}
+	}
+	for s, want := range map[string]string{"a": "a", "a[1]": "a[1]", "a[b*]": "a[b*]", "a[@]": "a[@]", "1a": "", "a['x]": "", "a-1": ""} {
+		got := ""
+		if pe := ElemRef(s); pe != nil {
+			got = pe.Param.Value
+			if pe.Index != nil {
+				got += "[" + strings.TrimSpace(printIndex(pe.Index)) + "]"
+			}
+		}
+		if got != want {
+			t.Errorf("ElemRef(%q) = %q, want %q", s, got, want)
+		}
+	}
+	if _, err := ParseRef("x:-y"); !errors.Is(err, ErrNotRef) {
+		t.Errorf("ParseRef(x:-y): %v", err)
+	}
+}
+
+func printIndex(e syntax.ArithmExpr) string {
+	var b strings.Builder
+	_ = syntax.NewPrinter().Print(&b, e)
+	return b.String()
+}

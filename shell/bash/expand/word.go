@@ -3,8 +3,10 @@
 // quoted or not, from an expansion to split or not), IFS field splitting
 // (Split), the text of a field as a pattern (QuotePattern, GlobText),
 // backslash and tilde rules (UnescapeDq, Word.AddLit, Tilde,
-// TildeAssign), $'...' (ANSIC), and the operators of ${...} (trim,
-// case, replace, slice, @Q and the other transformations, in param.go).
+// TildeAssign), $'...' (ANSIC), the operators of ${...} (trim, case,
+// replace, slice, @Q and the other transformations, in param.go), and
+// the parameter a nameref or ${!ref} names (ParseRef, ElemRef, in
+// ref.go).
 //
 // The interpreter walks the syntax tree, looks variables up, evaluates
 // arithmetic and runs substitutions; it hands the values here. Nothing

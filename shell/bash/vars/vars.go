@@ -418,3 +418,23 @@ func (v *Var) From(off int64) ([]string, bool) {
 	}
 	return out, true
 }
+
+// SetAttr sets (on) or removes one of the attributes i, l, u, x and n
+// (-l and -u exclude each other); other letters are left to the caller
+// (a and A convert the value, r cannot be removed, t is not kept).
+func (v *Var) SetAttr(c rune, on bool) {
+	switch c {
+	case 'i':
+		v.Integer = on
+	case 'l':
+		v.Lower = on
+		v.Upper = v.Upper && !on
+	case 'u':
+		v.Upper = on
+		v.Lower = v.Lower && !on
+	case 'x':
+		v.Exported = on
+	case 'n':
+		v.NameRef = on
+	}
+}

@@ -111,3 +111,20 @@ func TestScope(t *testing.T) {
 		t.Error("HasAttrs")
 	}
 }
+
+// declare -l x; declare -u x leaves -u alone (declare -p: declare -u x);
+// declare +x drops the export.
+func TestSetAttr(t *testing.T) {
+	v := &Var{Exported: true}
+	v.SetAttr('l', true)
+	v.SetAttr('u', true)
+	v.SetAttr('x', false)
+	v.SetAttr('r', false) // readonly stays: not an attribute SetAttr changes
+	v.SetAttr('i', true)
+	if got := DeclareLine("x", v); got != "declare -iu x" {
+		t.Errorf("%s", got)
+	}
+	if got, ok := (&Var{Set: true, Kind: Indexed, Idx: map[int]string{1: "a", 4: "b"}}).From(-3); !ok || !slices.Equal(got, []string{"b"}) {
+		t.Errorf("From(-3) = %q, %v", got, ok)
+	}
+}
