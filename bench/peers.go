@@ -233,13 +233,13 @@ func measurePeers(ctx context.Context, log io.Writer, dir string, f Filter) []Re
 		if !f.column(p.Name) {
 			continue
 		}
+		picked := map[string]string{}
 		for k, w := range p.Workloads {
-			if !f.workload(w) {
-				p.Workloads = maps.Clone(p.Workloads) // Peers' own map stays whole
-				delete(p.Workloads, k)
+			if f.workload(w) {
+				picked[k] = w
 			}
 		}
-		if len(p.Workloads) == 0 {
+		if p.Workloads = picked; len(p.Workloads) == 0 {
 			continue
 		}
 		var rs []Result

@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strings"
 	"testing"
@@ -205,5 +206,31 @@ await m.run("concurrent", () => ({ ns: 5, rss: 1 }));
 		if r.Err == nil || !strings.Contains(r.Err.Error(), "exit status 3") {
 			t.Errorf("%s: %v", r.Workload, r.Err)
 		}
+	}
+}
+
+// TestMeasurePeersFilter: the filter picks peers and their workloads; a
+// peer not fetched has its picked workloads, each with ErrPeerMissing.
+func TestMeasurePeersFilter(t *testing.T) {
+	var log strings.Builder
+	rs := measurePeers(context.Background(), &log, t.TempDir(), Filter{Workloads: regexp.MustCompile("loop|pipeline")})
+	var got []string
+	for _, r := range rs {
+		got = append(got, r.Adapter+": "+r.Workload)
+		if !errors.Is(r.Err, ErrPeerMissing) {
+			t.Errorf("%s %s: %v", r.Adapter, r.Workload, r.Err)
+		}
+	}
+	if want := []string{"just-bash: " + PipelineName, "just-bash: " + ShellLoopName}; !slices.Equal(got, want) {
+		t.Errorf("got %q, want %q", got, want)
+	}
+	if !strings.Contains(log.String(), "not measured") {
+		t.Errorf("log %q", log.String())
+	}
+	if rs := measurePeers(context.Background(), &log, t.TempDir(), Filter{Columns: regexp.MustCompile("^wasm$")}); len(rs) != 0 {
+		t.Errorf("no peer picked, got %+v", rs)
+	}
+	if n := len(Peers()[0].Workloads); n != 7 {
+		t.Errorf("Peers()'s just-bash has %d workloads after filtering", n)
 	}
 }
