@@ -10,7 +10,9 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -38,8 +40,39 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	code := m.Run()
+	if left := daemonsOf(binary); len(left) > 0 {
+		fmt.Fprintf(os.Stderr, "FAIL: daemons of the test binary outlived their tests (killed now): pids %v\n", left)
+		for _, pid := range left {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+		code = 1
+	}
 	os.RemoveAll(dir)
 	os.Exit(code)
+}
+
+// daemonsOf returns the pids of the processes running exe (Linux's /proc;
+// none elsewhere): after the tests, daemons left behind.
+func daemonsOf(exe string) []int {
+	// A daemon stopping in the last test's cleanup may still be exiting.
+	deadline := time.Now().Add(5 * time.Second)
+	for {
+		var pids []int
+		entries, _ := os.ReadDir("/proc")
+		for _, e := range entries {
+			pid, err := strconv.Atoi(e.Name())
+			if err != nil {
+				continue
+			}
+			if target, err := os.Readlink(filepath.Join("/proc", e.Name(), "exe")); err == nil && target == exe {
+				pids = append(pids, pid)
+			}
+		}
+		if len(pids) == 0 || time.Now().After(deadline) {
+			return pids
+		}
+		time.Sleep(100 * time.Millisecond)
+	}
 }
 
 // testProvider is the provider the tests run on: $AGENTENKIT_TEST_PROVIDER,
@@ -67,8 +100,21 @@ type cli struct {
 	env   []string // more of the environment
 }
 
+// newCLI returns a CLI with a state folder of its own, whose daemon (when
+// a run starts one) the test's cleanup stops.
 func newCLI(t *testing.T) *cli {
-	return &cli{t: t, state: t.TempDir()}
+	c := &cli{t: t, state: t.TempDir()}
+	t.Cleanup(c.stopDaemon)
+	return c
+}
+
+// stopDaemon stops the state folder's daemon, if one runs.
+func (c *cli) stopDaemon() {
+	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+	defer cancel()
+	if out, err := c.command(ctx, "daemon", "stop").CombinedOutput(); err != nil {
+		c.t.Errorf("agentenkit daemon stop: %v\n%s", err, out)
+	}
 }
 
 func (c *cli) command(ctx context.Context, args ...string) *exec.Cmd {
@@ -97,7 +143,7 @@ func (c *cli) run(stdin string, args ...string) result {
 		c.t.Fatalf("agentenkit %s: %v", strings.Join(args, " "), err)
 	}
 	r := result{stdout: stdout.String(), stderr: stderr.String(), code: cmd.ProcessState.ExitCode()}
-	c.t.Logf("agentenkit %s → %d\nstdout: %q\nstderr: %q", strings.Join(args, " "), r.code, r.stdout, r.stderr)
+	c.t.Logf("agentenkit %s → %d\nstdout: %q\nstderr: %q", strings.Join(args, " "), r.code, short(r.stdout), short(r.stderr))
 	return r
 }
 

@@ -69,6 +69,9 @@ func TestKillDamagedSandbox(t *testing.T) {
 				t.Fatal(err)
 			}
 			store.Close()
+			// The daemon has the sandbox's files in memory: the next one
+			// loads them from the kv, as another process would.
+			cl.stopDaemon()
 
 			r := cl.run("", "run", "--provider", "wasm", "--thread", "t", "--", "cat f")
 			if r.code == 0 || strings.Contains(r.stdout+r.stderr, "restarted") || !strings.Contains(r.stderr, "damaged") {

@@ -91,6 +91,17 @@ func TestInstall(t *testing.T) {
 	}
 	run(25*time.Minute, "go", "install", modulePath+"/cmd/agentenkit@"+installVersion)
 	bin := filepath.Join(gopath, "bin", "agentenkit")
+	// The first run starts the state folder's daemon: stop it at the end,
+	// whatever happens, so that none outlives the test.
+	t.Cleanup(func() {
+		ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
+		defer cancel()
+		cmd := exec.CommandContext(ctx, bin, "daemon", "stop")
+		cmd.Env = append(os.Environ(), env...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Errorf("agentenkit daemon stop: %v\n%s", err, out)
+		}
+	})
 	if out, _ := run(10*time.Minute, bin, "run", "--", "echo", "hi"); out != "hi\n" {
 		t.Fatalf("agentenkit run -- echo hi printed %q", out)
 	}
@@ -100,6 +111,10 @@ func TestInstall(t *testing.T) {
 	// Once set up, a command says nothing more on stderr.
 	if out, errOut := run(2*time.Minute, bin, "run", "--", "echo", "again"); out != "again\n" || errOut != "" {
 		t.Fatalf("a second run: stdout %q, stderr %q", out, errOut)
+	}
+	// The runs were served by the daemon the first one started.
+	if out, _ := run(time.Minute, bin, "daemon", "status"); !strings.Contains(out, "pid: ") {
+		t.Fatalf("agentenkit daemon status printed %q", out)
 	}
 }
 

@@ -5,11 +5,19 @@
 //	agentenkit mcp [--provider P] [--http ADDR]             an MCP server (stdio, or Streamable HTTP) with bash, code_execution, text_editor
 //	agentenkit sandboxes list | kill ID                     the live sandboxes of threads
 //	agentenkit images pull                                  fetch the wasm sandbox's images
+//	agentenkit daemon status | stop                         the state folder's daemon, which serves run
 //
-// The providers are wasm (the default: in-process, no daemon), local,
-// docker, e2b and memory; --provider or $AGENTENKIT_PROVIDER picks one. A
-// thread's sandbox is found again by the next process through the SQLite kv
-// in $AGENTENKIT_STATE_DIR (default ~/.local/state/agentenkit).
+// The providers are wasm (the default: in-process, no container engine or
+// service), local, docker, e2b and memory; --provider or
+// $AGENTENKIT_PROVIDER picks one. A thread's sandbox is found again by the
+// next process through the SQLite kv in $AGENTENKIT_STATE_DIR (default
+// ~/.local/state/agentenkit).
+//
+// run on the wasm provider is a client of a daemon per state folder (the
+// same binary, `agentenkit daemon serve`), started by the first run and
+// ended after 10 minutes unused: it keeps the engine, the compiled images
+// and the sandboxes warm, so a run costs a few milliseconds of the
+// client's own. --no-daemon or $AGENTENKIT_DAEMON=0 runs in-process.
 //
 // Run `agentenkit help COMMAND` (or COMMAND --help) for the flags of each.
 package main
@@ -23,6 +31,7 @@ import (
 	"os"
 	"os/signal"
 	"strings"
+	"syscall"
 )
 
 // command is one subcommand.
@@ -32,6 +41,9 @@ type command struct {
 	// ownSignals: the command handles interrupts itself (the shell ends the
 	// running line, not the session); its ctx is not cancelled by them.
 	ownSignals bool
+	// terminates: SIGTERM cancels its ctx as SIGINT does, so the command
+	// ends its sandbox's command and cleans up before the process exits.
+	terminates bool
 }
 
 // env is the process's stdio, so tests can drive commands in-process too.
@@ -43,27 +55,52 @@ type env struct {
 }
 
 var commands = []command{
-	{name: "run", usage: "run [--provider P] [--thread T] [--timeout D] -- COMMAND", summary: "run a command in a sandbox; exits with its exit code", run: cmdRun},
+	{name: "run", usage: "run [--provider P] [--thread T] [--timeout D] -- COMMAND", summary: "run a command in a sandbox; exits with its exit code", run: cmdRun, terminates: true},
 	{name: "shell", usage: "shell [--provider P] [--thread T]", summary: "an interactive prompt in a sandbox (cd carries over)", run: cmdShell, ownSignals: true},
 	{name: "mcp", usage: "mcp [--provider P] [--thread T] [--http ADDR]", summary: "an MCP server (stdio, or HTTP): bash, code_execution, text_editor", run: cmdMCP},
 	{name: "sandboxes", usage: "sandboxes list | kill ID", summary: "list the threads' live sandboxes, or end one", run: cmdSandboxes},
 	{name: "images", usage: "images pull", summary: "fetch and check the wasm sandbox's images", run: cmdImages},
+	{name: "daemon", usage: "daemon status | stop | serve", summary: "the state folder's daemon, which serves run on the wasm sandbox", run: cmdDaemon, terminates: true},
 }
 
 func main() {
 	e := &env{stdin: os.Stdin, stdout: os.Stdout, stderr: os.Stderr}
 	ctx := context.Background()
 	stop := func() {}
-	if c := lookup(os.Args[1:]); c != nil && c.ownSignals {
+	switch c := lookup(os.Args[1:]); {
+	case c != nil && c.ownSignals:
 		ch := make(chan os.Signal, 1)
 		signal.Notify(ch, os.Interrupt)
 		e.interrupts = ch
-	} else {
-		ctx, stop = signal.NotifyContext(ctx, os.Interrupt)
+	case c != nil && c.terminates:
+		ctx, stop = signalContext(ctx, os.Interrupt, syscall.SIGTERM)
+	default:
+		ctx, stop = signalContext(ctx, os.Interrupt)
 	}
 	code := dispatch(ctx, e, os.Args[1:])
 	stop()
 	os.Exit(code)
+}
+
+// signalContext returns ctx cancelled by the first of sigs, with the
+// cause interrupted{sig}; later ones are ignored until stop is called.
+func signalContext(ctx context.Context, sigs ...os.Signal) (context.Context, func()) {
+	ctx, cancel := context.WithCancelCause(ctx)
+	ch := make(chan os.Signal, 1)
+	signal.Notify(ch, sigs...)
+	done := make(chan struct{})
+	go func() {
+		select {
+		case s := <-ch:
+			cancel(interrupted{s})
+		case <-done:
+		}
+	}()
+	return ctx, func() {
+		close(done)
+		cancel(nil)
+		signal.Stop(ch)
+	}
 }
 
 // lookup returns the command args name, or nil.
