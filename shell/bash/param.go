@@ -45,11 +45,7 @@ func (r *Runner) special(name string) (string, bool, bool) {
 	case "LINENO":
 		return strconv.Itoa(r.line), true, true
 	case "RANDOM":
-		r.shared.mu.Lock()
-		r.shared.nextID = (r.shared.nextID*1103515245 + 12345) & 0x7fffffff
-		n := r.shared.nextID % 32768
-		r.shared.mu.Unlock()
-		return strconv.Itoa(n), true, true
+		return strconv.Itoa(r.random()), true, true
 	case "SECONDS":
 		return "0", true, true
 	case "BASH_SUBSHELL":
@@ -154,6 +150,9 @@ func (r *Runner) setVar(name, val string) error {
 	}
 	if r.opt["allexport"] {
 		v.Exported = true // set -a exports what is assigned while it is on
+	}
+	if name == "RANDOM" { // random.go
+		return r.assignRandom(v, val)
 	}
 	if v.Integer {
 		n, err := r.arithString(val)

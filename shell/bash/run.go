@@ -174,9 +174,10 @@ type Runner struct {
 	funcNames   []string
 	sourceDepth int
 	loopDepth   int
-	noErrExit   int // >0 while errexit is suspended (if, &&, !, ...)
-	subshell    int // BASH_SUBSHELL
-	pid         int // $BASHPID
+	noErrExit   int         // >0 while errexit is suspended (if, &&, !, ...)
+	subshell    int         // BASH_SUBSHELL
+	pid         int         // $BASHPID
+	rnd         randomState // $RANDOM's generator (random.go)
 
 	// control flow
 	brk, cont     int
