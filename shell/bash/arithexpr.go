@@ -52,7 +52,7 @@ func (r *Runner) arithText(x syntax.ArithmExpr, key bool) (string, error) {
 		switch p := p.(type) {
 		case *syntax.Lit:
 			if key {
-				b.WriteString(unquoteKey(p.Value))
+				b.WriteString(arith.UnquoteKey(p.Value))
 			} else {
 				b.WriteString(p.Value)
 			}
@@ -92,30 +92,6 @@ func (r *Runner) arithText(x syntax.ArithmExpr, key bool) (string, error) {
 		}
 	}
 	return b.String(), nil
-}
-
-// unquoteKey removes quotes and backslashes from literal text.
-func unquoteKey(s string) string {
-	if !strings.ContainsAny(s, `'"\`) {
-		return s
-	}
-	var b strings.Builder
-	var q byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		switch {
-		case q == 0 && (c == '\'' || c == '"'):
-			q = c
-		case q != 0 && c == q:
-			q = 0
-		case c == '\\' && q != '\'' && i+1 < len(s):
-			i++
-			b.WriteByte(s[i])
-		default:
-			b.WriteByte(c)
-		}
-	}
-	return b.String()
 }
 
 // arithEval evaluates the text of an expression (bash's subexpr) with
@@ -186,7 +162,7 @@ func (r *Runner) arithElem(name, sub string, depth int) (string, bool, error) {
 		return "", false, nil
 	}
 	if v.Kind == vars.Assoc {
-		s, ok := v.Assoc[unquoteKey(sub)]
+		s, ok := v.Assoc[arith.UnquoteKey(sub)]
 		return s, ok, nil
 	}
 	if strings.TrimSpace(sub) == "" {

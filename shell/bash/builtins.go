@@ -15,7 +15,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
-	"github.com/agentenkit/agentenkit/shell/bash/shopt"
+	"github.com/agentenkit/agentenkit/shell/bash/redir"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
@@ -115,38 +115,10 @@ func (r *Runner) writeOut(s string) int {
 	return 0
 }
 
+// echoBuiltin is echo: its text written at once; a failed write is
+// reported.
 func echoBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	newline, escapes := true, r.shopt["xpg_echo"]
-	for len(args) > 0 {
-		a := args[0]
-		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
-			break
-		}
-		for _, c := range a[1:] {
-			switch c {
-			case 'n':
-				newline = false
-			case 'e':
-				escapes = true
-			case 'E':
-				escapes = false
-			}
-		}
-		args = args[1:]
-	}
-	s := strings.Join(args, " ")
-	if escapes {
-		var stop bool
-		s, stop = printf.DecodeEscapes(s, true)
-		if stop {
-			newline = false
-		}
-	}
-	if newline {
-		s += "\n"
-	}
-	if _, err := io.WriteString(r.stdout(), s); err != nil {
+	if _, err := io.WriteString(r.stdout(), printf.Echo(args[1:], r.shopt["xpg_echo"])); err != nil {
 		return r.writeErr("echo", err)
 	}
 	return 0
@@ -158,7 +130,7 @@ func (r *Runner) writeErr(name string, err error) int {
 	if errors.Is(err, io.ErrClosedPipe) {
 		return 141
 	}
-	r.errf("%s: write error: %s", name, errText(err))
+	r.errf("%s: write error: %s", name, redir.ErrText(err))
 	return 1
 }
 
@@ -286,70 +258,6 @@ func shiftBuiltin(r *Runner, args []string) int {
 		return 1
 	}
 	r.params = r.params[n:]
-	return 0
-}
-
-func setBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	if len(args) == 0 {
-		for _, n := range r.vars.Names() {
-			v := r.lookupVar(n)
-			if v == nil || !v.Set {
-				continue
-			}
-			fmt.Fprintln(r.stdout(), vars.SetLine(n, v))
-		}
-		return 0
-	}
-	for len(args) > 0 {
-		a := args[0]
-		if a == "--" {
-			args = args[1:]
-			r.params = slices.Clone(args)
-			return 0
-		}
-		if a == "-" {
-			r.opt["xtrace"], r.opt["verbose"] = false, false
-			args = args[1:]
-			if len(args) > 0 { // a lone - leaves the parameters
-				r.params = slices.Clone(args)
-			}
-			return 0
-		}
-		if a == "+" { // a lone + is ignored
-			args = args[1:]
-			continue
-		}
-		if len(a) < 2 || (a[0] != '-' && a[0] != '+') {
-			break
-		}
-		on := a[0] == '-'
-		args = args[1:]
-		for _, c := range a[1:] {
-			if c == 'o' {
-				if len(args) == 0 {
-					shopt.ListSet(host{r}, on)
-					continue
-				}
-				if !r.setOpt(args[0], on) {
-					r.errf("set: %s: invalid option name", args[0])
-					return 1
-				}
-				args = args[1:]
-				continue
-			}
-			name, ok := shortOpts[c]
-			if !ok {
-				r.errf("set: %c%c: invalid option", a[0], c)
-				fmt.Fprintln(r.stderr(), "set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]")
-				return 2
-			}
-			r.opt[name] = on
-		}
-	}
-	if len(args) > 0 {
-		r.params = slices.Clone(args)
-	}
 	return 0
 }
 
@@ -557,7 +465,7 @@ func sourceBuiltin(r *Runner, args []string) int {
 		return 1
 	}
 	if err != nil {
-		r.errf("%s: %s", name, errText(err))
+		r.errf("%s: %s", name, redir.ErrText(err))
 		return 1
 	}
 	saved := r.params

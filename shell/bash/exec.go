@@ -2,42 +2,23 @@ package bash
 
 import (
 	"context"
-	"crypto/rand"
 	"errors"
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"slices"
 	"strconv"
 	"strings"
-	"sync/atomic"
-	"syscall"
 
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/dirs"
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
+	"github.com/agentenkit/agentenkit/shell/bash/redir"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
-
-// fdesc is an open file descriptor of the shell.
-type fdesc struct {
-	r    io.Reader
-	w    io.Writer
-	f    afero.File // the file behind r/w, when one
-	name string
-}
-
-type badWriter struct{}
-
-func (badWriter) Write([]byte) (int, error) { return 0, syscall.EBADF }
-
-type badReader struct{}
-
-func (badReader) Read([]byte) (int, error) { return 0, syscall.EBADF }
 
 // pipeline runs a | b | c: every stage in a subshell of its own,
 // concurrently, over pipes; with lastpipe the last stage in this shell.
@@ -85,7 +66,7 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			saved := r.fds[0]
 			if in != nil {
 				r.fds = cloneMap(r.fds)
-				r.fds[0] = &fdesc{r: in, name: "pipe"}
+				r.fds[0] = &redir.FD{R: in, Name: "pipe"}
 			}
 			r.stmt(st)
 			statuses[i] = r.status
@@ -107,10 +88,10 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		s.shownJobs = r.visibleJobs()
 		s.fds = cloneMap(r.fds)
 		if in != nil {
-			s.fds[0] = &fdesc{r: in, name: "pipe"}
+			s.fds[0] = &redir.FD{R: in, Name: "pipe"}
 		}
 		if pw != nil {
-			s.fds[1] = &fdesc{w: pw, name: "pipe"}
+			s.fds[1] = &redir.FD{W: pw, Name: "pipe"}
 			// |& is 2>&1 after the stage's own redirections.
 			s.stderrToOut = all[i]
 		}
@@ -443,12 +424,12 @@ func (r *Runner) runBuiltin(b builtinFunc, args []string) {
 			r.status = 2
 		}
 	}()
-	fw, _ := r.stdout().(*fullWriter)
+	fw, _ := r.stdout().(*redir.FullWriter)
 	if fw != nil {
-		fw.failed.Store(false)
+		fw.Failed.Store(false)
 	}
 	r.status = b(r, args)
-	if fw != nil && fw.failed.Load() && r.status == 0 {
+	if fw != nil && fw.Failed.Load() && r.status == 0 {
 		// bash checks a builtin's standard output after it ran
 		r.errf("%s: write error: No space left on device", args[0])
 		r.status = 1
@@ -559,7 +540,7 @@ func (r *Runner) newCall(env map[string]string) *command.Call {
 		}
 		if b, ok := builtins[args[0]]; ok {
 			s := r.subshellCopy()
-			s.fds = map[int]*fdesc{0: {r: c.Stdin}, 1: {w: c.Stdout}, 2: {w: c.Stderr}}
+			s.fds = redir.Table{0: {R: c.Stdin}, 1: {W: c.Stdout}, 2: {W: c.Stderr}}
 			s.dir = c.Dir
 			return command.Exit(b(s, args))
 		}
@@ -650,7 +631,7 @@ func (r *Runner) redirect(rds []*syntax.Redirect, perm bool) (restore func(), er
 		r.fds = saved
 	}
 	for _, rd := range rds {
-		f, err := r.redir1(rd, perm)
+		f, err := r.redir1(rd)
 		if f != nil {
 			opened = append(opened, f)
 		}
@@ -661,254 +642,52 @@ func (r *Runner) redirect(rds []*syntax.Redirect, perm bool) (restore func(), er
 	return restore, nil
 }
 
-func (r *Runner) redir1(rd *syntax.Redirect, perm bool) (afero.File, error) {
-	fd := -1
-	varName := ""
+// redir1 applies one redirection to r.fds once its word is expanded.
+func (r *Runner) redir1(rd *syntax.Redirect) (afero.File, error) {
+	n := ""
 	if rd.N != nil {
-		n := rd.N.Value
-		if strings.HasPrefix(n, "{") && strings.HasSuffix(n, "}") {
-			varName = n[1 : len(n)-1]
-		} else if v, err := strconv.Atoi(n); err == nil {
-			fd = v
-		} else {
-			varName = n
-		}
+		n = rd.N.Value
 	}
-	def := func(d int) int {
-		if fd < 0 && varName == "" {
-			return d
-		}
-		return fd
-	}
+	var target string
 	switch rd.Op {
 	case syntax.Hdoc, syntax.DashHdoc:
-		text, err := r.hdoc(rd)
+		text, err := redir.Hdoc(rd, r.hdocExpand)
 		if err != nil {
 			return nil, err
 		}
-		if rd.Op == syntax.DashHdoc {
-			lines := strings.SplitAfter(text, "\n")
-			for i, l := range lines {
-				lines[i] = strings.TrimLeft(l, "\t")
-			}
-			text = strings.Join(lines, "")
-		}
-		r.fds[def(0)] = &fdesc{r: strings.NewReader(text), name: "heredoc"}
-		return nil, nil
+		target = text
 	case syntax.WordHdoc:
 		s, err := r.literal(rd.Word)
 		if err != nil {
 			return nil, err
 		}
-		r.fds[def(0)] = &fdesc{r: strings.NewReader(s + "\n"), name: "herestring"}
-		return nil, nil
-	}
-	targets, err := r.fields(rd.Word)
-	if err != nil {
-		return nil, err
-	}
-	if len(targets) != 1 {
-		text := strings.TrimSpace(r.srcText(rd.Word.Pos(), rd.Word.End()))
-		if text == "" {
-			text = printNode(rd.Word)
-		}
-		return nil, &shError{msg: text + ": ambiguous redirect", status: 1, noExit: true}
-	}
-	target := targets[0]
-	switch rd.Op {
-	case syntax.DplIn, syntax.DplOut:
-		to := def(1)
-		if rd.Op == syntax.DplIn {
-			to = def(0)
-		}
-		if target == "-" {
-			delete(r.fds, to)
-			return nil, nil
-		}
-		move := strings.HasSuffix(target, "-")
-		src, convErr := strconv.Atoi(strings.TrimSuffix(target, "-"))
-		if convErr != nil {
-			if rd.Op == syntax.DplOut && rd.N == nil {
-				// >&file: stdout and stderr to the file.
-				f, err := r.openRedir(target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, false)
-				if err != nil {
-					return f, err
-				}
-				r.fds[1] = r.fdOf(f, target)
-				r.fds[2] = r.fds[1]
-				return f, nil
-			}
-			return nil, &shError{msg: target + ": ambiguous redirect", status: 1, noExit: true}
-		}
-		d, ok := r.fds[src]
-		if !ok {
-			return nil, &shError{msg: strconv.Itoa(src) + ": Bad file descriptor", status: 1, noExit: true}
-		}
-		if varName != "" {
-			to = r.allocFD()
-			_ = r.setVar(varName, strconv.Itoa(to))
-		}
-		r.fds[to] = d
-		if move {
-			delete(r.fds, src)
-		}
-		return nil, nil
-	}
-	var flag int
-	to := def(1)
-	switch rd.Op {
-	case syntax.RdrOut:
-		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	case syntax.RdrClob:
-		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC | 1<<30
-	case syntax.AppOut:
-		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
-	case syntax.RdrIn:
-		flag, to = os.O_RDONLY, def(0)
-	case syntax.RdrInOut:
-		flag, to = os.O_RDWR|os.O_CREATE, def(0)
-	case syntax.RdrAll:
-		flag = os.O_WRONLY | os.O_CREATE | os.O_TRUNC
-	case syntax.AppAll:
-		flag = os.O_WRONLY | os.O_CREATE | os.O_APPEND
+		target = s
 	default:
-		return nil, &shError{msg: "unsupported redirection", status: 1, noExit: true}
-	}
-	clobber := flag&(1<<30) != 0
-	flag &^= 1 << 30
-	f, err := r.openRedir(target, flag, clobber)
-	if err != nil {
-		return f, err
-	}
-	d := r.fdOf(f, target)
-	if varName != "" {
-		to = r.allocFD()
-		if err := r.setVar(varName, strconv.Itoa(to)); err != nil {
-			return f, err
+		targets, err := r.fields(rd.Word)
+		if err != nil {
+			return nil, err
 		}
-		f = nil // {fd} stays open after the command
-	}
-	r.fds[to] = d
-	if rd.Op == syntax.RdrAll || rd.Op == syntax.AppAll {
-		r.fds[2] = d
-	}
-	return f, nil
-}
-
-func (r *Runner) allocFD() int {
-	for n := 10; ; n++ {
-		if _, ok := r.fds[n]; !ok {
-			return n
-		}
-	}
-}
-
-func (r *Runner) fdOf(f afero.File, name string) *fdesc {
-	if df, ok := f.(*devHandle); ok {
-		return df.d
-	}
-	return &fdesc{r: f, w: f, f: f, name: name}
-}
-
-// devHandle wraps an fdesc returned by openRedir for /dev files.
-type devHandle struct {
-	afero.File
-	d *fdesc
-}
-
-func (d *devHandle) Close() error { return nil }
-
-func (r *Runner) openRedir(name string, flag int, clobber bool) (afero.File, error) {
-	switch name {
-	case "/dev/null":
-		return &devHandle{d: &fdesc{r: strings.NewReader(""), w: io.Discard, name: name}}, nil
-	case "/dev/urandom", "/dev/random":
-		return &devHandle{d: &fdesc{r: rand.Reader, w: io.Discard, name: name}}, nil
-	case "/dev/zero":
-		return &devHandle{d: &fdesc{r: zeroReader{}, w: io.Discard, name: name}}, nil
-	case "/dev/full":
-		return &devHandle{d: &fdesc{r: zeroReader{}, w: &fullWriter{}, name: name}}, nil
-	case "/dev/stdin", "/dev/fd/0":
-		return &devHandle{d: r.fds[0]}, nil
-	case "/dev/stdout", "/dev/fd/1":
-		return &devHandle{d: r.fds[1]}, nil
-	case "/dev/stderr", "/dev/fd/2":
-		return &devHandle{d: r.fds[2]}, nil
-	}
-	if n, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
-		if i, err := strconv.Atoi(n); err == nil {
-			if d, ok := r.fds[i]; ok {
-				return &devHandle{d: d}, nil
+		if len(targets) != 1 {
+			text := strings.TrimSpace(r.srcText(rd.Word.Pos(), rd.Word.End()))
+			if text == "" {
+				text = printNode(rd.Word)
 			}
-			return nil, &shError{msg: name + ": Bad file descriptor", status: 1, noExit: true}
+			return nil, &shError{msg: text + ": ambiguous redirect", status: 1, noExit: true}
 		}
-	}
-	if name == "" {
-		return nil, &shError{msg: ": No such file or directory", status: 1, noExit: true}
-	}
-	if r.limits.TooManyFiles() {
-		return nil, &shError{msg: name + ": Too many open files", status: 1, noExit: true}
-	}
-	abs := r.abs(name)
-	if r.opt["noclobber"] && !clobber && flag&os.O_TRUNC != 0 {
-		if fi, err := r.fs.Stat(abs); err == nil && fi.Mode().IsRegular() {
-			return nil, &shError{msg: name + ": cannot overwrite existing file", status: 1, noExit: true}
-		}
-	}
-	if fi, err := r.fs.Stat(abs); err == nil && fi.IsDir() && flag&(os.O_WRONLY|os.O_RDWR) != 0 {
-		return nil, &shError{msg: name + ": Is a directory", status: 1, noExit: true}
+		target = targets[0]
 	}
 	perm := fs.FileMode(0o644)
 	if r.opts.Umask != nil {
 		perm = 0o666 // FS applies the umask
 	}
-	f, err := r.fs.OpenFile(abs, flag, perm)
-	if err != nil {
-		return nil, &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
+	o := &redir.Opener{FS: r.fs, Abs: r.abs, Noclobber: r.opt["noclobber"], Perm: perm, TooManyFiles: r.limits.TooManyFiles}
+	f, err := r.fds.Redirect(o, rd.Op, n, target, func(name string, fd int) error {
+		return r.setVar(name, strconv.Itoa(fd))
+	})
+	if re, ok := err.(*redir.Error); ok {
+		err = &shError{msg: re.Msg, status: 1, noExit: true}
 	}
-	return f, nil
-}
-
-// fullWriter is /dev/full: every write fails with ENOSPC. failed tells
-// a builtin that ignored the error that its output was lost.
-type fullWriter struct{ failed atomic.Bool }
-
-func (w *fullWriter) Write(p []byte) (int, error) {
-	if len(p) == 0 {
-		return 0, nil
-	}
-	w.failed.Store(true)
-	return 0, &fs.PathError{Op: "write", Path: "/dev/full", Err: syscall.ENOSPC}
-}
-
-type zeroReader struct{}
-
-func (zeroReader) Read(p []byte) (int, error) {
-	clear(p)
-	return len(p), nil
-}
-
-// errText is the C library's wording of a file error.
-func errText(err error) string {
-	switch {
-	case errors.Is(err, fs.ErrNotExist):
-		return "No such file or directory"
-	case errors.Is(err, fs.ErrPermission):
-		return "Permission denied"
-	case errors.Is(err, fs.ErrExist):
-		return "File exists"
-	case errors.Is(err, syscall.EISDIR):
-		return "Is a directory"
-	case errors.Is(err, syscall.ENOTDIR):
-		return "Not a directory"
-	case errors.Is(err, syscall.ENOSPC):
-		return "No space left on device"
-	}
-	var pe *fs.PathError
-	if errors.As(err, &pe) {
-		return pe.Err.Error()
-	}
-	return err.Error()
+	return f, err
 }
 
 func (r *Runner) abs(p string) string {
@@ -916,34 +695,4 @@ func (r *Runner) abs(p string) string {
 		return dirs.Clean(p)
 	}
 	return dirs.Clean(r.dir + "/" + p)
-}
-
-// hdoc expands a here-document's body.
-func (r *Runner) hdoc(rd *syntax.Redirect) (string, error) {
-	if rd.Hdoc == nil {
-		return "", nil
-	}
-	quoted := false
-	for _, p := range rd.Word.Parts {
-		switch p := p.(type) {
-		case *syntax.SglQuoted, *syntax.DblQuoted:
-			quoted = true
-		case *syntax.Lit:
-			if strings.Contains(p.Value, "\\") {
-				quoted = true
-			}
-		}
-	}
-	if quoted {
-		var b strings.Builder
-		for _, p := range rd.Hdoc.Parts {
-			if l, ok := p.(*syntax.Lit); ok {
-				b.WriteString(l.Value)
-			} else {
-				b.WriteString(printNode(p))
-			}
-		}
-		return b.String(), nil
-	}
-	return r.hdocExpand(rd.Hdoc)
 }

@@ -12,6 +12,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
+	"github.com/agentenkit/agentenkit/shell/bash/redir"
 	"github.com/agentenkit/agentenkit/shell/command"
 )
 
@@ -205,7 +206,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 		}
 		data, err := readFile(r, r.abs(name))
 		if err != nil {
-			r.errf("%s: %s", name, errText(err))
+			r.errf("%s: %s", name, redir.ErrText(err))
 			r.lastSubStatus, r.status = 1, 1
 			return "", nil
 		}
@@ -216,7 +217,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 	s := r.subshellCopy()
 	s.shownJobs = r.visibleJobs()
 	s.fds = cloneMap(r.fds)
-	s.fds[1] = &fdesc{w: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: expand.SubstBuffer{Buf: &buf}}}, name: "cmdsubst"}
+	s.fds[1] = &redir.FD{W: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: expand.SubstBuffer{Buf: &buf}}}, Name: "cmdsubst"}
 	code := s.runSub(func(s *Runner) { s.runStmts(stmts) })
 	r.lastSubStatus = code
 	r.status = code
@@ -245,7 +246,7 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 	r.shared.mu.Unlock()
 	f, err := r.fs.Create(name)
 	if err != nil {
-		return "", &shError{msg: name + ": " + errText(err), status: 1, noExit: true}
+		return "", &shError{msg: name + ": " + redir.ErrText(err), status: 1, noExit: true}
 	}
 	if p.Op != syntax.CmdIn {
 		f.Close()
@@ -253,13 +254,13 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 		r.procOut = append(r.procOut, func() {
 			in, err := r.fs.Open(name)
 			if err != nil {
-				r.errf("%s: %s", name, errText(err))
+				r.errf("%s: %s", name, redir.ErrText(err))
 				return
 			}
 			defer in.Close()
 			s := r.subshellCopy()
 			s.fds = cloneMap(fds)
-			s.fds[0] = &fdesc{r: in, f: in, name: name}
+			s.fds[0] = &redir.FD{R: in, F: in, Name: name}
 			s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
 		})
 		return name, nil
@@ -273,7 +274,7 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 		}
 		data, err := readFile(r, r.abs(src))
 		if err != nil {
-			r.errf("%s: %s", src, errText(err))
+			r.errf("%s: %s", src, redir.ErrText(err))
 			return name, nil
 		}
 		_, _ = f.Write([]byte(data))
@@ -281,7 +282,7 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 	}
 	s := r.subshellCopy()
 	s.fds = cloneMap(r.fds)
-	s.fds[1] = &fdesc{w: f, f: f, name: name}
+	s.fds[1] = &redir.FD{W: f, F: f, Name: name}
 	s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
 	return name, nil
 }

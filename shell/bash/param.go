@@ -13,6 +13,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
+	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
 
@@ -89,7 +90,7 @@ func (r *Runner) special(name string) (string, bool, bool) {
 func (r *Runner) dashFlags() string {
 	var b strings.Builder
 	for _, c := range "abefhkmnptuvxBCEHPT" {
-		if name, ok := shortOpts[c]; ok && r.opt[name] {
+		if name, ok := shopt.Short[c]; ok && r.opt[name] {
 			b.WriteRune(c)
 		}
 	}

@@ -26,7 +26,6 @@ import (
 	"io"
 	"maps"
 	"path"
-	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -39,6 +38,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/lookup"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/pipe"
+	"github.com/agentenkit/agentenkit/shell/bash/redir"
 	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
@@ -160,7 +160,7 @@ type Runner struct {
 	dir     string
 	params  []string
 	arg0    string
-	fds     map[int]*fdesc
+	fds     redir.Table
 	opt     map[string]bool // set -o names
 	shopt   map[string]bool
 	traps   map[string]string
@@ -232,10 +232,10 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		pid:     sh.rootPID,
 		ctx:     sh.ctx,
 	}
-	r.fds = map[int]*fdesc{
-		0: {r: cancelable(sh.ctx, opts.Stdin), name: "stdin"},
-		1: {w: orDiscard(opts.Stdout), name: "stdout"},
-		2: {w: orDiscard(opts.Stderr), name: "stderr"},
+	r.fds = redir.Table{
+		0: {R: cancelable(sh.ctx, opts.Stdin), Name: "stdin"},
+		1: {W: orDiscard(opts.Stdout), Name: "stdout"},
+		2: {W: orDiscard(opts.Stderr), Name: "stderr"},
 	}
 	// One map sized for the environment and the shell's own variables,
 	// and their Vars in one block: a run starts with no rehashing and few
@@ -290,9 +290,6 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		}
 	}
 	g["FUNCNAME"] = &vars.Var{Kind: vars.Indexed} // a value inside functions only (setFuncname)
-	for _, f := range opts.Flags {
-		_ = f
-	}
 	if so, ok := opts.Env["SHELLOPTS"]; ok {
 		// bash starts with the options an exported SHELLOPTS names, and
 		// exports it on.
@@ -301,7 +298,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		}
 		g["SHELLOPTS"].Exported = true
 	}
-	r.applyFlags(opts.Flags)
+	shopt.Flags(host{r}, opts.Flags)
 	return r
 }
 
@@ -345,47 +342,13 @@ func orDiscard(w io.Writer) io.Writer {
 	return w
 }
 
-func (r *Runner) applyFlags(flags []string) {
-	for i := 0; i < len(flags); i++ {
-		f := flags[i]
-		on := f[0] == '-'
-		if f[1:] == "o" && i+1 < len(flags) {
-			i++
-			r.setOpt(flags[i], on)
-			continue
-		}
-		if f[1:] == "O" && i+1 < len(flags) {
-			i++
-			if slices.Contains(shopt.Names, flags[i]) {
-				r.shopt[flags[i]] = on
-			}
-			continue
-		}
-		for _, c := range f[1:] {
-			if name, ok := shortOpts[c]; ok {
-				r.setOpt(name, on)
-			}
-		}
-	}
-}
-
-var shortOpts = map[rune]string{
-	'e': "errexit", 'u': "nounset", 'x': "xtrace", 'f': "noglob", 'a': "allexport",
-	'C': "noclobber", 'n': "noexec", 'v': "verbose", 'b': "notify", 'h': "hashall",
-	'B': "braceexpand", 'E': "errtrace", 'T': "functrace", 'H': "histexpand", 'P': "physical",
-	'k': "keyword", 'm': "monitor", 't': "onecmd",
-}
-
+// setOpt sets a set -o option; false when set -o has no option name.
 func (r *Runner) setOpt(name string, on bool) bool {
-	switch name {
-	case "errexit", "nounset", "xtrace", "noglob", "allexport", "noclobber", "noexec", "verbose",
-		"pipefail", "notify", "hashall", "braceexpand", "errtrace", "functrace", "histexpand",
-		"physical", "keyword", "monitor", "onecmd", "posix", "ignoreeof", "interactive-comments",
-		"nolog", "emacs", "vi", "history":
-		r.opt[name] = on
-		return true
+	if !shopt.Settable(name) {
+		return false
 	}
-	return false
+	r.opt[name] = on
+	return true
 }
 
 // subshell returns a copy of r that runs apart: its own variables,
@@ -515,26 +478,11 @@ func (r *Runner) syntaxError(src string, err error) (status int) {
 	return 2
 }
 
-func (r *Runner) stderr() io.Writer {
-	if f, ok := r.fds[2]; ok && f.w != nil {
-		return f.w
-	}
-	return io.Discard
-}
+func (r *Runner) stderr() io.Writer { return r.fds.Stderr() }
 
-func (r *Runner) stdout() io.Writer {
-	if f, ok := r.fds[1]; ok && f.w != nil {
-		return f.w
-	}
-	return badWriter{}
-}
+func (r *Runner) stdout() io.Writer { return r.fds.Stdout() }
 
-func (r *Runner) stdin() io.Reader {
-	if f, ok := r.fds[0]; ok && f.r != nil {
-		return f.r
-	}
-	return badReader{}
-}
+func (r *Runner) stdin() io.Reader { return r.fds.Stdin() }
 
 // errf prints a shell message: "bash: line N: text".
 //

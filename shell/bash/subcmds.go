@@ -2,6 +2,7 @@ package bash
 
 import (
 	"errors"
+	"fmt"
 	"io"
 	"io/fs"
 	"maps"
@@ -16,6 +17,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/lookup"
 	"github.com/agentenkit/agentenkit/shell/bash/mapfile"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
+	"github.com/agentenkit/agentenkit/shell/bash/redir"
 	"github.com/agentenkit/agentenkit/shell/bash/shopt"
 	"github.com/agentenkit/agentenkit/shell/bash/trap"
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
@@ -77,7 +79,7 @@ func mapfileBuiltin(r *Runner, args []string) int {
 		return 2
 	}
 	d, ok := r.fds[o.FD]
-	if !ok || d.r == nil {
+	if !ok || d.R == nil {
 		r.errf("mapfile: %d: invalid file descriptor: Bad file descriptor", o.FD)
 		return 1
 	}
@@ -99,7 +101,7 @@ func mapfileBuiltin(r *Runner, args []string) int {
 		v.Kind, v.Idx = vars.Indexed, map[int]string{}
 	}
 	v.Set = true
-	for i, line := range mapfile.Lines(d.r, o) {
+	for i, line := range mapfile.Lines(d.R, o) {
 		v.Idx[o.Origin+i] = line
 	}
 	return 0
@@ -241,7 +243,7 @@ func (h cdHost) Export(name string) {
 }
 func (h cdHost) SetDir(dir string)        { h.r.dir = dir }
 func (h cdHost) Physical() bool           { return h.r.opt["physical"] }
-func (h cdHost) ErrText(err error) string { return errText(err) }
+func (h cdHost) ErrText(err error) string { return redir.ErrText(err) }
 func (h cdHost) Realpath(p string) (string, error) {
 	return posixfs.Realpath(h.r.fs, p, true)
 }
@@ -264,3 +266,17 @@ func pwdBuiltin(r *Runner, args []string) int {
 	}
 	return r.writeOut(out)
 }
+
+// setHost is the runner as the set builtin sees it (shopt.SetShell).
+type setHost struct{ host }
+
+func (h setHost) SetParams(p []string) { h.r.params = p }
+func (h setHost) ListVars() {
+	for _, n := range h.r.vars.Names() {
+		if v := h.r.lookupVar(n); v != nil && v.Set {
+			fmt.Fprintln(h.r.stdout(), vars.SetLine(n, v))
+		}
+	}
+}
+
+func setBuiltin(r *Runner, args []string) int { return shopt.Set(setHost{host{r}}, args[1:]) }

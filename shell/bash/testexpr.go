@@ -132,20 +132,9 @@ func (r *Runner) reMatch(s string, w *syntax.Word) (bool, error) {
 	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
 		return false, err
 	}
-	expr := e.Text("", regexp.QuoteMeta)
-	expr, ok := posixERE(expr)
+	re, ok := cond.Regexp(e.Text("", regexp.QuoteMeta), r.shopt["nocasematch"])
 	if !ok {
 		return false, &shError{status: 2, noExit: true}
-	}
-	if r.shopt["nocasematch"] {
-		expr = "(?i)" + expr
-	}
-	re, err := regexp.CompilePOSIX(expr)
-	if err != nil {
-		re, err = regexp.Compile(expr)
-		if err != nil {
-			return false, &shError{status: 2, noExit: true}
-		}
 	}
 	m := re.FindStringSubmatch(s)
 	v := &vars.Var{Set: true, Kind: vars.Indexed, Idx: map[int]string{}}
@@ -178,66 +167,6 @@ func (r *Runner) negGroupTest(eg *syntax.ExtGlob) (bool, error) {
 	}
 	ok, err = r.test(tc.X)
 	return !ok, err
-}
-
-// posixERE checks expr as glibc's regcomp does where Go's regexp does
-// not (an unescaped { must begin an interval {n}, {n,}, {,m} or {n,m}
-// after something it can repeat) and writes {,m} as Go's {0,m}.
-func posixERE(expr string) (string, bool) {
-	if !strings.Contains(expr, "{") {
-		return expr, true
-	}
-	var zeros []int // where {,m} needs its 0
-	atom := false
-	for i := 0; i < len(expr); i++ {
-		switch c := expr[i]; c {
-		case '\\':
-			i++
-			atom = true
-		case '[':
-			j := i + 1
-			if j < len(expr) && expr[j] == '^' {
-				j++
-			}
-			if j < len(expr) && expr[j] == ']' {
-				j++
-			}
-			for j < len(expr) && expr[j] != ']' {
-				if expr[j] == '[' && j+1 < len(expr) && strings.IndexByte(":.=", expr[j+1]) >= 0 {
-					if k := strings.Index(expr[j+2:], string(expr[j+1])+"]"); k >= 0 {
-						j += k + 4
-						continue
-					}
-				}
-				j++
-			}
-			i = j
-			atom = true
-		case '(', '|', '^':
-			atom = false
-		case '{':
-			if !atom {
-				return "", false
-			}
-			j := i + 1
-			for j < len(expr) && (expr[j] >= '0' && expr[j] <= '9' || expr[j] == ',') {
-				j++
-			}
-			if j == i+1 || j >= len(expr) || expr[j] != '}' || strings.Count(expr[i+1:j], ",") > 1 {
-				return "", false
-			}
-			if expr[i+1] == ',' {
-				zeros = append(zeros, i+1)
-			}
-			i = j
-		default:
-			atom = true
-		}
-	}
-	for k := len(zeros) - 1; k >= 0; k-- {
-		expr = expr[:zeros[k]] + "0" + expr[zeros[k]:]
-	}
-	return expr, true
 }
 
 // testBuiltin is test and [.

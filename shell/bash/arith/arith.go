@@ -729,3 +729,29 @@ func b2i(b bool) int {
 	}
 	return 0
 }
+
+// UnquoteKey is an associative array's key as written in arithmetic
+// text (A["a b"], A[\x], A['c']): its quotes and backslashes removed; a
+// backslash in single quotes stays.
+func UnquoteKey(s string) string {
+	if !strings.ContainsAny(s, `'"\`) {
+		return s
+	}
+	var b strings.Builder
+	var q byte
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		switch {
+		case q == 0 && (c == '\'' || c == '"'):
+			q = c
+		case q != 0 && c == q:
+			q = 0
+		case c == '\\' && q != '\'' && i+1 < len(s):
+			i++
+			b.WriteByte(s[i])
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String()
+}

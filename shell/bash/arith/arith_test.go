@@ -101,3 +101,14 @@ func TestEvalRecursion(t *testing.T) {
 		t.Fatalf("Eval error = %v", err)
 	}
 }
+
+// TestUnquoteKey checks keys as bash 5.2 stores them: declare -A A;
+// (( A["a b"]=1 )); (( A[\x]=2 )); (( A['c']=3 )); (( A[plain]=6 ));
+// (( A['h\i']=7 )); declare -p A.
+func TestUnquoteKey(t *testing.T) {
+	for _, c := range [][2]string{{`"a b"`, "a b"}, {`\x`, "x"}, {`'c'`, "c"}, {"plain", "plain"}, {`'h\i'`, `h\i`}} {
+		if got := UnquoteKey(c[0]); got != c[1] {
+			t.Errorf("UnquoteKey(%s) = %q, want %q", c[0], got, c[1])
+		}
+	}
+}

@@ -1,7 +1,8 @@
 // Package cond evaluates bash's conditional expressions: the test and [
 // builtins' arguments (POSIX's rules by argument count, then -a/-o
 // precedence) and the unary and binary operators that [[ ]] shares with
-// them (-f, -nt, -v, =, <, ...). The shell's files and variables are
+// them (-f, -nt, -v, =, <, ...), and =~'s regular expression as bash's
+// regcomp reads it ([Regexp]). The shell's files and variables are
 // reached through [Env], so the package knows nothing of the interpreter.
 package cond
 

@@ -176,3 +176,41 @@ func SingleQuote(s string) string {
 	b.WriteByte('\'')
 	return b.String()
 }
+
+// Echo is the text echo prints for its arguments (without the command's
+// name): -n, -e and -E (combined as -neE, any order, the last of -e and
+// -E counting) until the first other word, the words joined by blanks,
+// escapes decoded with -e or xpgEcho (shopt xpg_echo) until -E, \c
+// ending the text and its newline.
+func Echo(args []string, xpgEcho bool) string {
+	newline, escapes := true, xpgEcho
+	for len(args) > 0 {
+		a := args[0]
+		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "neE") != "" {
+			break
+		}
+		for _, c := range a[1:] {
+			switch c {
+			case 'n':
+				newline = false
+			case 'e':
+				escapes = true
+			case 'E':
+				escapes = false
+			}
+		}
+		args = args[1:]
+	}
+	s := strings.Join(args, " ")
+	if escapes {
+		var stop bool
+		s, stop = DecodeEscapes(s, true)
+		if stop {
+			newline = false
+		}
+	}
+	if newline {
+		s += "\n"
+	}
+	return s
+}

@@ -439,3 +439,35 @@ func strftime(f, arg string) string {
 	}
 	return b.String()
 }
+
+// Usage is the printf builtin's usage line.
+const Usage = "printf: usage: printf [-v var] format [arguments]"
+
+// Args reads the printf builtin's arguments (without the command's
+// name): -v var (or -vvar) names the variable the output goes to; then
+// the format and its arguments. bad is the invalid option ("" when there
+// is none, "" with ok false when the format is missing): bash reports
+// either with Usage, status 2.
+func Args(args []string) (varName, format string, rest []string, bad string, ok bool) {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		if args[0] == "-v" && len(args) > 1 {
+			varName = args[1]
+			args = args[2:]
+			continue
+		}
+		if strings.HasPrefix(args[0], "-v") {
+			varName = args[0][2:]
+			args = args[1:]
+			continue
+		}
+		return "", "", nil, args[0], false
+	}
+	if len(args) == 0 {
+		return "", "", nil, "", false
+	}
+	return varName, args[0], args[1:], "", true
+}

@@ -1,6 +1,7 @@
 package printf
 
 import (
+	"fmt"
 	"strings"
 	"testing"
 )
@@ -56,6 +57,64 @@ func TestSingleQuote(t *testing.T) {
 	for _, tt := range tests {
 		if got := SingleQuote(tt.in); got != tt.want {
 			t.Errorf("SingleQuote(%q) = %s, want %s", tt.in, got, tt.want)
+		}
+	}
+}
+
+// TestEcho checks echo's text against bash 5.2's output (bash -c 'echo
+// -n a; echo -en "b\tc\n"; ...; shopt -s xpg_echo; ...' | od -c).
+func TestEcho(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		xpg  bool
+		want string
+	}{
+		{[]string{"-n", "a"}, false, "a"},
+		{[]string{"-en", `b\tc\n`}, false, "b\tc\n"},
+		{[]string{"-neE", `d\n`}, false, `d\n`},
+		{[]string{"-Ee", `e\x41`}, false, "eA\n"},
+		{[]string{"-", "x"}, false, "- x\n"},
+		{[]string{"-nx", "y"}, false, "-nx y\n"},
+		{[]string{"-e", `f\cg`}, false, "f"},
+		{[]string{"h"}, false, "h\n"},
+		{[]string{"--", "-n"}, false, "-- -n\n"},
+		{nil, false, "\n"},
+		{[]string{`i\tj`}, true, "i\tj\n"},
+		{[]string{"-E", `k\tl`}, true, `k\tl` + "\n"},
+	} {
+		if got := Echo(c.args, c.xpg); got != c.want {
+			t.Errorf("echo %q (xpg_echo %v) = %q, want %q", c.args, c.xpg, got, c.want)
+		}
+	}
+}
+
+// TestArgs checks the printf builtin's argument reading; the invalid
+// and missing cases are those bash 5.2 reports with its usage line
+// (bash -c 'printf -x; printf; printf --; printf -v x %s a; ...').
+func TestArgs(t *testing.T) {
+	for _, c := range []struct {
+		args []string
+		want string
+	}{
+		{[]string{"-x"}, `bad "-x"`},
+		{nil, `bad ""`},
+		{[]string{"--"}, `bad ""`},
+		{[]string{"-v", "x", "%s", "a"}, `x "%s" [a]`},
+		{[]string{"-vy", "b"}, `y "b" []`},
+		{[]string{"--", "-%s\n", "c"}, `"-%s\n" [c]`},
+		{[]string{"-v", "z", "--", "%s", "d"}, `z "%s" [d]`},
+		{[]string{"-"}, `"-" []`},
+	} {
+		v, f, rest, bad, ok := Args(c.args)
+		got := fmt.Sprintf("%s %q %v", v, f, rest)
+		if v == "" {
+			got = got[1:]
+		}
+		if !ok {
+			got = fmt.Sprintf("bad %q", bad)
+		}
+		if got != c.want {
+			t.Errorf("printf %q: %s; want %s", c.args, got, c.want)
 		}
 	}
 }

@@ -1,8 +1,9 @@
-// Package read is the line reading and field splitting of bash's read
-// builtin: a line read a byte at a time (never past its delimiter, so
-// the rest stays for the next reader), backslash escapes, -d, -n and -N,
-// and IFS field splitting with bash's rules for empty fields and the
-// last field.
+// Package read is the argument parsing, line reading and field
+// splitting of bash's read builtin: its options (Parse), a line read a
+// byte at a time (never past its delimiter, so the rest stays for the
+// next reader), backslash escapes, -d, -n and -N, and IFS field
+// splitting with bash's rules for empty fields and the last field. The
+// shell stores the fields in its variables.
 package read
 
 import (

@@ -1,6 +1,11 @@
-// Package shopt is bash's shopt builtin and the listings of the shell's
-// options: the names of set -o's options and of shopt's, and the forms
-// set -o, set +o, shopt and shopt -p print them in.
+// Package shopt is bash's shopt and set builtins and the listings of
+// the shell's options: the names of set -o's options and of shopt's, the
+// one-letter options (Short), the forms set -o, set +o, shopt and shopt
+// -p print them in, and a shell's command-line options (Flags).
+//
+// The shell keeps the options; everything here reads and sets them
+// through Shell, and set's positional parameters and variable listing
+// through SetShell.
 package shopt
 
 import (
