@@ -83,13 +83,18 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 	if strings.Contains(name, "/") {
 		abs := c.Abs(name)
 		if base, ok := s.binPath(c.FS, abs); ok {
-			return s.dispatch(ctx, c, append([]string{base}, args[1:]...))
+			return s.runNamed(ctx, c, append([]string{base}, args[1:]...))
 		}
 		return s.runFile(ctx, c, abs, args)
 	}
 	if name != "" {
 		pathList, _ := c.Env("PATH")
 		if p := fsLookPath(c.FS, c.Dir, pathList, name); p != "" {
+			if base, ok := posixfs.SystemCommand(c.FS, c.Abs(p)); ok {
+				// /usr/bin's file of a fallback name (python3): the
+				// fallback runs it, not the file's script.
+				return s.runNamed(ctx, c, append([]string{base}, args[1:]...))
+			}
 			if data, ok := fsScriptText(c.FS, c.Abs(p)); ok {
 				// $0 is the path found, as bash passes it.
 				return s.runFileText(ctx, c, data, append([]string{p}, args[1:]...))
@@ -97,6 +102,26 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		} else if p := fsLookPathNoExec(c.FS, c.Dir, pathList, name); p != "" && !s.fbNames[name] {
 			return &shExecError{name: p, status: 126, msg: "Permission denied"}
 		}
+	}
+	if s.fallback != nil {
+		return s.invoke(ctx, s.fallback, c, args)
+	}
+	return shNotFound(name)
+}
+
+// runNamed runs args[0], a command's name found in a folder where Linux
+// keeps it (/usr/bin/ls, /bin/echo): the handler, command, shell builtin
+// or fallback of that name, whatever $PATH holds.
+func (s *session) runNamed(ctx context.Context, c *Call, args []string) error {
+	name := args[0]
+	if b, ok := s.handlers[name]; ok {
+		return s.invoke(ctx, b, c, args)
+	}
+	if b, ok := lookupBuiltin(name); ok {
+		return s.invoke(ctx, b, c, args)
+	}
+	if bash.IsBuiltin(name) {
+		return s.runShellBuiltin(ctx, c, args)
 	}
 	if s.fallback != nil {
 		return s.invoke(ctx, s.fallback, c, args)
@@ -121,11 +146,15 @@ func (s *session) pathShadow(c *Call, name string) string {
 // package has built in.
 var shBinDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true}
 
-// binPath tells whether abs, a path with no file in the FS, names one of
-// the commands built in (or the fallback's) in a folder where Linux keeps
-// it ("/bin/echo", "/usr/bin/env", "/usr/bin/python3", as `which` reports
-// them), and returns its name.
+// binPath tells whether abs names one of the commands built in (or the
+// fallback's) in a folder where Linux keeps it, and returns its name: a
+// file of the system's /usr/bin ("/bin/echo", "/usr/bin/env",
+// "/usr/bin/python3", as `which` reports them), or a path with no file in
+// such a folder (/usr/local/bin/ls, /bin/cd).
 func (s *session) binPath(fsys afero.Fs, abs string) (string, bool) {
+	if name, ok := posixfs.SystemCommand(fsys, abs); ok {
+		return name, true
+	}
 	dir, base := path.Split(abs)
 	if !shBinDirs[path.Clean(dir)] || base == "" {
 		return "", false

@@ -35,7 +35,6 @@ func sessionFrom(ctx context.Context) (*session, bool) {
 
 func newSession(opts Options) *session {
 	s := &session{
-		base:     posixfs.Strict(opts.FS),
 		handlers: opts.Handlers,
 		fallback: opts.Fallback,
 		fbNames:  map[string]bool{},
@@ -47,7 +46,33 @@ func newSession(opts Options) *session {
 	for _, n := range opts.FallbackNames {
 		s.fbNames[n] = true
 	}
+	s.base = posixfs.Strict(posixfs.WithSystem(opts.FS, sysCommands{s}))
 	return s
+}
+
+// sysCommands are the commands /usr/bin lists (posixfs.WithSystem): the
+// session's handlers, the commands built in, the fallback's names, and the
+// shell's builtins that Debian has as programs too (echo, test, [, ...).
+type sysCommands struct{ s *session }
+
+func (c sysCommands) Has(name string) bool {
+	_, handled := c.s.handlers[name]
+	_, builtin := lookupBuiltin(name)
+	return handled || builtin || c.s.fbNames[name] || fsWhichUtilities[name]
+}
+
+func (c sysCommands) Names() []string {
+	names := Builtins()
+	for n := range c.s.handlers {
+		names = append(names, n)
+	}
+	for n := range c.s.fbNames {
+		names = append(names, n)
+	}
+	for n := range fsWhichUtilities {
+		names = append(names, n)
+	}
+	return names
 }
 
 // child is a session for a nested shell (bash -c, a script): the same

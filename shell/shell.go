@@ -21,6 +21,11 @@
 //     (cmd &) end when Run returns, and their later output is dropped.
 //   - Device files work in redirections and builtins alike: /dev/null,
 //     /dev/zero, /dev/urandom, /dev/stdin, /dev/stdout, /dev/stderr.
+//   - /usr/bin lists the commands the shell runs (the built-in ones,
+//     Options.Handlers, Options.FallbackNames, and echo, test, [ ...), each a
+//     read-only, root-owned file of mode 0755; /bin and /sbin are links to
+//     usr/bin and usr/sbin, as on Debian (posixfs.WithSystem). They are the
+//     shell's view: nothing of them is written to Options.FS.
 //   - The filesystem keeps POSIX rules even over afero.MemMapFs: no implicit
 //     parent folders, ENOTEMPTY, EISDIR (see fsPOSIX); new files get the
 //     umask 022.

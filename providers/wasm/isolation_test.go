@@ -71,9 +71,10 @@ func TestHostFilesAreNotVisible(t *testing.T) {
 		_, err := os.Stat(filepath.Join(host, name))
 		assert.True(t, os.IsNotExist(err), "a command wrote %s on the host", name)
 	}
-	// What / holds is the sandbox's own tree.
+	// What / holds is the sandbox's own tree, with the shell's system
+	// folders (/usr/bin listing its commands, /bin and /sbin links).
 	res := run(t, sb, "ls /", sandbox.RunCommandOptions{})
-	assert.Equal(t, "home\ntmp\n", res.Stdout)
+	assert.Equal(t, "bin\nhome\nsbin\ntmp\nusr\n", res.Stdout)
 	stillWorks(t, sb)
 }
 

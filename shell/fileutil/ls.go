@@ -20,11 +20,22 @@ import (
 
 func init() { command.Register(posixfs.Strictly(fsLs), "ls") }
 
-// fsOwner and fsUID are the sandbox's one user (and group).
+// Owner and UID are the sandbox's one user (and group), who owns every
+// file but the system's (OwnerOf).
 const (
 	Owner = "user"
 	UID   = 1000
 )
+
+// OwnerOf is the owner (and group) of the file fi describes, by name and
+// id: root (0) for the system's read-only folders and files
+// (posixfs.RootOwned: /usr/bin, /bin, ...), else the sandbox's user.
+func OwnerOf(fi fs.FileInfo) (string, int) {
+	if fi != nil && posixfs.RootOwned(fi) {
+		return "root", 0
+	}
+	return Owner, UID
+}
 
 type fsLsOpts struct {
 	long, all, almostAll, recursive, human, byTime, bySize, reverse bool
@@ -299,9 +310,10 @@ func (l *lister) print(entries []fsLsEntry, inDir bool) {
 		total += Blocks(fi)
 		r := row{mode: ModeString(fi.Mode())}
 		r.links = fsItoa(Links(l.c.FS, e.abs, fi))
-		r.owner, r.group = Owner, Owner
+		owner, uid := OwnerOf(fi)
+		r.owner, r.group = owner, owner
 		if l.o.numeric {
-			r.owner, r.group = fsItoa(UID), fsItoa(UID)
+			r.owner, r.group = fsItoa(uid), fsItoa(uid)
 		}
 		size := ShownSize(fi)
 		if l.o.human {

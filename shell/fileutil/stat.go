@@ -187,9 +187,11 @@ func fsStatValue(c *command.Call, verb byte, spec, name, abs string, fi fs.FileI
 	case 'D':
 		return "0", false
 	case 'u', 'g':
-		return strconv.Itoa(UID), true
+		_, uid := OwnerOf(fi)
+		return strconv.Itoa(uid), true
 	case 'U', 'G':
-		return Owner, false
+		owner, _ := OwnerOf(fi)
+		return owner, false
 	case 'x', 'y', 'z':
 		return ts(fi.ModTime()), false
 	case 'X', 'Y', 'Z':

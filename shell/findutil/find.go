@@ -129,6 +129,12 @@ func fsFind(ctx context.Context, c *command.Call, args []string) error {
 		}
 		abs := c.Abs(s)
 		fi, err := f.stat(abs, true)
+		if err == nil && posixfs.IsSymlink(fi) && strings.HasSuffix(s, "/") {
+			// "/bin/": the path asks for the folder the link leads to
+			if st, serr := c.FS.Stat(abs); serr == nil {
+				fi = st
+			}
+		}
 		if err != nil {
 			f.w.Flush()
 			posixfs.Warn(c, "find", "%s: %s", quotearg.Quote(s), posixfs.ErrText(err))
@@ -579,8 +585,10 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		if !ok {
 			return nil
 		}
-		match := a == fileutil.Owner || a == strconv.Itoa(fileutil.UID)
-		return func(*fsFinder, *fsFindEnt) bool { return match }
+		return func(_ *fsFinder, e *fsFindEnt) bool {
+			owner, uid := fileutil.OwnerOf(e.fi)
+			return a == owner || a == strconv.Itoa(uid)
+		}
 	case "-uid", "-gid":
 		a, ok := f.arg(name)
 		if !ok {
@@ -591,7 +599,10 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			f.err = fmt.Errorf("invalid argument %s to %s", quotearg.Quote(a), quotearg.Quote(name))
 			return nil
 		}
-		return func(*fsFinder, *fsFindEnt) bool { return fsCmp(op, fileutil.UID, n) }
+		return func(_ *fsFinder, e *fsFindEnt) bool {
+			_, uid := fileutil.OwnerOf(e.fi)
+			return fsCmp(op, float64(uid), n)
+		}
 	case "-nouser", "-nogroup":
 		return func(*fsFinder, *fsFindEnt) bool { return false }
 	case "-links":
@@ -631,8 +642,9 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 			if posixfs.IsSymlink(e.fi) {
 				name += " -> " + fileutil.LinkTarget(f.c.FS, e.abs)
 			}
+			owner, _ := fileutil.OwnerOf(e.fi)
 			fmt.Fprintf(f.w, "%9d %6d %s %3d %-8s %-8s %8d %s %s\n", 0, fileutil.Blocks(e.fi), fileutil.ModeString(e.fi.Mode()),
-				fileutil.Links(f.c.FS, e.abs, e.fi), fileutil.Owner, fileutil.Owner, fileutil.ShownSize(e.fi),
+				fileutil.Links(f.c.FS, e.abs, e.fi), owner, owner, fileutil.ShownSize(e.fi),
 				fileutil.LsDate(e.fi.ModTime(), f.now, f.loc), name)
 			return true
 		}
@@ -904,9 +916,11 @@ func (f *fsFinder) printfValue(verb byte, e *fsFindEnt) string {
 		}
 		return string(fileutil.TypeChar(fi))
 	case 'u', 'g':
-		return fileutil.Owner
+		owner, _ := fileutil.OwnerOf(fi)
+		return owner
 	case 'U', 'G':
-		return strconv.Itoa(fileutil.UID)
+		_, uid := fileutil.OwnerOf(fi)
+		return strconv.Itoa(uid)
 	case 'n':
 		return strconv.Itoa(fileutil.Links(f.c.FS, e.abs, fi))
 	case 'i', 'D':

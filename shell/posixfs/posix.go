@@ -293,6 +293,9 @@ func (p *fsPOSIX) RemoveAll(name string) error {
 		return err
 	}
 	for _, fi := range list {
+		if RootOwned(fi) {
+			continue // the system's folders stay (WithSystem)
+		}
 		if err := p.base.RemoveAll("/" + fi.Name()); err != nil {
 			return err
 		}
