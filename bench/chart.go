@@ -16,11 +16,15 @@ import (
 	"golang.org/x/image/math/fixed"
 )
 
-// The chart's size in pixels.
+// The chart's size in pixels: ChartWidth is its least width, and it is
+// wider where its groups of bars would leave a bar less than minBar pixels.
 const (
 	ChartWidth  = 1280
 	ChartHeight = 720
 )
+
+// minBar is the least width of a bar, in pixels.
+const minBar = 14
 
 // Palette is the adapters' bar colours, in the order they first appear in
 // the results (the Okabe-Ito colours, told apart with colour blindness);
@@ -49,8 +53,8 @@ func WritePNG(w io.Writer, results []Result) error {
 	return png.Encode(w, Chart(results))
 }
 
-// Chart draws the results as grouped bars, ChartWidth by ChartHeight on
-// white: a group per workload (in the order of the results), a bar per
+// Chart draws the results as grouped bars, ChartWidth (or wider, see
+// minBar) by ChartHeight on white: a group per workload (in the order of the results), a bar per
 // adapter in its Palette colour, the bar's height its time per operation
 // on a log scale (a decade per grid line), the bar's label its ratio to the
 // fastest adapter of the workload. A result not measured has no bar but
@@ -58,7 +62,7 @@ func WritePNG(w io.Writer, results []Result) error {
 // title, a legend of the adapters, and labelled axes.
 func Chart(results []Result) *image.RGBA {
 	l := layOut(results)
-	img := image.NewRGBA(image.Rect(0, 0, ChartWidth, ChartHeight))
+	img := image.NewRGBA(image.Rectangle{Max: l.size})
 	fill(img, img.Bounds(), white)
 
 	text(img, 20, 22, ink, "agentenkit sandbox adapters, the host and peers, one run of make bench: time per operation (log scale); on each bar its ratio to the fastest of the workload")
@@ -107,6 +111,7 @@ const (
 
 // chartLayout is where Chart puts everything, apart from the drawing.
 type chartLayout struct {
+	size   image.Point // the image's
 	plot   image.Rectangle
 	lo, hi int // the axis spans 10^lo to 10^hi nanoseconds
 	bars   []chartBar
@@ -154,7 +159,6 @@ func (l chartLayout) y(ns float64) int {
 
 func layOut(results []Result) chartLayout {
 	results, _ = splitUnmeasured(results)
-	l := chartLayout{plot: image.Rect(100, 90, ChartWidth-20, ChartHeight-90)}
 	var adapters, workloads []string
 	colour := map[string]color.RGBA{}
 	cell := map[[2]string]Result{}
@@ -177,6 +181,10 @@ func layOut(results []Result) chartLayout {
 			minNs, maxNs = min(minNs, float64(r.PerOp)), max(maxNs, float64(r.PerOp))
 		}
 	}
+	// Each group's bars take 8/10 of it (see below), each bar minBar at
+	// least, the plot 120 pixels less than the image.
+	width := max(ChartWidth, 120+len(workloads)*(len(adapters)*minBar*10/8+1))
+	l := chartLayout{size: image.Pt(width, ChartHeight), plot: image.Rect(100, 90, width-20, ChartHeight-90)}
 	l.lo, l.hi = 3, 9 // 1 µs to 1 s when nothing was measured
 	if minNs <= maxNs {
 		l.lo, l.hi = int(math.Floor(math.Log10(minNs))), int(math.Ceil(math.Log10(maxNs)))

@@ -102,7 +102,7 @@ func TestChartLayout(t *testing.T) {
 				}
 			}
 			for i, a := range l.bars {
-				if !a.labelBox.In(image.Rect(0, 0, ChartWidth, ChartHeight)) || a.labelBox.Dx() != textWidth(a.label) {
+				if !a.labelBox.In(image.Rectangle{Max: l.size}) || a.labelBox.Dx() != textWidth(a.label) {
 					t.Errorf("label %q of %s/%s at %v", a.label, a.workload, a.adapter, a.labelBox)
 				}
 				if a.measured && a.labelBox.Max.Y > a.rect.Min.Y {
@@ -312,5 +312,32 @@ func TestWrap(t *testing.T) {
 		if got := wrap(tc.s, tc.width); !reflect.DeepEqual(got, tc.want) {
 			t.Errorf("wrap(%q, %d) = %q, want %q", tc.s, tc.width, got, tc.want)
 		}
+	}
+}
+
+// TestChartWidens: a chart of many workloads and columns is wider than
+// ChartWidth, every bar at least minBar wide (less its two 1-pixel
+// gaps), everything inside the image.
+func TestChartWidens(t *testing.T) {
+	var results []Result
+	for w := range 16 {
+		for a := range 7 {
+			results = append(results, Result{Workload: fmt.Sprintf("workload number %d of the run", w), Adapter: fmt.Sprint("adapter", a), PerOp: time.Duration(1+a*w) * time.Millisecond})
+		}
+	}
+	l := layOut(results)
+	if l.size.X <= ChartWidth || l.size.Y != ChartHeight {
+		t.Errorf("size %v, want wider than %d, %d high", l.size, ChartWidth, ChartHeight)
+	}
+	if len(l.bars) != 16*7 {
+		t.Fatalf("%d bars", len(l.bars))
+	}
+	for _, b := range l.bars {
+		if b.rect.Dx() < minBar-2 || !b.rect.In(l.plot.Inset(-1)) || !b.labelBox.In(image.Rectangle{Max: l.size}) {
+			t.Errorf("%s/%s: bar %v, label %v, plot %v", b.workload, b.adapter, b.rect, b.labelBox, l.plot)
+		}
+	}
+	if got := Chart(results).Bounds().Size(); got != l.size {
+		t.Errorf("image %v, layout %v", got, l.size)
 	}
 }
