@@ -138,6 +138,9 @@ type wasmKey struct{ imagesDir, pythonImage string }
 type wasmSet struct {
 	ephemeral *wasm.Provider
 	threads   *state
+	// spare is the next thread-less run's sandbox, made ahead (refill).
+	spare   chan sandbox.Sandbox
+	filling bool // a spare is being made
 }
 
 // daemonLock is the daemon's lock file, kept open (and locked) until the
@@ -406,7 +409,10 @@ func (s *daemonServer) set(key wasmKey) (*wasmSet, error) {
 	if set := s.sets[key]; set != nil {
 		return set, nil
 	}
-	set := &wasmSet{ephemeral: wasm.New(wasm.Options{ImagesDir: key.imagesDir, PythonImage: key.pythonImage, Prewarm: true})}
+	set := &wasmSet{
+		ephemeral: wasm.New(wasm.Options{ImagesDir: key.imagesDir, PythonImage: key.pythonImage, Prewarm: true}),
+		spare:     make(chan sandbox.Sandbox, 1),
+	}
 	s.sets[key] = set
 	return set, nil
 }
@@ -424,10 +430,13 @@ func (s *daemonServer) prewarm(key wasmKey) {
 		return
 	}
 	s.log.Printf("compiled the images of %s in %s", key.imagesDir, time.Since(start).Round(time.Millisecond))
+	s.refill(set)
 }
 
-// provider is the wasm provider of thread-less runs.
-func (s *daemonServer) provider(_ context.Context, _ *env, spec runSpec) (sandbox.Provider, error) {
+// create returns the sandbox of a thread-less run: the spare one made
+// after the last such run (empty, its first shell started) when there is
+// one, else a new one; either way a spare is made for the next run.
+func (s *daemonServer) create(ctx context.Context, _ *env, spec runSpec) (sandbox.Sandbox, error) {
 	if spec.Provider != "wasm" {
 		return nil, fmt.Errorf("daemon: it runs the wasm provider only, not %q", spec.Provider)
 	}
@@ -435,7 +444,45 @@ func (s *daemonServer) provider(_ context.Context, _ *env, spec runSpec) (sandbo
 	if err != nil {
 		return nil, err
 	}
-	return set.ephemeral, nil
+	defer s.refill(set)
+	select {
+	case sb := <-set.spare:
+		if err := sb.SetTimeout(ctx, oneCommandSandbox(spec).Timeout); err == nil {
+			return sb, nil
+		}
+		_ = sb.Destroy(context.WithoutCancel(ctx)) // ended meanwhile: make one
+	default:
+	}
+	return set.ephemeral.Create(ctx, oneCommandSandbox(spec))
+}
+
+// refill makes, in the background, the spare sandbox of set when it has
+// none and is not making one.
+func (s *daemonServer) refill(set *wasmSet) {
+	s.mu.Lock()
+	if set.filling || len(set.spare) > 0 || s.base.Err() != nil {
+		s.mu.Unlock()
+		return
+	}
+	set.filling = true
+	s.mu.Unlock()
+	go func() {
+		sb, err := set.ephemeral.Create(s.base, sandbox.CreateSandboxOptions{})
+		s.mu.Lock()
+		set.filling = false
+		s.mu.Unlock()
+		if err != nil {
+			if s.base.Err() == nil {
+				s.log.Printf("make a spare sandbox: %v", err)
+			}
+			return
+		}
+		select {
+		case set.spare <- sb:
+		default:
+			_ = sb.Destroy(context.Background())
+		}
+	}()
 }
 
 // state is the kv, provider and runtime of threads' runs, kept from the

@@ -94,8 +94,9 @@ type runSpec struct {
 // sandboxes is where a run gets its provider or its thread's runtime:
 // made afresh for this process (inProcess), or kept warm by the daemon.
 type sandboxes interface {
-	// provider returns the provider of a sandbox made for one command.
-	provider(ctx context.Context, e *env, spec runSpec) (sandbox.Provider, error)
+	// create returns a new, empty sandbox for one command, which lives at
+	// least spec.Timeout and a minute more; the caller destroys it.
+	create(ctx context.Context, e *env, spec runSpec) (sandbox.Sandbox, error)
 	// state returns the kv, provider and runtime of a thread's sandbox,
 	// and what to call when the run is done with them.
 	state(ctx context.Context, e *env, spec runSpec) (*state, func(), error)
@@ -104,8 +105,18 @@ type sandboxes interface {
 // inProcess makes the provider and state of one run in this process.
 type inProcess struct{}
 
-func (inProcess) provider(ctx context.Context, e *env, spec runSpec) (sandbox.Provider, error) {
-	return newProvider(ctx, e, spec.Provider, nil)
+func (inProcess) create(ctx context.Context, e *env, spec runSpec) (sandbox.Sandbox, error) {
+	p, err := newProvider(ctx, e, spec.Provider, nil)
+	if err != nil {
+		return nil, err
+	}
+	return p.Create(ctx, oneCommandSandbox(spec))
+}
+
+// oneCommandSandbox is how the sandbox of a thread-less run is made: it
+// ends by itself a minute after the command's time limit at the latest.
+func oneCommandSandbox(spec runSpec) sandbox.CreateSandboxOptions {
+	return sandbox.CreateSandboxOptions{Timeout: spec.Timeout + time.Minute}
 }
 
 func (inProcess) state(ctx context.Context, e *env, spec runSpec) (*state, func(), error) {
@@ -123,11 +134,7 @@ func (inProcess) state(ctx context.Context, e *env, spec runSpec) (*state, func(
 func runSandboxed(ctx context.Context, e *env, spec runSpec, sbs sandboxes) int {
 	var sb sandbox.Sandbox
 	if spec.Thread == "" {
-		p, err := sbs.provider(ctx, e, spec)
-		if err != nil {
-			return fail(e, err)
-		}
-		created, err := p.Create(ctx, sandbox.CreateSandboxOptions{Timeout: spec.Timeout + time.Minute})
+		created, err := sbs.create(ctx, e, spec)
 		if err != nil {
 			return fail(e, err)
 		}
