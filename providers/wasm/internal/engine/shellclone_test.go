@@ -155,7 +155,7 @@ func TestShellCloneLikeCold(t *testing.T) {
 // state rand() draws from: map seeds, select order, math/rand's global
 // generators) has a seed of its own, neither the template's nor another
 // clone's, and still draws after a command (the state is live, not a
-// copy left aside).
+// copy left aside); $RANDOM, seeded from it, differs from clone to clone.
 func TestShellClonesRandom(t *testing.T) {
 	bb := reactorBusybox(t, Options{})
 	ctx := context.Background()
@@ -170,16 +170,21 @@ func TestShellClonesRandom(t *testing.T) {
 	tmplSeed, _ := state(tmpl.image.bytes)
 	seen := map[string]bool{string(tmplSeed): true}
 	blocks := map[string]bool{}
+	outputs := map[string]bool{}
 	for range 4 {
 		w, err := bb.NewWarm(ctx, WarmSpec{FS: vfs.New(vfs.Options{}).WASI()})
 		if err != nil {
 			t.Fatal(err)
 		}
 		// A command makes maps (each draws its seed), so the state has
-		// made a block from its seed by the end.
-		if out, _, _ := shellRun(t, w, "declare -A m=([a]=1 [b]=2); echo ${#m[@]} | cat", nil, "/"); out != "2\n" {
-			t.Fatalf("got %q", out)
+		// made a block from its seed by the end; an unseeded $RANDOM is
+		// seeded from it (shell/bash/random.go), so the guest sees it too.
+		out, _, _ := shellRun(t, w, "declare -A m=([a]=1 [b]=2); echo ${#m[@]} | cat; echo $RANDOM $RANDOM $RANDOM", nil, "/")
+		first, rnd, _ := strings.Cut(out, "\n")
+		if first != "2" || outputs[rnd] {
+			t.Fatalf("got %q: the same $RANDOM as another clone's, or a wrong count", out)
 		}
+		outputs[rnd] = true
 		seed, block := state(w.alloc.mem.buf)
 		w.Close()
 		if seen[string(seed)] {
@@ -190,5 +195,35 @@ func TestShellClonesRandom(t *testing.T) {
 			t.Fatal("a clone's random state made no block of its own")
 		}
 		blocks[string(block)] = true
+	}
+}
+
+// BenchmarkShellStart: a warm shell's start and first `echo hi`, as a
+// clone of the template and with its own Go init (NoClones).
+func BenchmarkShellStart(b *testing.B) {
+	for _, c := range []struct {
+		name string
+		opts Options
+	}{{"clone", Options{}}, {"init", Options{NoClones: true}}} {
+		b.Run(c.name, func(b *testing.B) {
+			bb := reactorBusybox(b, c.opts)
+			ctx := context.Background()
+			if err := bb.PrewarmShell(ctx); err != nil {
+				b.Fatal(err)
+			}
+			fsys := vfs.New(vfs.Options{}).WASI()
+			b.ResetTimer()
+			for b.Loop() {
+				w, err := bb.NewWarm(ctx, WarmSpec{FS: fsys})
+				if err != nil {
+					b.Fatal(err)
+				}
+				var out bytes.Buffer
+				if _, err := w.Run(ctx, RunSpec{Args: []string{"sh", "-c", "echo hi"}, Stdout: &out}); err != nil || out.String() != "hi\n" {
+					b.Fatalf("%q %v", out.String(), err)
+				}
+				w.Close()
+			}
+		})
 	}
 }

@@ -22,6 +22,8 @@ import (
 // another instead of one instance per command: instantiating a Go guest
 // (the busybox image, 30 MB) costs about 25 ms, a request to a warm one
 // well under one. The image must serve (see WarmProtocol); busybox does.
+// A Go reactor image's warm instances are clones of a template taken after
+// its init (shellclone.go), ready in about 2 ms.
 //
 // The instance's files, memory cap and name are fixed when it starts; each
 // Run gives the command's argv, environment, folder, stdio, time limit and
