@@ -424,3 +424,32 @@ func TestDaemonOfAnotherBuild(t *testing.T) {
 		t.Fatalf("status after the replacement:\n%s", r.stdout)
 	}
 }
+
+// TestDaemonLongStatePath: a state folder whose daemon/sock would be too
+// long for a unix socket gets its socket in a private folder of the
+// user's under the temp folder.
+func TestDaemonLongStatePath(t *testing.T) {
+	t.Parallel()
+	needDaemon(t)
+	c := newCLI(t)
+	c.state = filepath.Join(c.state, strings.Repeat("long-state-folder-name/", 5))
+	if err := os.MkdirAll(c.state, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.mustRun("", "run", "--", "echo", "hi"); r.stdout != "hi\n" {
+		t.Fatalf("run: %+v", r)
+	}
+	r := c.mustRun("", "daemon", "status")
+	m := regexp.MustCompile(`(?m)^socket: (.+)$`).FindStringSubmatch(r.stdout)
+	if m == nil || len(m[1]) > maxSocketPath || !strings.HasPrefix(m[1], filepath.Join(os.TempDir(), fmt.Sprintf("agentenkit-%d", os.Getuid()))+"/") {
+		t.Fatalf("status:\n%s", r.stdout)
+	}
+	fi, err := os.Stat(filepath.Dir(m[1]))
+	if err != nil || fi.Mode() != 0o700|os.ModeDir {
+		t.Fatalf("the socket's folder: %v, %v", fi.Mode(), err)
+	}
+	c.stopDaemon()
+	if _, err := os.Lstat(m[1]); err == nil {
+		t.Error("the socket is left after stop")
+	}
+}
