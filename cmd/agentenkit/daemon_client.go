@@ -47,7 +47,7 @@ type daemonConn struct {
 func dialDaemon(files daemonFiles) (*daemonConn, error) {
 	c, err := net.DialUnix("unix", nil, &net.UnixAddr{Name: files.sock, Net: "unix"})
 	if err != nil {
-		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ECONNREFUSED) {
+		if errors.Is(err, syscall.ENOENT) || errors.Is(err, syscall.ENOTDIR) || errors.Is(err, syscall.ECONNREFUSED) {
 			return nil, errNoDaemon
 		}
 		return nil, fmt.Errorf("daemon: connect to %s: %w", files.sock, err)
@@ -116,12 +116,9 @@ type spawned struct {
 }
 
 // connectDaemon returns a connection to the state folder's daemon of this
-// build: the one that answers, else one it starts (replacing a daemon of
+// build (files prepared): the one that answers, else one it starts (replacing a daemon of
 // another build, and waiting while another client starts one).
 func connectDaemon(ctx context.Context, files daemonFiles, spec runSpec) (*daemonConn, error) {
-	if err := files.prepare(); err != nil {
-		return nil, err
-	}
 	deadline := time.Now().Add(daemonStartTimeout)
 	var child *spawned
 	replaced := false
@@ -238,6 +235,9 @@ func runInDaemon(ctx context.Context, e *env, spec runSpec) int {
 	files, err := daemonPaths()
 	if err != nil {
 		return fail(e, err)
+	}
+	if err := files.prepare(); err != nil {
+		return fail(e, withHint(err, "set $AGENTENKIT_STATE_DIR to a folder you can write, or run with --no-daemon (or $%s=0)", envDaemon))
 	}
 	dc, err := connectDaemon(ctx, files, spec)
 	if err != nil {

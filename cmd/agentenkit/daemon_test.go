@@ -366,6 +366,15 @@ func TestDaemonFailsToStart(t *testing.T) {
 	if r := c.mustRun("", "run", "--no-daemon", "--", "echo", "hi"); r.stdout != "hi\n" {
 		t.Fatalf("--no-daemon: %+v", r)
 	}
+	// A state "folder" that is a file: no daemon can live there.
+	c = newCLI(t)
+	c.state = filepath.Join(c.state, "a-file")
+	if err := os.WriteFile(c.state, nil, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	if r := c.run("", "run", "--", "echo", "hi"); r.code != 1 || !strings.Contains(r.stderr, "hint: set $AGENTENKIT_STATE_DIR to a folder you can write, or run with --no-daemon") {
+		t.Fatalf("a state folder that is a file: %+v", r)
+	}
 }
 
 // TestDaemonIdleExit: the daemon ends by itself after
