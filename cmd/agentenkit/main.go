@@ -55,7 +55,7 @@ type env struct {
 }
 
 var commands = []command{
-	{name: "run", usage: "run [--provider P] [--thread T] [--timeout D] -- COMMAND", summary: "run a command in a sandbox; exits with its exit code", run: cmdRun, terminates: true},
+	{name: "run", usage: "run [--provider P] [--thread T] [--timeout D] [--no-daemon] -- COMMAND", summary: "run a command in a sandbox; exits with its exit code", run: cmdRun, terminates: true},
 	{name: "shell", usage: "shell [--provider P] [--thread T]", summary: "an interactive prompt in a sandbox (cd carries over)", run: cmdShell, ownSignals: true},
 	{name: "mcp", usage: "mcp [--provider P] [--thread T] [--http ADDR]", summary: "an MCP server (stdio, or HTTP): bash, code_execution, text_editor", run: cmdMCP},
 	{name: "sandboxes", usage: "sandboxes list | kill ID", summary: "list the threads' live sandboxes, or end one", run: cmdSandboxes},
@@ -139,8 +139,12 @@ func dispatch(ctx context.Context, e *env, args []string) int {
 func usage(w io.Writer) {
 	fmt.Fprintln(w, "agentenkit gives AI agents a sandbox: a place apart from the app where commands run and files live.")
 	fmt.Fprintln(w, "\nUsage:")
+	width := 0
 	for _, c := range commands {
-		fmt.Fprintf(w, "  agentenkit %-58s %s\n", c.usage, c.summary)
+		width = max(width, len(c.usage))
+	}
+	for _, c := range commands {
+		fmt.Fprintf(w, "  agentenkit %-*s  %s\n", width, c.usage, c.summary)
 	}
 	fmt.Fprintf(w, "\nProviders (--provider, or $%s): %s. The default is %s.\n", envProvider, strings.Join(providerNames, ", "), defaultProvider)
 	fmt.Fprintln(w, "Try:  agentenkit run -- python3 -c 'print(6*7)'")
