@@ -3,8 +3,6 @@ package bash
 import (
 	"bytes"
 	"fmt"
-	"io/fs"
-	"slices"
 	"strconv"
 	"strings"
 
@@ -353,36 +351,6 @@ func (r *Runner) globField(segs []expand.Seg) ([]string, error) {
 		return []string{text}, nil
 	}
 	return matches, nil
-}
-
-func (r *Runner) readDir(dir string) ([]fs.DirEntry, error) {
-	f, err := r.fs.Open(dir)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	infos, err := f.Readdir(-1)
-	if err != nil {
-		return nil, err
-	}
-	out := make([]fs.DirEntry, len(infos))
-	for i, fi := range infos {
-		out[i] = fs.FileInfoToDirEntry(fi)
-	}
-	slices.SortFunc(out, func(a, b fs.DirEntry) int { return strings.Compare(a.Name(), b.Name()) })
-	return out, nil
-}
-
-type lstater interface {
-	LstatIfPossible(name string) (fs.FileInfo, bool, error)
-}
-
-func (r *Runner) lstat(name string) (fs.FileInfo, error) {
-	if l, ok := r.fs.(lstater); ok {
-		fi, _, err := l.LstatIfPossible(name)
-		return fi, err
-	}
-	return r.fs.Stat(name)
 }
 
 // extGlobParts adds an extended glob @(a|b) whose alternatives are

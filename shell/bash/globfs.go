@@ -4,6 +4,7 @@ import (
 	"io/fs"
 
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // globber expands patterns over the runner's file system with its
@@ -31,7 +32,14 @@ func (r *Runner) matchPath(pat, path string) bool {
 type globFS struct{ r *Runner }
 
 func (g globFS) Stat(path string) (fs.FileInfo, error)  { return g.r.fs.Stat(g.r.abs(path)) }
-func (g globFS) Lstat(path string) (fs.FileInfo, error) { return g.r.lstat(g.r.abs(path)) }
+func (g globFS) Lstat(path string) (fs.FileInfo, error) { return posixfs.Lstat(g.r.fs, g.r.abs(path)) }
+
+// ReadDir lists a folder sorted by name.
 func (g globFS) ReadDir(path string) ([]fs.DirEntry, error) {
-	return g.r.readDir(g.r.abs(path))
+	infos, err := posixfs.ReadDir(g.r.fs, g.r.abs(path))
+	out := make([]fs.DirEntry, len(infos))
+	for i, fi := range infos {
+		out[i] = fs.FileInfoToDirEntry(fi)
+	}
+	return out, err
 }

@@ -52,21 +52,9 @@ func (r *Runner) special(name string) (string, bool, bool) {
 	case "BASH_SUBSHELL":
 		return strconv.Itoa(r.subshell), true, true
 	case "SHELLOPTS":
-		var on []string
-		for _, k := range slices.Sorted(maps.Keys(r.opt)) {
-			if r.opt[k] {
-				on = append(on, k)
-			}
-		}
-		return strings.Join(on, ":"), true, true
+		return onNames(r.opt), true, true
 	case "BASHOPTS":
-		var on []string
-		for _, k := range slices.Sorted(maps.Keys(r.shopt)) {
-			if r.shopt[k] {
-				on = append(on, k)
-			}
-		}
-		return strings.Join(on, ":"), true, true
+		return onNames(r.shopt), true, true
 	case "PWD":
 		v, _ := r.vars.Lookup("PWD")
 		if v != nil {
@@ -85,6 +73,17 @@ func (r *Runner) special(name string) (string, bool, bool) {
 		return "", false, true
 	}
 	return "", false, false
+}
+
+// onNames lists the options that are on, sorted, joined by colons.
+func onNames(opts map[string]bool) string {
+	var on []string
+	for _, k := range slices.Sorted(maps.Keys(opts)) {
+		if opts[k] {
+			on = append(on, k)
+		}
+	}
+	return strings.Join(on, ":")
 }
 
 func (r *Runner) dashFlags() string {
@@ -162,19 +161,7 @@ func (r *Runner) setVar(name, val string) error {
 		}
 		val = strconv.FormatInt(n, 10)
 	}
-	val = v.ApplyCase(val)
-	switch v.Kind {
-	case vars.Indexed:
-		if v.Idx == nil {
-			v.Idx = map[int]string{}
-		}
-		v.Idx[0] = val
-	case vars.Assoc:
-		v.SetAssoc("0", val)
-	default:
-		v.Str = val
-	}
-	v.Set = true
+	v.SetScalar(v.ApplyCase(val))
 	return nil
 }
 

@@ -12,6 +12,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // test evaluates [[ expr ]].
@@ -195,7 +196,7 @@ type condEnv struct{ r *Runner }
 
 func (c condEnv) Abs(path string) string                 { return c.r.abs(path) }
 func (c condEnv) Stat(path string) (fs.FileInfo, error)  { return c.r.fs.Stat(path) }
-func (c condEnv) Lstat(path string) (fs.FileInfo, error) { return c.r.lstat(path) }
+func (c condEnv) Lstat(path string) (fs.FileInfo, error) { return posixfs.Lstat(c.r.fs, path) }
 func (c condEnv) Option(name string) bool                { return c.r.opt[name] }
 func (c condEnv) IsSet(name string) bool                 { return c.r.isSet(name) }
 

@@ -438,3 +438,20 @@ func (v *Var) SetAttr(c rune, on bool) {
 		v.NameRef = on
 	}
 }
+
+// SetScalar assigns val as a plain assignment does: the string, or
+// element 0 of an indexed array, element "0" of an assoc.
+func (v *Var) SetScalar(val string) {
+	switch v.Kind {
+	case Indexed:
+		if v.Idx == nil {
+			v.Idx = map[int]string{}
+		}
+		v.Idx[0] = val
+	case Assoc:
+		v.SetAssoc("0", val)
+	default:
+		v.Str = val
+	}
+	v.Set = true
+}

@@ -124,6 +124,13 @@ func TestSetAttr(t *testing.T) {
 	if got := DeclareLine("x", v); got != "declare -iu x" {
 		t.Errorf("%s", got)
 	}
+	// declare -A h; h=x is h[0]=x; declare -a a; a=x is a[0]=x.
+	h, a := &Var{Kind: Assoc}, &Var{Kind: Indexed}
+	h.SetScalar("x")
+	a.SetScalar("x")
+	if DeclareLine("h", h) != `declare -A h=([0]="x" )` || DeclareLine("a", a) != `declare -a a=([0]="x")` {
+		t.Errorf("SetScalar: %s; %s", DeclareLine("h", h), DeclareLine("a", a))
+	}
 	if got, ok := (&Var{Set: true, Kind: Indexed, Idx: map[int]string{1: "a", 4: "b"}}).From(-3); !ok || !slices.Equal(got, []string{"b"}) {
 		t.Errorf("From(-3) = %q, %v", got, ok)
 	}
