@@ -67,11 +67,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 	if !syntax.ValidName(name) {
 		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
 	}
-	v, _ := r.vars.Lookup(name)
-	if v == nil {
-		v = &vars.Var{Kind: vars.Indexed}
-		r.vars.Global().Vars[name] = v
-	}
+	v := r.vars.Ensure(name, vars.Indexed)
 	if v.ReadOnly {
 		return &shError{msg: orig + ": readonly variable", status: 1, abort: true}
 	}
@@ -93,14 +89,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 				}
 				words = append(words, ws...)
 			}
-			for i := 0; i < len(words); i += 2 {
-				val := ""
-				if i+1 < len(words) {
-					val = words[i+1]
-				}
-				v.SetAssoc(words[i], v.ApplyCase(val))
-			}
-			v.Set = true
+			v.SetPairs(words)
 			return nil
 		}
 		for _, el := range ae.Elems {
@@ -163,17 +152,12 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 		}
 		elems = append(elems, elem{nil, vals, false})
 	}
-	idx := map[int]string{}
-	next := 0
-	if app {
-		idx = old
-		if idx == nil {
-			idx = map[int]string{}
-		}
-		next = 0
-		for k := range idx {
-			next = max(next, k+1)
-		}
+	idx, next := map[int]string{}, 0
+	if app && old != nil {
+		idx = old // a+=(...) appends after the highest index
+	}
+	for k := range idx {
+		next = max(next, k+1)
 	}
 	v.Kind, v.Idx, v.Str, v.Set = vars.Indexed, idx, "", true
 	for _, el := range elems {
@@ -382,12 +366,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 		}
 		var v *vars.Var
 		if inFunc {
-			// The function's frame, under temporary ones.
-			fi := len(r.vars.Frames) - 1
-			for fi > 0 && r.vars.Frames[fi].Temp {
-				fi--
-			}
-			top := r.vars.Frames[fi]
+			top := r.vars.Local() // the function's frame, under temporary ones
 			v = top.Vars[name]
 			if v == nil {
 				outer, _ := r.vars.Lookup(name)
@@ -403,11 +382,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 				top.Vars[name] = v
 			}
 		} else if strings.Contains(on, "n") || strings.Contains(off, "n") {
-			v, _ = r.vars.Lookup(name)
-			if v == nil {
-				v = &vars.Var{}
-				r.vars.Global().Vars[name] = v
-			}
+			v = r.vars.Ensure(name, vars.String)
 		} else {
 			v = r.lookupVar(name)
 			if global || v == nil {
@@ -620,20 +595,6 @@ func (r *Runner) xtraceAssign(ps4 string, a *syntax.Assign) {
 		op = "+="
 	}
 	fmt.Fprintf(r.stderr(), "%s%s%s%s\n", ps4, a.Name.Value, op, printf.TraceQuote(v))
-}
-
-// hasSubst reports whether w holds a command or process substitution
-// (whose expansion has effects).
-func hasSubst(w *syntax.Word) bool {
-	found := false
-	syntax.Walk(w, func(n syntax.Node) bool {
-		switch n.(type) {
-		case *syntax.CmdSubst, *syntax.ProcSubst:
-			found = true
-		}
-		return !found
-	})
-	return found
 }
 
 func (r *Runner) xtraceArith(c *syntax.ArithmCmd) {

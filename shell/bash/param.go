@@ -140,11 +140,7 @@ func (r *Runner) setVar(name, val string) error {
 	if circular {
 		return &shError{msg: "warning: " + orig + ": circular name reference", status: 1, abort: true}
 	}
-	v, _ := r.vars.Lookup(name)
-	if v == nil {
-		v = &vars.Var{}
-		r.vars.Global().Vars[name] = v
-	}
+	v := r.vars.Ensure(name, vars.String)
 	if v.ReadOnly {
 		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
 	}
@@ -172,11 +168,7 @@ func (r *Runner) setIndex(name string, index syntax.ArithmExpr, val string, app 
 		// a nameref to an element: ref[0]=x is no assignment
 		return &shError{msg: "`" + name + "': not a valid identifier", status: 1, noExit: true}
 	}
-	v, _ := r.vars.Lookup(name)
-	if v == nil {
-		v = &vars.Var{Kind: vars.Indexed}
-		r.vars.Global().Vars[name] = v
-	}
+	v := r.vars.Ensure(name, vars.Indexed)
 	if v.ReadOnly {
 		return &shError{msg: name + ": readonly variable", status: 1, abort: true}
 	}
@@ -460,15 +452,9 @@ func (r *Runner) opWord(w *syntax.Word, dq bool) (string, error) {
 func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, set *bool, isList, star, dq bool) (bool, error) {
 	name := pe.Param.Value
 	op := pe.Exp.Op
-	null := !*set
-	if !null {
-		if isList {
-			null = len(*vals) == 0 || (star && strings.Join(*vals, "") == "") || (len(*vals) == 1 && (*vals)[0] == "")
-		} else {
-			null = len(*vals) == 0 || (*vals)[0] == ""
-		}
-	}
-	unset := !*set || (isList && len(*vals) == 0)
+	// with a colon (${x:-w}) an empty value is missing as an unset one is
+	colon := op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull || op == syntax.AssignUnsetOrNull || op == syntax.ErrorUnsetOrNull
+	missing := expand.Missing(*vals, *set, isList, star, colon)
 	word := func() error {
 		if pe.Exp.Word == nil {
 			return nil
@@ -477,20 +463,12 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 	}
 	switch op {
 	case syntax.DefaultUnset, syntax.DefaultUnsetOrNull:
-		use := unset
-		if op == syntax.DefaultUnsetOrNull {
-			use = null
-		}
-		if use {
+		if missing {
 			e.Cur().Real = true
 			return true, word()
 		}
 	case syntax.AlternateUnset, syntax.AlternateUnsetOrNull:
-		use := !unset
-		if op == syntax.AlternateUnsetOrNull {
-			use = !null
-		}
-		if use {
+		if !missing {
 			e.Cur().Real = true
 			return true, word()
 		}
@@ -499,11 +477,7 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 		}
 		return true, nil
 	case syntax.AssignUnset, syntax.AssignUnsetOrNull:
-		use := unset
-		if op == syntax.AssignUnsetOrNull {
-			use = null
-		}
-		if use {
+		if missing {
 			val, err := r.opWord(pe.Exp.Word, dq)
 			if err != nil {
 				return true, err
@@ -536,11 +510,7 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 			*vals, *set = []string{val}, true
 		}
 	case syntax.ErrorUnset, syntax.ErrorUnsetOrNull:
-		use := unset
-		if op == syntax.ErrorUnsetOrNull {
-			use = null
-		}
-		if use {
+		if missing {
 			msg, err := r.literal(pe.Exp.Word)
 			if err != nil {
 				return true, err

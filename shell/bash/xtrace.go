@@ -5,6 +5,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
@@ -26,7 +27,7 @@ func (r *Runner) xtraceDecl(words, args []string, assigns []*syntax.Assign) []st
 			continue
 		}
 		if (args[0] == "export" || args[0] == "readonly") && as.Value != nil && as.Index == nil {
-			if v, err := r.assignValue(as.Value); err == nil && !hasSubst(as.Value) {
+			if v, err := r.assignValue(as.Value); err == nil && !parse.HasSubst(as.Value) {
 				after = append(after, as.Name.Value+pick(as.Append, "+=", "=")+printf.TraceQuote(v))
 			}
 		}
@@ -49,7 +50,7 @@ func (r *Runner) traceArray(as *syntax.Assign) (string, bool) {
 		first = false
 	}
 	for _, el := range as.Array.Elems {
-		if el.Value != nil && hasSubst(el.Value) {
+		if el.Value != nil && parse.HasSubst(el.Value) {
 			return "", false
 		}
 		if el.Index != nil {

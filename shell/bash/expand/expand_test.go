@@ -263,3 +263,27 @@ func printIndex(e syntax.ArithmExpr) string {
 	_ = syntax.NewPrinter().Print(&b, e)
 	return b.String()
 }
+
+// bash 5.2: x=; ${x-u} is "", ${x:-u} u; set -- ""; "${@:-u}" u,
+// "${@-u}" ""; set --; "${@-u}" u; a=("" ""); IFS=; "${a[*]:-u}" u,
+// "${a[@]:-u}" "" "".
+func TestMissing(t *testing.T) {
+	for _, c := range []struct {
+		vals                   []string
+		set, list, star, colon bool
+		want                   bool
+	}{
+		{[]string{""}, true, false, false, false, false},
+		{[]string{""}, true, false, false, true, true},
+		{[]string{""}, true, true, false, true, true},
+		{[]string{""}, true, true, false, false, false},
+		{nil, false, true, false, false, true},
+		{[]string{"", ""}, true, true, true, true, true},
+		{[]string{"", ""}, true, true, false, true, false},
+		{nil, false, false, false, false, true},
+	} {
+		if got := Missing(c.vals, c.set, c.list, c.star, c.colon); got != c.want {
+			t.Errorf("Missing(%q, set %v, list %v, star %v, colon %v) = %v", c.vals, c.set, c.list, c.star, c.colon, got)
+		}
+	}
+}

@@ -349,3 +349,19 @@ func KeyValues(v *vars.Var, quoted bool) []string {
 	}
 	return []string{s}
 }
+
+// Missing reports whether ${x-w}, ${x=w}, ${x?w} take their word (and
+// ${x+w} does not): x is unset, a list without elements, or, with colon
+// (${x:-w}), empty ("$*" joined empty, "$@" of one empty element).
+func Missing(vals []string, set, isList, star, colon bool) bool {
+	if !set || isList && len(vals) == 0 {
+		return true
+	}
+	if !colon {
+		return false
+	}
+	if isList {
+		return star && strings.Join(vals, "") == "" || len(vals) == 1 && vals[0] == ""
+	}
+	return len(vals) == 0 || vals[0] == ""
+}

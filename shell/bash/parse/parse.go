@@ -292,3 +292,17 @@ func arithTemplate(x syntax.ArithmExpr, src string, from, to int, let bool) *syn
 	}
 	return w
 }
+
+// HasSubst reports whether w holds a command or process substitution
+// (whose expansion has effects).
+func HasSubst(w *syntax.Word) bool {
+	found := false
+	syntax.Walk(w, func(n syntax.Node) bool {
+		switch n.(type) {
+		case *syntax.CmdSubst, *syntax.ProcSubst:
+			found = true
+		}
+		return !found
+	})
+	return found
+}

@@ -80,3 +80,19 @@ func TestSyntaxError(t *testing.T) {
 		}
 	}
 }
+
+// set -x traces export x=$(cmd) without the value line bash adds for a
+// plain export x=v: HasSubst tells them apart.
+func TestHasSubst(t *testing.T) {
+	for src, want := range map[string]bool{
+		`a$b"${c:-d}"`: false, `a$(b)`: true, `"x${y:-$(z)}"`: true, `<(ls)`: true, "`b`": true, `$((1+2))`: false,
+	} {
+		f, err := syntax.NewParser().Parse(strings.NewReader("_ "+src), "")
+		if err != nil {
+			t.Fatal(err)
+		}
+		if HasSubst(f.Stmts[0].Cmd.(*syntax.CallExpr).Args[1]) != want {
+			t.Errorf("HasSubst(%s) != %v", src, want)
+		}
+	}
+}

@@ -455,3 +455,28 @@ func (v *Var) SetScalar(val string) {
 	}
 	v.Set = true
 }
+
+// Ensure is the variable name as Lookup finds it or, when no frame has
+// it, a new unset global of kind k.
+func (s *Scope) Ensure(name string, k Kind) *Var {
+	v, _ := s.Lookup(name)
+	if v == nil {
+		v = &Var{Kind: k}
+		s.Global().Vars[name] = v
+	}
+	return v
+}
+
+// SetPairs sets an assoc's elements from alternate keys and values (a
+// last key alone gets ""), each value with ApplyCase, as bash 5.2's
+// a=(k1 v1 k2 v2) does; v is set then.
+func (v *Var) SetPairs(words []string) {
+	for i := 0; i < len(words); i += 2 {
+		val := ""
+		if i+1 < len(words) {
+			val = words[i+1]
+		}
+		v.SetAssoc(words[i], v.ApplyCase(val))
+	}
+	v.Set = true
+}
