@@ -54,4 +54,5 @@ FUZZTIME ?= 30s
 fuzz:
 	$(GO) test ./vfs/ -run '^$$' -fuzz FuzzPaths -fuzztime $(FUZZTIME)
 	$(GO) test ./shell/ -run '^$$' -fuzz FuzzRun -fuzztime $(FUZZTIME)
+	$(GO) test ./shell/posixfs/ -run '^$$' -fuzz FuzzSystemPaths -fuzztime $(FUZZTIME)
 	$(GO) test ./providers/memory/ -run '^$$' -fuzz FuzzRunCommand -fuzztime $(FUZZTIME)

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 
@@ -165,9 +166,20 @@ func fsWhich(ctx context.Context, c *Call, args []string) error {
 	pathList, _ := c.Env("PATH")
 	look := lookEnv{fsys: c.FS, dir: c.Dir, path: pathList}
 	status := 0
+	all := slices.Contains(args[1:], "-a")
 	for _, name := range args[1:] {
 		if name == "-a" || name == "-s" {
 			continue
+		}
+		if _, set := c.Env("PATH"); all && set && !strings.Contains(name, "/") {
+			// -a: every executable of that name in $PATH, in order
+			found := whichAll(c, pathList, name)
+			for _, p := range found {
+				fmt.Fprintln(c.Stdout, p)
+			}
+			if len(found) > 0 {
+				continue
+			}
 		}
 		p := s.whichPath(c, look, name)
 		if p == "" && fsWhichUtilities[name] && !strings.Contains(name, "/") {
@@ -206,6 +218,27 @@ func (s *session) whichPath(c *Call, look lookEnv, name string) string {
 		return "" // a file without an execute bit: which skips it
 	}
 	return p
+}
+
+// whichAll is which -a's list: each executable file called name in the
+// folders of pathList (the system's /usr/bin and /bin among them), as
+// which prints them.
+func whichAll(c *Call, pathList, name string) []string {
+	var found []string
+	for _, d := range strings.Split(pathList, ":") {
+		if d == "" {
+			d = "."
+		}
+		cand := path.Join(d, name)
+		if !fsExecutable(c.FS, shAbs(c.Dir, cand)) || slices.Contains(found, cand) {
+			continue
+		}
+		if !path.IsAbs(cand) && !strings.HasPrefix(cand, "./") && !strings.HasPrefix(cand, "../") {
+			cand = "./" + cand
+		}
+		found = append(found, cand)
+	}
+	return found
 }
 
 // whichBinDir is name in the first of /usr/bin and /bin that pathList

@@ -30,6 +30,12 @@ func TestSystemFolders(t *testing.T) {
 		{"test -x /usr/bin/env && [ -x /bin/sh ] && [ -f /bin/ls ] && [ -d /bin ] && [ -L /bin ] && [ ! -e /usr/bin/nosuch ] && echo ok", "ok\n[0]"},
 		{"command -v ls; which python3 sh; type ls", "/usr/bin/ls\n/usr/bin/python3\n/usr/bin/sh\nls is /usr/bin/ls\n[0]"},
 		{"PATH=/bin:/usr/bin; command -v ls; which ls", "/bin/ls\n/bin/ls\n[0]"},
+		{"which -a ls echo; type -a ls", "/usr/bin/ls\n/bin/ls\n/usr/bin/echo\n/bin/echo\nls is /usr/bin/ls\nls is /bin/ls\n[0]"},
+		// The user (uid 1000) may read and run them, not write them.
+		{"for op in -r -w -x -O -G; do test $op /usr/bin/ls; printf '%s=%s ' $op $?; done; test -w /usr/bin; echo dir=$?", "-r=0 -w=1 -x=0 -O=1 -G=1 dir=1\n[0]"},
+		{"ls -la /usr/sbin; tar -cf /tmp/t.tar -C / bin usr/sbin && tar -tvf /tmp/t.tar",
+			"total 8\ndrwxr-xr-x 2 root root 4096 Jan  1  2024 .\ndrwxr-xr-x 4 root root 4096 Jan  1  2024 ..\n" +
+				"lrwxrwxrwx root/root         0 2024-01-01 00:00 bin -> usr/bin\ndrwxr-xr-x root/root         0 2024-01-01 00:00 usr/sbin/\n[0]"},
 		{"/bin/echo hi; /usr/bin/python3 -c x; /bin/sh -c 'echo ok'; /usr/bin/env printf '%s\\n' env", "hi\npy -c x\nok\nenv\n[0]"},
 		{"printf '#!/usr/bin/env python3\\n' > p; printf '#!/bin/bash\\necho b \"$@\"\\n' > b; chmod +x p b; ./p a; ./b c", "py ./p a\nb c\n[0]"},
 		{"readlink -f /bin/sh; readlink /bin /sbin; cd /bin && pwd && pwd -P", "/usr/bin/sh\nusr/bin\nusr/sbin\n/bin\n/usr/bin\n[0]"},

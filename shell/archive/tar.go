@@ -265,13 +265,14 @@ func (t *fsTarRun) add(tw *tar.Writer, name, abs string) {
 		t.fail("%s: Cannot stat: %s", name, posixfs.ErrText(err))
 		return
 	}
+	owner, uid := fileutil.OwnerOf(fi)
 	hdr := &tar.Header{
 		Name:    name,
 		Mode:    int64(command.UnixMode(fi.Mode())),
-		Uid:     fileutil.UID,
-		Gid:     fileutil.UID,
-		Uname:   fileutil.Owner,
-		Gname:   fileutil.Owner,
+		Uid:     uid,
+		Gid:     uid,
+		Uname:   owner,
+		Gname:   owner,
 		ModTime: fi.ModTime().Truncate(time.Second),
 		Format:  tar.FormatGNU,
 	}

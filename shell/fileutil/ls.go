@@ -438,6 +438,9 @@ type namedInfo struct {
 
 func (n namedInfo) Name() string { return n.name }
 
+// RootOwned passes posixfs.RootOwned through.
+func (n namedInfo) RootOwned() bool { return posixfs.RootOwned(n.FileInfo) }
+
 // fsShownSize is the size ls and stat show: 4096 for a folder, as ext4.
 func ShownSize(fi fs.FileInfo) int64 {
 	if fi.IsDir() {

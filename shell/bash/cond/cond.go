@@ -117,6 +117,18 @@ func Unary(env Env, op, s string) (bool, error) {
 		return false, nil
 	}
 	m := fi.Mode()
+	if r, ok := fi.(interface{ RootOwned() bool }); ok && r.RootOwned() {
+		// root's (the system's /usr/bin, ...): the sandbox's user has
+		// the other bits
+		switch op {
+		case "-r":
+			return m.Perm()&0o004 != 0, nil
+		case "-w":
+			return m.Perm()&0o002 != 0, nil
+		case "-O", "-G":
+			return false, nil
+		}
+	}
 	switch op {
 	case "-e", "-a":
 		return true, nil
