@@ -149,7 +149,7 @@ func (img *Image) makeShellTemplate(ctx context.Context) (*shellTemplate, error)
 // fsys, else with its own _initialize; then it serves requests.
 func (w *Warm) startReactor(ctx context.Context, cfg wazero.ModuleConfig, fsys experimentalsys.FS) (*Warm, error) {
 	img := w.img
-	if canMapData && !img.e.opts.NoClones {
+	if img.ClonesShells() {
 		if t, err := img.shellTemplate(ctx); err == nil && missingAll(fsys, t.looked) {
 			return w.startShellClone(ctx, cfg, t)
 		}
@@ -362,7 +362,7 @@ func reseedRuntimeRand(mem api.Memory, at uint32) error {
 // memory cannot be mapped here). An error says why there is no template:
 // NewWarm then runs each instance's own init, as without one.
 func (img *Image) PrewarmShell(ctx context.Context) error {
-	if !img.reactor || !canMapData || img.e.opts.NoClones {
+	if !img.ClonesShells() {
 		return nil
 	}
 	_, err := img.shellTemplate(ctx)
@@ -372,3 +372,9 @@ func (img *Image) PrewarmShell(ctx context.Context) error {
 // ShellClones is how many warm instances of img started from its template
 // so far.
 func (img *Image) ShellClones() int64 { return img.shellClones.Load() }
+
+// ClonesShells reports whether img's warm instances start from a
+// template: a reactor image, where memory can be mapped and clones are on.
+func (img *Image) ClonesShells() bool {
+	return img.reactor && canMapData && !img.e.opts.NoClones
+}
