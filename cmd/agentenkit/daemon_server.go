@@ -245,7 +245,7 @@ func (s *daemonServer) requestStop(why string) {
 // its socket file is gone or another's (its state folder removed, or
 // taken over): no daemon outlives its state folder.
 func (s *daemonServer) watch(sock os.FileInfo) {
-	tick := time.NewTicker(min(time.Second, s.idle/4))
+	tick := time.NewTicker(max(10*time.Millisecond, min(time.Second, s.idle/4)))
 	defer tick.Stop()
 	for {
 		select {
