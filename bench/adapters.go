@@ -1,8 +1,12 @@
 // Package bench measures the sandbox adapters side by side: the same
-// workloads on every adapter available here, reported as ratios between
-// adapters measured in one run (never as timed assertions).
+// workloads on every adapter available here, the host's own bash and
+// python3 as the native reference (HostName) and the npm peers just-bash
+// and Pyodide where fetched (Peers), reported as ratios between columns
+// measured in one run (never as timed assertions), with issue #19's
+// targets judged on them (Targets).
 //
-//	go test -run '^$' -bench . ./bench/      # the raw numbers
+//	go test -run '^$' -bench . ./bench/      # the raw numbers (adapters and host)
+//	make bench-peers                         # fetch the peers (optional)
 //	make bench                               # the table and chart, bench/out/results.{md,png}
 package bench
 
