@@ -454,7 +454,11 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 	op := pe.Exp.Op
 	// with a colon (${x:-w}) an empty value is missing as an unset one is
 	colon := op == syntax.DefaultUnsetOrNull || op == syntax.AlternateUnsetOrNull || op == syntax.AssignUnsetOrNull || op == syntax.ErrorUnsetOrNull
-	missing := expand.Missing(*vals, *set, isList, star, colon)
+	sep := " " // unquoted, bash tests $* joined by spaces
+	if star && colon && isList && dq {
+		sep = r.starSep()
+	}
+	missing := expand.Missing(*vals, *set, isList, star, colon, sep)
 	word := func() error {
 		if pe.Exp.Word == nil {
 			return nil

@@ -266,7 +266,8 @@ func printIndex(e syntax.ArithmExpr) string {
 
 // bash 5.2: x=; ${x-u} is "", ${x:-u} u; set -- ""; "${@:-u}" u,
 // "${@-u}" ""; set --; "${@-u}" u; a=("" ""); IFS=; "${a[*]:-u}" u,
-// "${a[@]:-u}" "" "".
+// "${a[@]:-u}" "" ""; with IFS unset or ":", "${a[*]:-u}" is the
+// elements joined (" ", ":"), not u.
 func TestMissing(t *testing.T) {
 	for _, c := range []struct {
 		vals                   []string
@@ -282,8 +283,13 @@ func TestMissing(t *testing.T) {
 		{[]string{"", ""}, true, true, false, true, false},
 		{nil, false, false, false, false, true},
 	} {
-		if got := Missing(c.vals, c.set, c.list, c.star, c.colon); got != c.want {
+		if got := Missing(c.vals, c.set, c.list, c.star, c.colon, ""); got != c.want {
 			t.Errorf("Missing(%q, set %v, list %v, star %v, colon %v) = %v", c.vals, c.set, c.list, c.star, c.colon, got)
+		}
+	}
+	for _, sep := range []string{" ", ":"} {
+		if Missing([]string{"", ""}, true, true, true, true, sep) {
+			t.Errorf(`a=("" ""); IFS=%q; "${a[*]:-u}" is u`, sep)
 		}
 	}
 }

@@ -352,8 +352,10 @@ func KeyValues(v *vars.Var, quoted bool) []string {
 
 // Missing reports whether ${x-w}, ${x=w}, ${x?w} take their word (and
 // ${x+w} does not): x is unset, a list without elements, or, with colon
-// (${x:-w}), empty ("$*" joined empty, "$@" of one empty element).
-func Missing(vals []string, set, isList, star, colon bool) bool {
+// (${x:-w}), empty ("$*" joined by sep empty, "$@" of one empty
+// element). sep joins $* for the test: StarSep's inside double quotes,
+// a space outside them (as bash 5.2 tests it).
+func Missing(vals []string, set, isList, star, colon bool, sep string) bool {
 	if !set || isList && len(vals) == 0 {
 		return true
 	}
@@ -361,7 +363,7 @@ func Missing(vals []string, set, isList, star, colon bool) bool {
 		return false
 	}
 	if isList {
-		return star && strings.Join(vals, "") == "" || len(vals) == 1 && vals[0] == ""
+		return star && strings.Join(vals, sep) == "" || len(vals) == 1 && vals[0] == ""
 	}
 	return len(vals) == 0 || vals[0] == ""
 }
