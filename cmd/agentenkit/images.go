@@ -107,7 +107,8 @@ func ensureBuild(ctx context.Context, dir, name string, w io.Writer) error {
 	}
 	start := time.Now()
 	tmp := out + ".tmp"
-	cmd := exec.CommandContext(ctx, "go", "build", "-v", "-trimpath", "-ldflags=-s -w", "-o", tmp, "./images/"+name)
+	args := append(append([]string{"build", "-v"}, images.BuildFlags(name)...), "-o", tmp, "./images/"+name)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = src
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	stderr, err := cmd.StderrPipe()

@@ -70,13 +70,8 @@ func buildImage(ctx context.Context, dir, name string) (string, error) {
 	tmp := out + ".tmp"
 	fmt.Fprintf(os.Stderr, "images: building %s (GOOS=wasip1 GOARCH=wasm go build ./images/%s)\n", out, name)
 	start := time.Now()
-	args := []string{"build", "-v", "-trimpath", "-ldflags=-s -w"}
-	if name == "busybox" {
-		// A reactor: the engine snapshots it after Go's init and starts
-		// each warm shell from that snapshot (images/busybox/reactor.go).
-		args = append(args, "-buildmode=c-shared")
-	}
-	cmd := exec.CommandContext(ctx, "go", append(args, "-o", tmp, "./images/"+name)...)
+	args := append(append([]string{"build", "-v"}, images.BuildFlags(name)...), "-o", tmp, "./images/"+name)
+	cmd := exec.CommandContext(ctx, "go", args...)
 	cmd.Dir = root
 	cmd.Env = append(os.Environ(), "GOOS=wasip1", "GOARCH=wasm", "CGO_ENABLED=0")
 	stderr, err := cmd.StderrPipe()
