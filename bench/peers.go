@@ -73,7 +73,7 @@ func Peers() []Peer {
 			Name:   "pyodide",
 			Driver: "pyodide.mjs",
 			Config: pyodideConfig{
-				FirstPythonRounds: firstPythonRounds,
+				FirstPythonRounds: pyodideLoads,
 				Print:             peerCode{Code: "print(1)", Want: "1\n"},
 				CPU:               peerCode{Code: pythonCPU},
 			},
@@ -116,6 +116,11 @@ type pyodideConfig struct {
 	Print             peerCode `json:"print"`
 	CPU               peerCode `json:"cpu"`
 }
+
+// pyodideLoads is how many new interpreters Pyodide's create + first
+// python row loads, not firstPythonRounds: each load costs about 5 s of CPU
+// (5.7 s at load 30 on 2 cores, where 10 took 10 minutes of wall time).
+const pyodideLoads = 3
 
 // PeersEnvDir names the folder the peers are fetched into when set; else
 // it is the images folder's peers/ (images.DefaultDir).
