@@ -149,6 +149,17 @@ func TestRun(t *testing.T) {
 		{"brace expansion", "echo {a,b}{1..3..2} x{05..07}", "a1 a3 b1 b3 x05 x06 x07\n", "", 0},
 		{"glob", "touch() { for f; do : > $f; done; }; touch b.txt a.txt .h; echo *.txt; shopt -s nullglob; echo *.none end", "a.txt b.txt\nend\n", "", 0},
 		{"xtrace", "set -x; echo 'a b' c", "a b c\n", "+ echo 'a b' c\n", 0},
+		{"set -o and shopt -o bad names", "set -o bogus; echo $?; set +o bogus; echo $?; shopt -s -o bogus; echo $?; shopt -o bogus; echo $?", "2\n2\n0\n1\n", "bash: line 1: set: bogus: invalid option name\nbash: line 1: set: bogus: invalid option name\nbash: line 1: shopt: bogus: invalid option name\nbash: line 1: shopt: bogus: invalid option name\n", 0},
+		{"cd keeps two leading slashes", "cd //; echo $PWD; pwd; cd ///; echo $PWD; cd //home/user; pwd; cd ..; pwd; pwd -P; cd /; cd -", "//\n//\n/\n//home/user\n//home\n//home\n//home\n", "", 0},
+		{"cd - and cd ''", "unset OLDPWD; cd -; echo $?; cd ''; echo $? $PWD", "1\n0 /home/user\n", "bash: line 1: cd: OLDPWD not set\n", 0},
+		{"kill a reaped or unknown job", "true & wait $!; kill %1; echo $?; kill %5; echo $?; kill; echo $?; kill -s; echo $?", "1\n1\n2\n1\n", "bash: line 1: kill: %1: no such job\nbash: line 1: kill: %5: no such job\nkill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\nbash: line 1: kill: -s: option requires an argument\n", 0},
+		{"jobs -x", "while :; do :; done & jobs -x echo %1 %2 x > f; read p < f; [ \"$p\" = \"$$ %2 x\" ]; echo $?; jobs -x false; echo $?; jobs -lx echo; echo $?; kill %1 %3; echo $?", "0\n1\n1\n0\n", "bash: line 1: jobs: no other options allowed with `-x'\nbash: line 1: kill: %3: no such job\n", 0},
+		{"unopened /dev/fd/N", "cat < /dev/fd/7; echo $?; echo x > /dev/fd/7; echo $?; exec 7>f; echo y > /dev/fd/07; echo $?; (exec 1>&-; echo z > /dev/stdout); echo $?", "1\n1\n1\n1\n", "bash: line 1: /dev/fd/7: No such file or directory\nbash: line 1: /dev/fd/7: No such file or directory\nbash: line 1: /dev/fd/07: No such file or directory\nbash: line 1: /dev/stdout: No such file or directory\n", 0},
+		{"printf -v errors", "printf -v; echo $?; printf -v 1a x; echo $?; readonly r; printf -v r x; echo $?", "2\n2\n1\n", "bash: line 1: printf: -v: option requires an argument\nprintf: usage: printf [-v var] format [arguments]\nbash: line 1: printf: `1a': not a valid identifier\nbash: line 1: r: readonly variable\n", 0},
+		// bash 5.2 gives a {var} the lowest free fd from 10 up: 10 in a
+		// process with fds 0-2 only, as the sandbox runs a script (11
+		// where the caller leaked its fd 10 into bash).
+		{"{fd} starts at 10", "exec {fd}>f; echo $fd; exec {g}>f; echo $g; exec {fd}>&-; exec {h}>f; echo $h; exec {x}>&-; echo $?; x=abc; exec {x}>&-; echo $?", "10\n11\n10\n1\n0\n", "bash: line 1: x: ambiguous redirect\n", 0},
 		{"help topics and errors", "help ZZZ; echo $?; help -x; echo $?; help 'ech*'; echo $?", "1\n2\necho: a shell builtin or keyword; see the bash manual\n0\n", "bash: line 1: help: no help topics match `ZZZ'.  Try `help help' or `man -k ZZZ' or `info ZZZ'.\nbash: line 1: help: -x: invalid option\nhelp: usage: help [-dms] [pattern ...]\n", 0},
 		{"set lists the caller arrays", "set > f; while read -r l; do case $l in BASH_ARG*|BASH_LI*|BASH_SO*) echo \"$l\";; esac; done < f", "BASH_ARGC=()\nBASH_ARGV=()\nBASH_LINENO=()\nBASH_SOURCE=()\n", "", 0},
 		{"ERR trap inside DEBUG trap and DEBUG inside ERR", `trap "false; echo \$LINENO e" ERR; trap "false; echo d" DEBUG; false; echo after=$?`, "1 e\nd\nd\nd\n1 e\n1 e\nd\nafter=1\n", "", 0},

@@ -680,6 +680,18 @@ func (r *Runner) redir1(rd *syntax.Redirect) (afero.File, error) {
 	if r.opts.Umask != nil {
 		perm = 0o666 // FS applies the umask
 	}
+	if name, ok := redir.VarName(n); ok && target == "-" && (rd.Op == syntax.DplIn || rd.Op == syntax.DplOut) {
+		// {var}>&- closes the fd $var holds (a value that is not a
+		// number closes nothing, as in bash).
+		val, set := r.getVar(name)
+		if !set {
+			return nil, &shError{msg: name + ": ambiguous redirect", status: 1, noExit: true}
+		}
+		if _, err := strconv.Atoi(val); err != nil {
+			return nil, nil
+		}
+		n = val
+	}
 	o := &redir.Opener{FS: r.fs, Abs: r.abs, Noclobber: r.opt["noclobber"], Perm: perm, TooManyFiles: r.limits.TooManyFiles}
 	f, err := r.fds.Redirect(o, rd.Op, n, target, func(name string, fd int) error {
 		return r.setVar(name, strconv.Itoa(fd))

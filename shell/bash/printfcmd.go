@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"strings"
@@ -12,12 +13,14 @@ import (
 // printfBuiltin is bash's printf: the format reused until the arguments
 // run out, %b %q %(fmt)T, 'c arguments, -v var.
 func printfBuiltin(r *Runner, args []string) int {
-	varName, format, rest, bad, ok := printf.Args(args[1:])
+	varName, format, rest, bad, usage, ok := printf.Args(args[1:])
 	if !ok {
 		if bad != "" {
-			r.errf("printf: %s: invalid option", bad)
+			r.errf("printf: %s", bad)
 		}
-		fmt.Fprintln(r.stderr(), printf.Usage)
+		if usage {
+			fmt.Fprintln(r.stderr(), printf.Usage)
+		}
 		return 2
 	}
 	out, status := printf.Format(format, rest, func(msg string) { r.errf("%s", msg) })
@@ -29,11 +32,17 @@ func printfBuiltin(r *Runner, args []string) int {
 				return 2
 			}
 			if err := r.setIndex(pe.Param.Value, pe.Index, out, false); err != nil {
-				r.report(err)
+				// A readonly array fails printf only, as in bash; an
+				// error in the subscript is an expansion error.
+				if se := (*shError)(nil); errors.As(err, &se) && strings.HasSuffix(se.msg, ": readonly variable") {
+					r.reportSoft(err)
+				} else {
+					r.report(err)
+				}
 				return 1
 			}
 		} else if err := r.setVar(varName, out); err != nil {
-			r.report(err)
+			r.reportSoft(err) // a readonly var fails printf only, as in bash
 			return 1
 		}
 		return status

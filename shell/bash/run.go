@@ -191,6 +191,7 @@ type Runner struct {
 	shownTraps    map[string]string // in a subshell that set no trap yet: the parent's, which trap lists
 	trapName      string            // the next trap's name in syntax errors: "exit trap"
 	dirStack      []string          // pushd/popd, below the current folder
+	dirSlash      bool              // cd kept a leading // (POSIX leaves its meaning open): $PWD and pwd show dir with it
 	stderrToOut   bool              // |&: the next statement's stderr joins its stdout after its redirections
 	nest          int               // eval and source nesting
 	nestCmd       string            // "eval", "source" or "." running the current text, else ""
@@ -1168,7 +1169,7 @@ func (r *Runner) background(st *syntax.Stmt) {
 	st2.Background = false
 	ctx, cancel := context.WithCancel(r.ctx)
 	s.ctx = ctx
-	j := jobs.New(len(r.jobs)+1, s.pid, stmtText(&st2), cancel)
+	j := jobs.New(jobs.NextID(r.jobs), s.pid, stmtText(&st2), cancel)
 	go func() {
 		defer cancel()
 		defer r.shared.jobs.Add(-1)

@@ -61,9 +61,15 @@ func (h host) Home() string {
 	return home
 }
 
-func pushdBuiltin(r *Runner, args []string) int { return dirs.Pushd(host{r}, &r.dirStack, args[1:]) }
-func popdBuiltin(r *Runner, args []string) int  { return dirs.Popd(host{r}, &r.dirStack, args[1:]) }
-func dirsBuiltin(r *Runner, args []string) int  { return dirs.Dirs(host{r}, &r.dirStack, args[1:]) }
+func pushdBuiltin(r *Runner, args []string) int {
+	return dirs.Pushd(cdHost{host{r}}, &r.dirStack, args[1:])
+}
+func popdBuiltin(r *Runner, args []string) int {
+	return dirs.Popd(cdHost{host{r}}, &r.dirStack, args[1:])
+}
+func dirsBuiltin(r *Runner, args []string) int {
+	return dirs.Dirs(cdHost{host{r}}, &r.dirStack, args[1:])
+}
 
 func getoptsBuiltin(r *Runner, args []string) int {
 	return getopts.Run(host{r}, r.name, args[1:], r.params)
@@ -148,7 +154,10 @@ func (h jobHost) SignalSelf(name string) bool {
 func waitBuiltin(r *Runner, args []string) int { return jobs.Wait(jobHost{host{r}}, r.jobs, args[1:]) }
 func killBuiltin(r *Runner, args []string) int { return jobs.Kill(jobHost{host{r}}, r.jobs, args[1:]) }
 func jobsBuiltin(r *Runner, args []string) int {
-	return jobs.List(jobHost{host{r}}, r.visibleJobs(), args[1:])
+	return jobs.List(jobHost{host{r}}, r.visibleJobs(), args[1:], r.rootPID, func(args []string) int {
+		r.runArgs(args, nil)
+		return r.status
+	})
 }
 
 // visibleJobs are the jobs the jobs builtin lists: the shell's own, or
@@ -241,7 +250,25 @@ func (h cdHost) Export(name string) {
 		v.Exported = true
 	}
 }
-func (h cdHost) SetDir(dir string)        { h.r.dir = dir }
+
+// Dir is the folder as cd, pwd and the directory stack show it: with
+// the leading // cd kept.
+func (h cdHost) Dir() string {
+	if h.r.dirSlash {
+		return "/" + h.r.dir
+	}
+	return h.r.dir
+}
+
+// SetDir changes folder; the runner keeps the path with one leading
+// slash (as the filesystem and commands see it) and remembers a //.
+func (h cdHost) SetDir(dir string) {
+	h.r.dirSlash = strings.HasPrefix(dir, "//")
+	if h.r.dirSlash {
+		dir = dir[1:]
+	}
+	h.r.dir = dir
+}
 func (h cdHost) Physical() bool           { return h.r.opt["physical"] }
 func (h cdHost) ErrText(err error) string { return redir.ErrText(err) }
 func (h cdHost) Realpath(p string) (string, error) {

@@ -140,14 +140,7 @@ func Target(sh CdShell, dir string, physical bool) (string, error) {
 		p = sh.Dir() + "/" + p
 	}
 	if physical {
-		real, err := sh.Realpath(Clean(p))
-		if err != nil {
-			return "", err
-		}
-		if err := isDir(sh, real); err != nil {
-			return "", err
-		}
-		return real, nil
+		return Physical(sh, p)
 	}
 	var parts []string
 	for _, c := range strings.Split(p, "/") {
@@ -168,7 +161,36 @@ func Target(sh CdShell, dir string, physical bool) (string, error) {
 	if err := isDir(sh, abs); err != nil {
 		return "", err
 	}
-	return abs, nil
+	return slashes(p) + abs, nil
+}
+
+// Physical is the real path of the absolute path p as cd -P and pwd -P
+// find it: each symbolic link resolved where it stands, so that a ..
+// after a link goes to the parent of the link's target (bash chdirs to
+// p as written); an error when it is not a folder. A leading // stays
+// when no link was resolved (bash keeps it until an absolute link
+// restarts the path; a relative link's // is not kept here).
+func Physical(sh CdShell, p string) (string, error) {
+	real, err := sh.Realpath(p)
+	if err != nil {
+		return "", err
+	}
+	if err := isDir(sh, real); err != nil {
+		return "", err
+	}
+	if real == Clean(p) {
+		real = slashes(p) + real
+	}
+	return real, nil
+}
+
+// slashes is "/" when p starts with exactly two slashes, which bash
+// keeps in $PWD (POSIX leaves their meaning to the system), else "".
+func slashes(p string) string {
+	if strings.HasPrefix(p, "//") && !strings.HasPrefix(p, "///") {
+		return "/"
+	}
+	return ""
 }
 
 // isDir is nil when p is a folder, else Stat's error or ENOTDIR.
@@ -225,7 +247,7 @@ func Pwd(sh CdShell, args []string) (string, int) {
 	}
 	dir := sh.Dir()
 	if physical {
-		if real, err := sh.Realpath(dir); err == nil {
+		if real, err := Physical(sh, dir); err == nil {
 			dir = real
 		}
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 	"syscall"
 	"testing"
@@ -53,11 +54,19 @@ func (c *cdShell) ErrText(err error) string {
 	return err.Error()
 }
 
-// Realpath resolves the fake links in a clean absolute path.
+// Realpath resolves the fake links in an absolute path, each .. after
+// what comes before it is resolved (as chdir does).
 func (c *cdShell) Realpath(p string) (string, error) {
 	out := ""
 	for _, s := range strings.Split(p, "/")[1:] {
-		if s == "" {
+		if s == "" || s == "." {
+			continue
+		}
+		if s == ".." {
+			if out != "" && !cdDirs[out] {
+				return "", syscall.ENOTDIR
+			}
+			out = strings.TrimSuffix(path.Dir("/"+strings.TrimPrefix(out, "/")), "/")
 			continue
 		}
 		out += "/" + s
@@ -94,7 +103,9 @@ func (f fakeInfo) Sys() any           { return nil }
 // TestCdSequence runs cd and pwd as a script and compares with bash
 // 5.2's output of the same lines over the same tree (env -i
 // HOME=/tmp/cdt/a bash -c '...' from /, stdout and stderr merged; line
-// 21 is set -o physical; cd /tmp/cdt/l/; pwd; set +o physical).
+// 21 is set -o physical; cd /tmp/cdt/l/; pwd; set +o physical). Lines
+// 23 on: cd -P resolves a link before the .. after it, and a leading //
+// stays in the logical path (three or more slashes are one).
 func TestCdSequence(t *testing.T) {
 	sh := &cdShell{vars: map[string]string{"HOME": "/tmp/cdt/a", "PWD": "/"}, exp: map[string]bool{}, dir: "/"}
 	cd := func(args ...string) int { return Cd(sh, args) }
@@ -126,6 +137,38 @@ func TestCdSequence(t *testing.T) {
 		{func() { cd("/tmp/cdt/l/../.."); pwd() }},
 		{func() { sh.phys = true; cd("/tmp/cdt/l/"); pwd(); sh.phys = false }},
 		{func() { delete(sh.vars, "HOME"); st(cd()) }},
+		{func() { cd("-P", "/tmp/cdt/l/.."); pwd(); fmt.Fprintln(&sh.out, sh.vars["PWD"]) }},
+		{func() { cd("-L", "/tmp/cdt/l/.."); pwd() }},
+		{func() {
+			cd("//tmp/cdt")
+			pwd()
+			cd("a")
+			pwd()
+			pwd("-P")
+			fmt.Fprintln(&sh.out, sh.vars["PWD"])
+		}},
+		{func() {
+			cd("///tmp")
+			pwd()
+			cd("//")
+			pwd()
+			cd("//tmp/..")
+			pwd()
+			cd("//tmp/cdt/../../")
+			pwd()
+		}},
+		{func() { cd("-P", "//tmp/cdt/l/.."); pwd() }},
+		{func() {
+			cd("-P", "//tmp/cdt")
+			pwd()
+			cd("-P", "..")
+			pwd()
+			cd("cdt/l")
+			pwd()
+			pwd("-P")
+		}},
+		{func() { delete(sh.vars, "OLDPWD"); st(cd("-")) }},
+		{func() { st(cd("-P", "/tmp/cdt/l/../../f/..")) }},
 	}
 	for i, l := range lines {
 		sh.line = i + 2
@@ -170,6 +213,26 @@ st=2
 /tmp
 /tmp/cdt/a/b
 bash: line 22: cd: HOME not set
+st=1
+/tmp/cdt/a
+/tmp/cdt/a
+/tmp/cdt
+//tmp/cdt
+//tmp/cdt/a
+//tmp/cdt/a
+//tmp/cdt/a
+/tmp
+//
+//
+//
+/tmp/cdt/a
+//tmp/cdt
+//tmp
+//tmp/cdt/l
+/tmp/cdt/a/b
+bash: line 29: cd: OLDPWD not set
+st=1
+bash: line 30: cd: /tmp/cdt/l/../../f/..: Not a directory
 st=1
 `
 	if got := sh.out.String(); got != want {

@@ -17,6 +17,7 @@ import (
 	"context"
 	"fmt"
 	"io"
+	"slices"
 	"strconv"
 	"strings"
 	"sync/atomic"
@@ -83,6 +84,20 @@ type KillShell interface {
 	SignalSelf(name string) (exited bool)
 }
 
+// NextID is the number a new job gets: one more than the highest of the
+// jobs still in bash's table (not reaped by wait and not ended: a
+// non-interactive bash drops an ended job before it starts the next), 1
+// when there is none.
+func NextID(list []*Job) int {
+	id := 0
+	for _, j := range list {
+		if !j.Waited && !j.Finished() {
+			id = max(id, j.ID)
+		}
+	}
+	return id + 1
+}
+
 // Find finds a job of list by process id or by job spec: %N, %% or %+
 // (the current job, the last started), %- (the one before), %name (the
 // job whose command starts with name), %?text (the one containing
@@ -95,7 +110,7 @@ func Find(list []*Job, spec string) *Job {
 		}
 	}
 	if !strings.HasPrefix(spec, "%") {
-		for _, j := range list {
+		for _, j := range slices.Backward(list) {
 			if spec == strconv.Itoa(j.PID) {
 				return j
 			}
@@ -116,7 +131,7 @@ func Find(list []*Job, spec string) *Job {
 			return live[0]
 		}
 	case s[0] >= '0' && s[0] <= '9':
-		for _, j := range list {
+		for _, j := range slices.Backward(list) { // the latest with the number
 			if s == strconv.Itoa(j.ID) {
 				return j
 			}
@@ -249,20 +264,30 @@ func waitAny(js []*Job) <-chan struct{} {
 // Kill is kill [-s sig | -n num | -sig] id ... and kill -l/-L (args
 // without the command's name): a job (pid or spec) is cancelled as its
 // signal ends it (a signal ignored by default does nothing); the shell's
-// own pid gets the signal itself.
+// own pid gets the signal itself. As bash 5.2's: each id that is not a
+// running job is reported and the others are still signalled; the
+// status is 0 when one id was signalled, else 1; no id is a usage error
+// (2). A job spec of a job that has ended is "no such job" (bash reaps a
+// finished job before the next command), its pid "No such process".
 func Kill(sh KillShell, list []*Job, args []string) int {
 	sig := "TERM"
 	if len(args) > 0 && (args[0] == "-l" || args[0] == "-L") {
 		return trap.List(args[1:], sh.Stdout(), sh.Errf)
 	}
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
+	for len(args) > 0 && strings.HasPrefix(args[0], "-") && args[0] != "-" {
 		a := args[0][1:]
+		if a == "-" {
+			args = args[1:]
+			break
+		}
 		if a == "s" || a == "n" {
-			if len(args) > 1 {
-				sig = args[1]
-				args = args[2:]
-				continue
+			if len(args) < 2 {
+				sh.Errf("kill: %s: option requires an argument", args[0])
+				return 1
 			}
+			sig = args[1]
+			args = args[2:]
+			continue
 		}
 		sig = a
 		args = args[1:]
@@ -272,14 +297,25 @@ func Kill(sh KillShell, list []*Job, args []string) int {
 		sh.Errf("kill: %s: invalid signal specification", sig)
 		return 1
 	}
-	status := 0
+	if len(args) == 0 {
+		fmt.Fprintln(sh.Stderr(), "kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]")
+		return 2
+	}
+	sent := false
 	for _, a := range args {
-		if j := Find(list, a); j != nil {
-			if j.Finished() {
-				sh.Errf("kill: (%d) - No such process", j.PID)
-				status = 1
+		j := Find(list, a)
+		if strings.HasPrefix(a, "%") {
+			if j == nil || j.Finished() {
+				sh.Errf("kill: %s: no such job", a)
 				continue
 			}
+		}
+		if j != nil {
+			if j.Finished() {
+				sh.Errf("kill: (%d) - No such process", j.PID)
+				continue
+			}
+			sent = true
 			if trap.IgnoredByDefault[name] || name == "EXIT" {
 				continue
 			}
@@ -287,30 +323,86 @@ func Kill(sh KillShell, list []*Job, args []string) int {
 			j.Cancel()
 			continue
 		}
-		if strings.HasPrefix(a, "%") {
-			continue
-		}
 		if sh.Self(a) {
+			sent = true
 			if sh.SignalSelf(name) {
 				return 128 + trap.Numbers[name]
 			}
 			continue
 		}
-		if _, err := strconv.Atoi(a); err != nil {
+		if n, err := strconv.Atoi(strings.TrimPrefix(a, "-")); err != nil || a == "-" {
 			sh.Errf("kill: %s: arguments must be process or job IDs", a)
-			status = 1
+		} else {
+			sh.Errf("kill: (%d) - No such process", n)
 		}
 	}
-	return status
+	if !sent {
+		return 1
+	}
+	return 0
+}
+
+// Exec is jobs -x command [args] (args after -x): each argument that is
+// the job spec of a running job becomes the job's process group id and
+// run runs the command line; its status is the command's. Without job
+// control (bash -c) a job's process group is the shell's own, pgid. A
+// spec that names no job stays as written; one that names more than one
+// is reported as ambiguous and stays too.
+func Exec(sh Shell, list []*Job, args []string, pgid int, run func(args []string) int) int {
+	if len(args) == 0 {
+		return 0
+	}
+	var live []*Job
+	for _, j := range list {
+		if !j.Finished() && !j.Waited {
+			live = append(live, j)
+		}
+	}
+	out := make([]string, len(args))
+	for i, a := range args {
+		out[i] = a
+		if !strings.HasPrefix(a, "%") {
+			continue
+		}
+		if s := a[1:]; s != "" && s[0] != '%' && s[0] != '+' && s[0] != '-' && (s[0] < '0' || s[0] > '9') {
+			n := 0
+			for _, j := range live {
+				if s[0] == '?' && strings.Contains(j.Text, s[1:]) || s[0] != '?' && strings.HasPrefix(j.Text, s) {
+					n++
+				}
+			}
+			if n > 1 {
+				sh.Errf("jobs: %s: ambiguous job spec", s)
+				continue
+			}
+		}
+		if j := Find(live, a); j != nil {
+			out[i] = strconv.Itoa(pgid)
+		}
+	}
+	return run(out)
 }
 
 // List is the jobs builtin, jobs [-lpr] (args without the command's
 // name): the running jobs of list as bash lists them ('+' the current,
 // '-' the previous), or with -p their process ids. A finished job is not
-// listed: a non-interactive bash has reaped it.
-func List(sh Shell, list []*Job, args []string) int {
+// listed: a non-interactive bash has reaped it. jobs -x command [args]
+// is Exec, with the shell's process group pgid and run to run the
+// command; -x after another option is bash's error (status 1).
+func List(sh Shell, list []*Job, args []string, pgid int, run func(args []string) int) int {
 	pids := false
-	for _, a := range args {
+	for i, a := range args {
+		if a == "-x" {
+			if i > 0 {
+				sh.Errf("jobs: no other options allowed with `-x'")
+				return 1
+			}
+			return Exec(sh, list, args[1:], pgid, run)
+		}
+		if strings.HasPrefix(a, "-") && len(a) > 2 && strings.Contains(a, "x") && strings.Trim(a[1:], "lnprsx") == "" {
+			sh.Errf("jobs: no other options allowed with `-x'")
+			return 1
+		}
 		switch a {
 		case "-p":
 			pids = true

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"fmt"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -71,7 +72,9 @@ func TestFind(t *testing.T) {
 // TestSequence runs wait, kill and jobs over one table and compares with
 // bash 5.2's output for the same commands (bash -c 'sleep 10 & sleep 11 &
 // sleep 12 & ...' and bash -c 'trap ... USR1; kill -USR1 $$ ...'; its pids
-// written 100, 101, 102 and 4242; "st=N" after a status).
+// written 100, 101, 102 and 4242; "st=N" after a status). jobs -x
+// gives a job's process group: without job control the shell's own
+// (4242, as for setsid bash -c, whose group is its pid).
 func TestSequence(t *testing.T) {
 	sh := &fakeShell{done: make(chan struct{}), self: []string{"4242"}}
 	list := table("sleep 10", "sleep 11", "sleep 12")
@@ -81,13 +84,22 @@ func TestSequence(t *testing.T) {
 	st(Wait(sh, list, []string{"99"}))
 	st(Kill(sh, list, []string{"-s", "FOO", "1"}))
 	st(Kill(sh, list, []string{"x"}))
-	st(List(sh, list, []string{"-x"}))
-	List(sh, list, nil)
-	List(sh, list, []string{"-p"})
+	st(List(sh, list, []string{"-x"}, 4242, nil))
+	echo := func(args []string) int { fmt.Fprintln(&sh.out, strings.Join(args[1:], " ")); return 3 }
+	st(List(sh, list, []string{"-x", "echo", "%1", "%+", "%-", "%sleep", "%?12", "%9", "a%1"}, 4242, echo))
+	st(List(sh, list, []string{"-p", "-x", "echo"}, 4242, echo))
+	st(List(sh, list, []string{"-px", "echo"}, 4242, echo))
+	st(Kill(sh, list, []string{"%9"}))
+	st(Kill(sh, list, []string{"-9"}))
+	st(Kill(sh, list, []string{"-s"}))
+	st(Kill(sh, list, []string{"99999", "%9", "x"}))
+	List(sh, list, nil, 4242, nil)
+	List(sh, list, []string{"-p"}, 4242, nil)
 	Kill(sh, list, []string{"%1"})
 	st(Wait(sh, list, []string{"%1"}))
 	Kill(sh, list, []string{"-n", "1", "%2"})
 	st(Wait(sh, list, []string{"%2"}))
+	st(Kill(sh, list, []string{"%2"}))
 	st(Kill(sh, list, []string{"100"}))
 	st(Kill(sh, list, []string{"-USR1", "4242"}))
 	st(Kill(sh, list, []string{"-s", "INT", "4242"}))
@@ -100,15 +112,21 @@ func TestSequence(t *testing.T) {
 		"bash: line 1: wait: pid 99 is not a child of this shell\nst=127\n" +
 		"bash: line 1: kill: FOO: invalid signal specification\nst=1\n" +
 		"bash: line 1: kill: x: arguments must be process or job IDs\nst=1\n" +
-		// bash 5.2 runs jobs -x with no command (st=0); the shell has
-		// no jobs -x and says so as for another option
-		"bash: line 1: jobs: -x: invalid option\njobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]\nst=2\n" +
+		"st=0\n" +
+		"bash: line 1: jobs: sleep: ambiguous job spec\n4242 4242 4242 %sleep 4242 %9 a%1\nst=3\n" +
+		"bash: line 1: jobs: no other options allowed with `-x'\nst=1\n" +
+		"bash: line 1: jobs: no other options allowed with `-x'\nst=1\n" +
+		"bash: line 1: kill: %9: no such job\nst=1\n" +
+		"kill: usage: kill [-s sigspec | -n signum | -sigspec] pid | jobspec ... or kill -l [sigspec]\nst=2\n" +
+		"bash: line 1: kill: -s: option requires an argument\nst=1\n" +
+		"bash: line 1: kill: (99999) - No such process\nbash: line 1: kill: %9: no such job\nbash: line 1: kill: x: arguments must be process or job IDs\nst=1\n" +
 		"[1]   Running                 sleep 10 &\n" +
 		"[2]-  Running                 sleep 11 &\n" +
 		"[3]+  Running                 sleep 12 &\n" +
 		"100\n101\n102\n" +
 		"st=143\n" +
 		"bash: line 1:   101 Hangup                  sleep 11\nst=129\n" +
+		"bash: line 1: kill: %2: no such job\nst=1\n" +
 		"bash: line 1: kill: (100) - No such process\nst=1\n" +
 		"self USR1\nst=0\n" +
 		"self INT\nst=130\n" +

@@ -445,29 +445,51 @@ const Usage = "printf: usage: printf [-v var] format [arguments]"
 
 // Args reads the printf builtin's arguments (without the command's
 // name): -v var (or -vvar) names the variable the output goes to; then
-// the format and its arguments. bad is the invalid option ("" when there
-// is none, "" with ok false when the format is missing): bash reports
-// either with Usage, status 2.
-func Args(args []string) (varName, format string, rest []string, bad string, ok bool) {
+// the format and its arguments. With ok false, bad is what bash 5.2
+// reports before its Usage line ("-x: invalid option", "-v: option
+// requires an argument"; "" when the format is missing), status 2, or
+// with usage false a var that is not a name or name[subscript]
+// ("`1a': not a valid identifier"), status 2 without the usage line.
+func Args(args []string) (varName, format string, rest []string, bad string, usage, ok bool) {
 	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
 		if args[0] == "--" {
 			args = args[1:]
 			break
 		}
-		if args[0] == "-v" && len(args) > 1 {
-			varName = args[1]
-			args = args[2:]
-			continue
+		if !strings.HasPrefix(args[0], "-v") {
+			return "", "", nil, args[0][:2] + ": invalid option", true, false
 		}
-		if strings.HasPrefix(args[0], "-v") {
-			varName = args[0][2:]
-			args = args[1:]
-			continue
+		if args[0] == "-v" {
+			if len(args) == 1 {
+				return "", "", nil, "-v: option requires an argument", true, false
+			}
+			varName, args = args[1], args[2:]
+		} else {
+			varName, args = args[0][2:], args[1:]
 		}
-		return "", "", nil, args[0], false
+		if !validRef(varName) {
+			return "", "", nil, "`" + varName + "': not a valid identifier", false, false
+		}
 	}
 	if len(args) == 0 {
-		return "", "", nil, "", false
+		return "", "", nil, "", true, false
 	}
-	return varName, args[0], args[1:], "", true
+	return varName, args[0], args[1:], "", false, true
+}
+
+// validRef reports whether s is a name or name[subscript], as printf -v
+// takes.
+func validRef(s string) bool {
+	if i := strings.IndexByte(s, '['); i > 0 && strings.HasSuffix(s, "]") {
+		s = s[:i]
+	}
+	if s == "" || s[0] >= '0' && s[0] <= '9' {
+		return false
+	}
+	for _, c := range []byte(s) {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (c < '0' || c > '9') {
+			return false
+		}
+	}
+	return true
 }

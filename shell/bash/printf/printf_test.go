@@ -90,28 +90,39 @@ func TestEcho(t *testing.T) {
 
 // TestArgs checks the printf builtin's argument reading; the invalid
 // and missing cases are those bash 5.2 reports with its usage line
-// (bash -c 'printf -x; printf; printf --; printf -v x %s a; ...').
+// (bash -c 'printf -x; printf; printf --; printf -v; printf -v 1a; printf -v x %s a; ...').
 func TestArgs(t *testing.T) {
 	for _, c := range []struct {
 		args []string
 		want string
 	}{
-		{[]string{"-x"}, `bad "-x"`},
-		{nil, `bad ""`},
-		{[]string{"--"}, `bad ""`},
+		{[]string{"-x"}, `bad "-x: invalid option" usage`},
+		{[]string{"-xy"}, `bad "-x: invalid option" usage`},
+		{nil, `bad "" usage`},
+		{[]string{"--"}, `bad "" usage`},
+		{[]string{"-v"}, `bad "-v: option requires an argument" usage`},
+		{[]string{"-v", "x"}, `bad "" usage`},
+		{[]string{"-v", "1a"}, "bad \"`1a': not a valid identifier\""},
+		{[]string{"-va b", "%s"}, "bad \"`a b': not a valid identifier\""},
+		{[]string{"-v", "a["}, "bad \"`a[': not a valid identifier\""},
+		{[]string{"-v", ""}, "bad \"`': not a valid identifier\""},
+		{[]string{"-v", "a_1[x y]", "%s"}, `a_1[x y] "%s" []`},
 		{[]string{"-v", "x", "%s", "a"}, `x "%s" [a]`},
 		{[]string{"-vy", "b"}, `y "b" []`},
 		{[]string{"--", "-%s\n", "c"}, `"-%s\n" [c]`},
 		{[]string{"-v", "z", "--", "%s", "d"}, `z "%s" [d]`},
 		{[]string{"-"}, `"-" []`},
 	} {
-		v, f, rest, bad, ok := Args(c.args)
+		v, f, rest, bad, usage, ok := Args(c.args)
 		got := fmt.Sprintf("%s %q %v", v, f, rest)
 		if v == "" {
 			got = got[1:]
 		}
 		if !ok {
 			got = fmt.Sprintf("bad %q", bad)
+			if usage {
+				got += " usage"
+			}
 		}
 		if got != c.want {
 			t.Errorf("printf %q: %s; want %s", c.args, got, c.want)

@@ -66,6 +66,14 @@ func (t Table) Stderr() io.Writer {
 	return io.Discard
 }
 
+// VarName is name when n, a redirection's fd word, is {name}.
+func VarName(n string) (string, bool) {
+	if len(n) > 2 && n[0] == '{' && n[len(n)-1] == '}' {
+		return n[1 : len(n)-1], true
+	}
+	return "", false
+}
+
 // Alloc is the lowest free fd from 10, as {var}>file takes.
 func (t Table) Alloc() int {
 	for n := 10; ; n++ {
@@ -118,6 +126,33 @@ func fdOf(f afero.File, name string) *FD {
 	return &FD{R: f, W: f, F: f, Name: name}
 }
 
+// device is what /dev/stdin, /dev/stdout, /dev/stderr or /dev/fd/N
+// names in t (nil when that descriptor is not open, or N is not a
+// descriptor's decimal number); ok is false for any other name.
+func (t Table) device(name string) (d *FD, ok bool) {
+	i := -1
+	switch name {
+	case "/dev/stdin":
+		i = 0
+	case "/dev/stdout":
+		i = 1
+	case "/dev/stderr":
+		i = 2
+	default:
+		n, ok := strings.CutPrefix(name, "/dev/fd/")
+		if !ok {
+			return nil, false
+		}
+		if v, err := strconv.Atoi(n); err == nil && v >= 0 && strconv.Itoa(v) == n {
+			i = v
+		}
+	}
+	if i < 0 {
+		return nil, true
+	}
+	return t[i], true
+}
+
 // Open opens name for a redirection with flag (os.O_*); clobber is >|,
 // which noclobber does not refuse. The devices are the shell's own, t's
 // for /dev/stdin, /dev/stdout, /dev/stderr and /dev/fd/N.
@@ -131,20 +166,15 @@ func (o *Opener) Open(t Table, name string, flag int, clobber bool) (afero.File,
 		return &devHandle{d: &FD{R: zeroReader{}, W: io.Discard, Name: name}}, nil
 	case "/dev/full":
 		return &devHandle{d: &FD{R: zeroReader{}, W: &FullWriter{}, Name: name}}, nil
-	case "/dev/stdin", "/dev/fd/0":
-		return &devHandle{d: t[0]}, nil
-	case "/dev/stdout", "/dev/fd/1":
-		return &devHandle{d: t[1]}, nil
-	case "/dev/stderr", "/dev/fd/2":
-		return &devHandle{d: t[2]}, nil
 	}
-	if n, ok := strings.CutPrefix(name, "/dev/fd/"); ok {
-		if i, err := strconv.Atoi(n); err == nil {
-			if d, ok := t[i]; ok {
-				return &devHandle{d: d}, nil
-			}
-			return nil, &Error{name + ": Bad file descriptor"}
+	if d, ok := t.device(name); ok {
+		if d == nil {
+			// bash 5.2 on Linux opens /dev/fd/N itself: a closed
+			// descriptor, or N not written as the kernel names it
+			// (/dev/fd/07), is not there.
+			return nil, &Error{name + ": No such file or directory"}
 		}
+		return &devHandle{d: d}, nil
 	}
 	if name == "" {
 		return nil, &Error{": No such file or directory"}

@@ -180,8 +180,8 @@ func TestDevices(t *testing.T) {
 		t.Errorf("the shell's own table changed: %v", sh.t)
 	}
 	want := "zero 3 [0 0 0]\nfull: No space left on device true\nstdout\n" +
-		// bash 5.2 on Linux opens /dev/fd/7 itself: No such file or directory
-		"bash: line 1: /dev/fd/7: Bad file descriptor\n" +
+		// bash 5.2 on Linux opens /dev/fd/7 itself
+		"bash: line 1: /dev/fd/7: No such file or directory\n" +
 		"closed stdin: bad file descriptor\n"
 	if got := sh.out.String(); got != want {
 		t.Errorf("got\n%s\nwant\n%s", got, want)

@@ -78,7 +78,7 @@ func Set(sh SetShell, args []string) int {
 				}
 				if !Settable(args[0]) {
 					sh.Errf("set: %s: invalid option name", args[0])
-					return 1
+					return 2 // bash 5.2: EX_USAGE, as for a bad letter
 				}
 				sh.SetOpt(args[0], on)
 				args = args[1:]

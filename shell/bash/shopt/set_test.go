@@ -52,8 +52,9 @@ func TestSetSequence(t *testing.T) {
 			fmt.Fprintln(&sh.out, "set -o pipefail")
 		}
 	}
-	// bash 5.2's status for an unknown -o name is 2; the shell's is 1
-	Set(sh, []string{"-o", "bogus"})
+	// bash 5.2's status for an unknown -o name is 2, as for a bad letter
+	fmt.Fprintf(&sh.out, "st=%d\n", Set(sh, []string{"-o", "bogus"}))
+	fmt.Fprintf(&sh.out, "st=%d\n", Set(sh, []string{"+o", "bogus"}))
 	fmt.Fprintf(&sh.out, "st=%d\n", Set(sh, []string{"-Z"}))
 	fmt.Fprintf(&sh.out, "st=%d\n", Set(sh, []string{"+Z"}))
 	Set(sh, nil)
@@ -78,6 +79,9 @@ hBC|2|1 2
 huBC|1|7
 fhuBC|2|z -x
 bash: line 1: set: bogus: invalid option name
+st=2
+bash: line 1: set: bogus: invalid option name
+st=2
 bash: line 1: set: -Z: invalid option
 set: usage: set [-abefhkmnptuvxBCEHPT] [-o option-name] [--] [-] [arg ...]
 st=2

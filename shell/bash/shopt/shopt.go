@@ -116,7 +116,12 @@ func Run(sh Shell, args []string) int {
 		v, ok := get(n)
 		if !ok {
 			sh.Errf("shopt: %s: %s", n, pick(oMode, "invalid option name", "invalid shell option name"))
-			status = 1
+			// bash 5.2 reports a bad set -o name given to -s or -u
+			// but does not fail for it (its set_minus_o_option
+			// status is dropped); every other bad name fails.
+			if !oMode || !(set || unset) {
+				status = 1
+			}
 			continue
 		}
 		switch {

@@ -41,6 +41,8 @@ func TestSequence(t *testing.T) {
 	Run(sh, []string{"-so", "pipefail"})
 	Run(sh, []string{"-o", "pipefail"})
 	st("-o", "bogus")
+	st("-s", "-o", "bogus", "pipefail") // reported, yet status 0 in bash 5.2
+	st("-uo", "bogus")
 	st("-x")
 	var ps bytes.Buffer
 	sh.out, ps = ps, sh.out
@@ -64,6 +66,10 @@ set +o pipefail
 pipefail       	on
 bash: line 1: shopt: bogus: invalid option name
 st=1
+bash: line 1: shopt: bogus: invalid option name
+st=0
+bash: line 1: shopt: bogus: invalid option name
+st=0
 bash: line 1: shopt: -x: invalid option
 shopt: usage: shopt [-pqsu] [-o] [optname ...]
 st=2
