@@ -18,23 +18,26 @@ type num struct {
 
 var (
 	bigTen  = big.NewInt(10)
-	pow10s  = map[int]*big.Int{}
+	pow10s  = makePow10s() // read-only: bc runs concurrently in one process
 	numZero = num{i: new(big.Int)}
 	numOne  = num{i: big.NewInt(1)}
 )
 
+// makePow10s is 10^0 ... 10^63.
+func makePow10s() []*big.Int {
+	t := make([]*big.Int, 64)
+	for n := range t {
+		t[n] = new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
+	}
+	return t
+}
+
 // pow10 returns 10^n (n >= 0); the value must not be changed.
 func pow10(n int) *big.Int {
-	if n < 64 {
-		if p, ok := pow10s[n]; ok {
-			return p
-		}
+	if n >= 0 && n < len(pow10s) {
+		return pow10s[n]
 	}
-	p := new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
-	if n < 64 {
-		pow10s[n] = p
-	}
-	return p
+	return new(big.Int).Exp(bigTen, big.NewInt(int64(n)), nil)
 }
 
 func intNum(v int64) num { return num{i: big.NewInt(v)} }
