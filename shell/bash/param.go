@@ -286,6 +286,12 @@ func (r *Runner) starSep() string {
 // addList adds the values of $@ / ${a[@]} (separate fields) or $* /
 // ${a[*]} (joined by IFS's first character inside quotes).
 func (r *Runner) addList(e *expand.Word, vals []string, star, dq bool) {
+	if !dq && len(vals) > 1 && r.ifs() != "" {
+		// unquoted, bash joins by IFS's first character and splits
+		// (IFS=:; set -- "" a gives two fields, "" "" one)
+		e.Add(expand.Seg{S: strings.Join(vals, r.starSep()), Split: true})
+		return
+	}
 	sep := ""
 	if star && dq {
 		sep = r.starSep()
