@@ -478,9 +478,9 @@ func schedYield(ctx context.Context, mod api.Module, stack []uint64) {
 }
 
 // preparedVersion names the rewrites prepare makes; a change to addEntry,
-// addChecks or addGlobalExports must change it, so that no module rewritten the old way is
+// threadJumps, addChecks or addGlobalExports must change it, so that no module rewritten the old way is
 // taken from the cache.
-const preparedVersion = "v2"
+const preparedVersion = "v3"
 
 // prepare is the module the engine compiles for wasm: rewrite's result.
 // With a compilation cache, the result is kept in its folder, keyed by
@@ -509,12 +509,22 @@ func (e *Engine) prepare(wasm []byte, python bool) ([]byte, error) {
 // rewrite returns wasm for a Python image with the exports a snapshot clone
 // needs (addEntry; a module of another shape goes without them), with
 // the checks that end a run at its deadline (addChecks), and for any
-// other image with its mutable globals exported (addGlobalExports).
+// other image (Go's) with direct jumps where Go's code dispatches through
+// its entry loop (threadJumps) and its mutable globals exported
+// (addGlobalExports).
 func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	b := wasm
 	if python {
 		if with, err := addEntry(b); err == nil {
 			b = with // the exports a snapshot clone needs (clone.go)
+		}
+	}
+	if !python {
+		// Go's images: direct jumps where Go's wasm code goes through its
+		// entry loop (threadJumps).
+		var err error
+		if b, err = threadJumps(b); err != nil {
+			return nil, err
 		}
 	}
 	if e.opts.cancel == cancelChecks {
