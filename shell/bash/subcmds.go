@@ -153,6 +153,16 @@ func (h jobHost) SignalSelf(name string) bool {
 
 func waitBuiltin(r *Runner, args []string) int { return jobs.Wait(jobHost{host{r}}, r.jobs, args[1:]) }
 func killBuiltin(r *Runner, args []string) int { return jobs.Kill(jobHost{host{r}}, r.jobs, args[1:]) }
+func disownBuiltin(r *Runner, args []string) int {
+	return jobs.Disown(jobHost{host{r}}, r.jobs, args[1:])
+}
+
+// noJobControl is fg and bg: bash -c runs without job control.
+func noJobControl(r *Runner, args []string) int {
+	r.errf("%s: no job control", args[0])
+	return 1
+}
+
 func jobsBuiltin(r *Runner, args []string) int {
 	return jobs.List(jobHost{host{r}}, r.visibleJobs(), args[1:], r.rootPID, func(args []string) int {
 		r.runArgs(args, nil)

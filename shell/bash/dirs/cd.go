@@ -51,8 +51,10 @@ func Cd(sh CdShell, args []string) int {
 			break
 		}
 		opt := args[0]
-		if strings.Trim(opt[1:], "LPe@") != "" {
-			sh.Errf("cd: %s: invalid option", opt[:2])
+		// -@ (extended attributes as a folder) is an invalid option
+		// where the system has no O_XATTR, as on Linux.
+		if bad := strings.Trim(opt[1:], "LPe"); bad != "" {
+			sh.Errf("cd: -%c: invalid option", bad[0])
 			fmt.Fprintln(sh.Stderr(), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
 			return 2
 		}

@@ -34,7 +34,7 @@ type Job struct {
 	Sig    atomic.Int32 // the signal kill sent, 0 for none
 	Done   chan struct{}
 	Status int
-	Waited bool // wait reaped it
+	Waited bool // wait reaped it, or disown took it out of the table
 }
 
 // New returns a job not yet run; cancel ends its command.
@@ -161,8 +161,26 @@ func Wait(sh Shell, list []*Job, args []string) int {
 	if len(args) > 0 && args[0] == "-n" {
 		return waitNext(sh, list)
 	}
+	if len(args) > 0 && args[0] == "--" {
+		args = args[1:]
+	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-f" {
+		if args[0] == "-p" && len(args) == 1 {
+			sh.Errf("wait: -p: option requires an argument")
+		} else if args[0] != "-p" {
+			sh.Errf("wait: %s: invalid option", args[0][:2])
+		}
+		if args[0] != "-p" || len(args) == 1 {
+			fmt.Fprintln(sh.Stderr(), "wait: usage: wait [-fn] [-p var] [id ...]")
+			return 2
+		}
+	} else if len(args) > 0 && args[0] == "-f" {
+		args = args[1:]
+	}
 	if len(args) == 0 {
 		for _, j := range list {
+			if j.Waited {
+				continue
+			}
 			select {
 			case <-j.Done:
 			case <-sh.Done():
@@ -342,6 +360,64 @@ func Kill(sh KillShell, list []*Job, args []string) int {
 	return 0
 }
 
+// Disown is disown [-ar] [-h] [jobspec | pid ...] (args without the
+// command's name): each job named (with none the current one; -a every
+// job, -r every running one) leaves the table, so that jobs, wait and
+// job specs no longer see it; -h keeps it (a non-interactive shell sends
+// no SIGHUP, so -h changes nothing else). A name that is no job is
+// reported ("%9: no such job"; "current" for the current one), status 1.
+func Disown(sh Shell, list []*Job, args []string) int {
+	keep, all, running := false, false, false
+	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
+		if args[0] == "--" {
+			args = args[1:]
+			break
+		}
+		if bad := strings.Trim(args[0][1:], "ahr"); bad != "" {
+			sh.Errf("disown: -%c: invalid option", bad[0])
+			fmt.Fprintln(sh.Stderr(), "disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]")
+			return 2
+		}
+		keep = keep || strings.Contains(args[0], "h")
+		all = all || strings.Contains(args[0], "a")
+		running = running || strings.Contains(args[0], "r")
+		args = args[1:]
+	}
+	drop := func(j *Job) {
+		if !keep {
+			j.Waited = true
+		}
+	}
+	if len(args) == 0 && (all || running) {
+		for _, j := range list {
+			if !j.Waited && (all || !j.Finished()) {
+				drop(j)
+			}
+		}
+		return 0
+	}
+	if len(args) == 0 {
+		j := Find(list, "%+")
+		if j == nil {
+			sh.Errf("disown: current: no such job")
+			return 1
+		}
+		drop(j)
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		j := Find(list, a)
+		if j == nil || j.Waited {
+			sh.Errf("disown: %s: no such job", a)
+			status = 1
+			continue
+		}
+		drop(j)
+	}
+	return status
+}
+
 // Exec is jobs -x command [args] (args after -x): each argument that is
 // the job spec of a running job becomes the job's process group id and
 // run runs the command line; its status is the command's. Without job
@@ -416,7 +492,7 @@ func List(sh Shell, list []*Job, args []string, pgid int, run func(args []string
 		}
 	}
 	for i, j := range list {
-		if j.Finished() {
+		if j.Finished() || j.Waited {
 			continue
 		}
 		if pids {

@@ -20,4 +20,5 @@ cat < /dev/fd/7; echo "< $?"; cat /dev/fd/7; echo "cat $?"; echo x > /dev/fd/7; 
 exec 7>g; echo y > /dev/fd/07; echo "07 $?"; exec 7>&-; (exec 1>&-; echo z > /dev/stdout); echo "stdout $?"
 printf -v; echo "printf -v $?"; printf -v 1a x; echo "printf -v 1a $?"; readonly r; printf -v r x; echo "readonly $?"
 exec {fd}>h; exec {fd}>&-; exec {x}>&-; echo "{x}>&- $?"
+disown %9; echo "disown %9 $?"; disown -x; echo "disown -x $?"; wait -x; echo "wait -x $?"; fg; echo "fg $?"; bg; echo "bg $?"; cd -@ .; echo "cd -@ $?"
 exec 2>&1; sed 's/^[^ :]*bash: //' err.txt
