@@ -37,16 +37,16 @@ var modeCases = []Case{
 	},
 	{
 		Name: "modes/system-paths",
-		Rule: "The commands live where a Linux box keeps them: /bin/sh and /usr/bin/env are executable files that run by path, ls is in /bin (ls /bin/ls prints /bin/ls) and command -v ls is /bin/ls or /usr/bin/ls; #!/usr/bin/env and #!/bin/sh scripts run.",
+		Rule: "The commands live where a Linux box keeps them: /bin/sh and /usr/bin/env are executable files that run by path, ls is in /bin (ls /bin/ls prints /bin/ls) and which ls is /bin/ls or /usr/bin/ls (which, not command -v: busybox's ash, the docker test image's shell, reports its applets by name); #!/usr/bin/env and #!/bin/sh scripts run.",
 		Check: func(e *Env) {
 			script := `test -x /bin/sh && test -x /usr/bin/env && [ -d /bin ] && [ -d /usr/bin ] && echo exec-bits
 ls /bin/ls; ls /bin | grep -qx sh && echo listed
 /bin/sh -c 'echo by-path'; /usr/bin/env sh -c 'echo by-env'
-c=$(command -v ls); case $c in /bin/ls|/usr/bin/ls) echo "command-v" ;; *) echo "command -v ls: $c" ;; esac
+c=$(which ls); case $c in /bin/ls|/usr/bin/ls) echo "which" ;; *) echo "which ls: $c" ;; esac
 [ -x "$c" ] && echo found-is-executable
 printf '#!/usr/bin/env sh\necho shebang-env "$1"\n' > e.sh; printf '#!/bin/sh\necho shebang-sh\n' > s.sh; chmod +x e.sh s.sh; ./e.sh a; ./s.sh`
 			res := e.Run(script, sandbox.RunCommandOptions{})
-			assert.Equal(e.T, "exec-bits\n/bin/ls\nlisted\nby-path\nby-env\ncommand-v\nfound-is-executable\nshebang-env a\nshebang-sh\n", res.Stdout, "stderr: %s", res.Stderr)
+			assert.Equal(e.T, "exec-bits\n/bin/ls\nlisted\nby-path\nby-env\nwhich\nfound-is-executable\nshebang-env a\nshebang-sh\n", res.Stdout, "stderr: %s", res.Stderr)
 			assert.Equal(e.T, 0, res.ExitCode)
 		},
 	},
