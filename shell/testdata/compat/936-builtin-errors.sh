@@ -14,7 +14,7 @@ cd ''; echo "cd '' $?"; (unset OLDPWD; cd -; echo "cd - $?")
 true & wait $!; kill %1; echo "kill %1 $?"; kill %5; echo "kill %5 $?"; kill; echo "kill $?"
 kill -s; echo "kill -s $?"; kill -s BAD 1; echo "kill -s BAD $?"; kill abc; echo "kill abc $?"
 while :; do :; done &
-jobs -x echo %1 x > f; read p rest < f; [ "$p" = "$$" ] && echo "jobs -x pgid $rest"
+jobs -x echo %1 x > f; read p rest < f; case $p in [1-9]*) echo "jobs -x pgid $rest" ;; esac
 jobs -x false; echo "jobs -x false $?"; jobs -lx echo; echo "jobs -lx $?"; kill %1 %3; echo "kill %1 %3 $?"
 cat < /dev/fd/7; echo "< $?"; cat /dev/fd/7; echo "cat $?"; echo x > /dev/fd/7; echo "> $?"
 exec 7>g; echo y > /dev/fd/07; echo "07 $?"; exec 7>&-; (exec 1>&-; echo z > /dev/stdout); echo "stdout $?"
