@@ -3,6 +3,7 @@ package sandboxtest
 import (
 	"context"
 	"net/url"
+	"strconv"
 	"strings"
 	"time"
 
@@ -116,6 +117,29 @@ var lifecycleCases = []Case{
 			assert.True(e.T, info.EndAt.After(time.Now()), "EndAt %v is in the future", info.EndAt)
 			assert.Equal(e.T, "t-1", info.Metadata["thread"])
 			assert.Equal(e.T, "sandboxtest", info.Metadata["app"])
+		},
+	},
+	{
+		Name:      "life/random-differs",
+		Rule:      "Each new sandbox starts with random state of its own: $RANDOM's first values differ between two sandboxes made alike (a sandbox started as a copy of another instance must be reseeded).",
+		NoSandbox: true,
+		Check: func(e *Env) {
+			var got []string
+			for range 2 {
+				sb := e.Create(e.Harness.Create)
+				res, err := sb.RunCommand(e.Ctx, `echo $RANDOM $RANDOM $RANDOM`, sandbox.RunCommandOptions{})
+				require.NoError(e.T, err)
+				require.Equal(e.T, 0, res.ExitCode, "stderr: %s", res.Stderr)
+				fields := strings.Fields(res.Stdout)
+				require.Len(e.T, fields, 3, "stdout %q", res.Stdout)
+				for _, f := range fields {
+					n, err := strconv.Atoi(f)
+					require.NoError(e.T, err, "$RANDOM gave %q", f)
+					assert.True(e.T, n >= 0 && n <= 32767, "$RANDOM %d is outside 0..32767", n)
+				}
+				got = append(got, res.Stdout)
+			}
+			assert.NotEqual(e.T, got[0], got[1], "two new sandboxes gave the same $RANDOM values")
 		},
 	},
 	{
