@@ -263,19 +263,27 @@ func (p *Provider) prestartPython(st *state, img *engine.Image, memPages uint32,
 		defer func() { <-p.prestarting }()
 		w, err := img.Prestart(context.Background(), engine.WarmSpec{FS: &trackFS{FS: fsys.WASI(), st: st}, MemoryLimitPages: memPages}, argv0, env)
 		if err == nil {
-			pw.sh = &shell{w: w, fsys: fsys}
 			p.pyTimes.note(&p.pyTimes.prestart, time.Since(pw.started))
 		}
-		close(pw.done)
+		// Whether to keep it is decided, and pw.done closed, under st.mu:
+		// takePython waits for pw.done and then takes pw under st.mu, so
+		// no command can have taken it before this decision. (Closing
+		// pw.done first let a command take the Python here and this
+		// goroutine then close it under the command: exit 130 or no
+		// output, about one python3 in a thousand back to back.)
 		st.mu.Lock()
+		if err == nil {
+			pw.sh = &shell{w: w, fsys: fsys}
+		}
 		keep := st.shells.python == pw && pw.sh != nil && !st.gone
 		if !keep && st.shells.python == pw {
 			st.shells.python = nil
 			p.idlePythons.Add(-1)
 		}
+		close(pw.done)
 		st.mu.Unlock()
 		if !keep && pw.sh != nil {
-			pw.sh.w.Close() // a second Close (old.close) does nothing
+			pw.sh.w.Close() // replaced or gone, so nobody took it; a second Close (old.close) does nothing
 		}
 	}()
 }

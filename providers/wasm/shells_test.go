@@ -3,6 +3,7 @@ package wasm
 import (
 	"context"
 	"errors"
+	"fmt"
 	"strings"
 	"testing"
 	"time"
@@ -217,4 +218,25 @@ func TestPythonLoadsOnlyWhenNeeded(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "42\n", res.Stdout, res.Stderr)
 	assert.True(t, p.pythonAsked.Load(), "python3 ran without the python image being asked for")
+}
+
+// TestPythonBackToBack runs python3 commands one after another in one
+// sandbox, each taking the Python prestarted after the last, often while
+// it is still starting: every one prints its line and exits 0. A command
+// that took a Python just as its start ended once found it closed under
+// it ("the instance ended", or no output at all), about once in a
+// thousand runs.
+func TestPythonBackToBack(t *testing.T) {
+	_, sb := newWarmSandbox(t, Options{})
+	ctx := context.Background()
+	n := 1500
+	if testing.Short() {
+		n = 200
+	}
+	for i := range n {
+		r, err := sb.RunCommand(ctx, fmt.Sprintf("python3 -c 'print(%d)'", i), sandbox.RunCommandOptions{Timeout: time.Minute})
+		require.NoError(t, err, "run %d", i)
+		require.Equal(t, fmt.Sprintf("%d\n", i), r.Stdout, "run %d: exit %d, stderr %q", i, r.ExitCode, r.Stderr)
+		require.Zero(t, r.ExitCode, "run %d: stderr %q", i, r.Stderr)
+	}
 }
