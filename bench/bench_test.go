@@ -39,6 +39,9 @@ func BenchmarkAdapters(b *testing.B) {
 						if r.PeakRSS > 0 {
 							b.ReportMetric(float64(r.PeakRSS>>20), "peak-RSS-MiB")
 						}
+						if r.PeakPSS > 0 {
+							b.ReportMetric(float64(r.PeakPSS>>20), "peak-PSS-MiB")
+						}
 						if r.Note != "" {
 							b.Log(r.Note)
 						}

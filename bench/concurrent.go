@@ -32,7 +32,8 @@ const (
 // concurrent makes n sandboxes at once (n from a.Concurrent), each running
 // one small command, and measures the wall time from the first create to
 // the last command's end, with every sandbox still alive, and the process's
-// peak RSS over that time (where a.Memory makes it meaningful). The
+// peak RSS and peak PSS over that time (where a.Memory makes it
+// meaningful; PSS where /proc has it: pss.go says why both and how). The
 // sandboxes are destroyed afterwards, untimed. Every command must print 42,
 // or the workload fails.
 func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, error) {
@@ -53,6 +54,10 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	// workload left for the collector.
 	debug.FreeOSMemory()
 	rssOK := (a.Memory == InProcess || a.Memory == ChildProcesses) && resetPeakRSS()
+	var pss *PSSSampler
+	if rssOK {
+		pss, _ = StartPSSSampler() // nil where /proc lacks smaps_rollup
+	}
 
 	sbs := make([]sandbox.Sandbox, n)
 	errs := make([]error, n)
@@ -77,9 +82,12 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	}
 	wg.Wait()
 	wall := time.Since(start)
-	var peak uint64
+	var peak, peakPSS uint64
 	if rssOK {
 		peak = peakRSS()
+	}
+	if pss != nil {
+		peakPSS = pss.Stop().PSS
 	}
 
 	for _, sb := range sbs {
@@ -98,7 +106,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	if failed > 0 {
 		return Result{}, fmt.Errorf("%d sandboxes at once: %d failed, the first: %w", n, failed, first)
 	}
-	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, Memory: a.Memory}, nil
+	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, PeakPSS: peakPSS, Memory: a.Memory}, nil
 }
 
 // resetPeakRSS starts the process's peak RSS (VmHWM) afresh from its

@@ -23,10 +23,12 @@ type Result struct {
 
 	// The concurrent workload's details (zero elsewhere): how many
 	// sandboxes ran at once, the command they ran ("python3" or "echo"),
-	// the process's peak RSS in bytes (0: not measured) and what it covers.
+	// the process's peak RSS and peak PSS in bytes (0: not measured; PSS
+	// counts a page mapped many times once: pss.go) and what they cover.
 	Sandboxes int
 	Command   string
 	PeakRSS   uint64
+	PeakPSS   uint64
 	Memory    Memory
 
 	// Note is a line the cell shows below the time (any workload).
@@ -246,11 +248,20 @@ func details(r Result) string {
 	case r.PeakRSS == 0:
 		parts = append(parts, "peak RSS not measured here")
 	case r.Memory == ChildProcesses:
-		parts = append(parts, "peak RSS "+bytesIEC(r.PeakRSS)+" + the commands' host processes")
+		parts = append(parts, peakMemory(r)+" + the commands' host processes")
 	default:
-		parts = append(parts, "peak RSS "+bytesIEC(r.PeakRSS))
+		parts = append(parts, peakMemory(r))
 	}
 	return "<br>" + strings.Join(parts, ", ")
+}
+
+// peakMemory is a concurrent cell's peak memory: PSS and RSS where both
+// were measured.
+func peakMemory(r Result) string {
+	if r.PeakPSS == 0 {
+		return "peak RSS " + bytesIEC(r.PeakRSS)
+	}
+	return fmt.Sprintf("peak PSS %s (RSS %s)", bytesIEC(r.PeakPSS), bytesIEC(r.PeakRSS))
 }
 
 // bytesIEC is n in MiB, or GiB from 1 GiB.

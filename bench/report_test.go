@@ -64,6 +64,8 @@ func TestDetails(t *testing.T) {
 		{Result{Sandboxes: 100, Command: "echo"}, "<br>echo, peak RSS not measured here"},
 		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 300<<20 + 1}, "<br>python3, peak RSS 300 MiB"},
 		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 3 << 30}, "<br>python3, peak RSS 3.0 GiB"},
+		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 3 << 30, PeakPSS: 480 << 20}, "<br>python3, peak PSS 480 MiB (RSS 3.0 GiB)"},
+		{Result{Sandboxes: 100, Command: "python3", Memory: ChildProcesses, PeakRSS: 60 << 20, PeakPSS: 50 << 20}, "<br>python3, peak PSS 50 MiB (RSS 60 MiB) + the commands' host processes"},
 		{Result{Sandboxes: 20, Command: "echo", Memory: Elsewhere, PeakRSS: 1 << 20}, "<br>echo, only 20 sandboxes, RSS not in-process (containers): wall time only"},
 	} {
 		if got := details(tc.r); got != tc.want {
@@ -121,6 +123,9 @@ func TestConcurrentEcho(t *testing.T) {
 	if resetPeakRSS() && r.PeakRSS == 0 {
 		t.Errorf("no peak RSS where it can be read")
 	}
+	if _, err := ReadPSS(); err == nil && (r.PeakPSS == 0 || r.PeakPSS > r.PeakRSS+r.PeakRSS/2) {
+		t.Errorf("peak PSS %d with peak RSS %d, where PSS can be read", r.PeakPSS, r.PeakRSS)
+	}
 }
 
 func TestConcurrentPython(t *testing.T) {
@@ -139,7 +144,7 @@ func TestConcurrentPython(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if r.Sandboxes != 3 || r.Command != "python3" || r.Memory != Elsewhere || r.PeakRSS != 0 {
+	if r.Sandboxes != 3 || r.Command != "python3" || r.Memory != Elsewhere || r.PeakRSS != 0 || r.PeakPSS != 0 {
 		t.Errorf("result %+v", r)
 	}
 	for _, o := range p.opts {

@@ -31,7 +31,7 @@ func TestJudge(t *testing.T) {
 			want: map[string]string{
 				FirstPythonName: "met: 9.0 ms",
 				CreateEchoName:  "no: 3.0 ms",
-				ConcurrentName:  "met: 900.0 ms, peak RSS 500 MiB",
+				ConcurrentName:  "met: 900.0 ms, peak RSS 500 MiB (PSS not measured here)",
 				PythonCPUName:   "met: 400.0 ms = 2.0x host's 200.0 ms",
 				ShellLoopName:   "no: 2.10 s = 2.1x memory's 1.00 s",
 				PipelineName:    "no: 85.0 ms",
@@ -60,12 +60,22 @@ func TestJudge(t *testing.T) {
 		{
 			name:    "the memory bound",
 			results: []Result{{Workload: ConcurrentName, Adapter: "wasm", PerOp: 500 * ms, Command: "python3", PeakRSS: 700 << 20}},
-			want:    map[string]string{ConcurrentName: "no: 500.0 ms, peak RSS 700 MiB"},
+			want:    map[string]string{ConcurrentName: "no: 500.0 ms, peak RSS 700 MiB (PSS not measured here)"},
 		},
 		{
-			name:    "no peak RSS",
+			name:    "judged on PSS where measured: RSS over the bound, PSS under",
+			results: []Result{{Workload: ConcurrentName, Adapter: "wasm", PerOp: 500 * ms, Command: "python3", PeakRSS: 1536 << 20, PeakPSS: 480 << 20}},
+			want:    map[string]string{ConcurrentName: "met: 500.0 ms, peak PSS 480 MiB (judged on PSS; peak RSS 1.5 GiB counts the pages clones share once per clone)"},
+		},
+		{
+			name:    "PSS over the bound",
+			results: []Result{{Workload: ConcurrentName, Adapter: "wasm", PerOp: 500 * ms, Command: "python3", PeakRSS: 700 << 20, PeakPSS: 650 << 20}},
+			want:    map[string]string{ConcurrentName: "no: 500.0 ms, peak PSS 650 MiB (judged on PSS; peak RSS 700 MiB counts the pages clones share once per clone)"},
+		},
+		{
+			name:    "no peak memory",
 			results: []Result{{Workload: ConcurrentName, Adapter: "wasm", PerOp: 500 * ms, Command: "python3"}},
-			want:    map[string]string{ConcurrentName: "unknown: 500.0 ms, peak RSS not measured"},
+			want:    map[string]string{ConcurrentName: "unknown: 500.0 ms, peak memory not measured"},
 		},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
