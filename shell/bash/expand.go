@@ -17,28 +17,93 @@ import (
 // fields expands words into fields: braces, parameters, commands,
 // arithmetic, splitting, globbing, quote removal.
 func (r *Runner) fields(words ...*syntax.Word) ([]string, error) {
-	var out []string
+	out := make([]string, 0, len(words))
 	for _, w0 := range words {
-		for _, w := range glob.Braces(w0) {
-			var e expand.Word
-			if err := r.wordParts(&e, w.Parts, false, true); err != nil {
+		if v, ok := r.plainField(w0); ok {
+			out = append(out, v)
+			continue
+		}
+		if !hasBraces(w0) {
+			var err error
+			if out, err = r.wordFields(out, w0); err != nil {
 				return nil, err
 			}
-			for _, f := range e.Fields {
-				if !f.Real {
-					continue
-				}
-				for _, sf := range expand.Split(f, r.ifs()) {
-					g, err := r.globField(sf)
-					if err != nil {
-						return nil, err
-					}
-					out = append(out, g...)
-				}
+			continue
+		}
+		for _, w := range glob.Braces(w0) {
+			var err error
+			if out, err = r.wordFields(out, w); err != nil {
+				return nil, err
 			}
 		}
 	}
 	return out, nil
+}
+
+// wordFields appends the fields of w, a word without braces to expand:
+// parameters, commands, arithmetic, splitting, globbing, quote removal.
+func (r *Runner) wordFields(out []string, w *syntax.Word) ([]string, error) {
+	var e expand.Word
+	if err := r.wordParts(&e, w.Parts, false, true); err != nil {
+		return nil, err
+	}
+	for _, f := range e.Fields {
+		if !f.Real {
+			continue
+		}
+		if segs, ok := expand.Unsplit(f); ok {
+			// Nothing to split: IFS is not needed.
+			if segs == nil {
+				continue
+			}
+			g, err := r.globField(segs)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, g...)
+			continue
+		}
+		for _, sf := range expand.Split(f, r.ifs()) {
+			g, err := r.globField(sf)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, g...)
+		}
+	}
+	return out, nil
+}
+
+// hasBraces reports a brace expansion among w's parts.
+func hasBraces(w *syntax.Word) bool {
+	for _, p := range w.Parts {
+		if _, ok := p.(*syntax.BraceExp); ok {
+			return true
+		}
+	}
+	return false
+}
+
+// plainField is the one field of a word that is a single unquoted
+// literal with nothing to expand (no backslash, no leading tilde, no
+// pattern that globbing would expand): the literal itself, as the whole
+// expansion would give it.
+func (r *Runner) plainField(w *syntax.Word) (string, bool) {
+	if len(w.Parts) != 1 {
+		return "", false
+	}
+	l, ok := w.Parts[0].(*syntax.Lit)
+	if !ok {
+		return "", false
+	}
+	v := l.Value
+	if v == "" || v[0] == '~' || strings.IndexByte(v, '\\') >= 0 {
+		return "", false
+	}
+	if strings.ContainsAny(v, "*?[(") && !r.opt["noglob"] && glob.HasMeta(v, r.shopt["extglob"]) {
+		return "", false
+	}
+	return v, true
 }
 
 // literal expands a word into one string, without splitting or globbing

@@ -105,6 +105,10 @@ func (r *Runner) getVar(name string) (string, bool) {
 	if s, ok, isSpecial := r.special(name); isSpecial {
 		return s, ok
 	}
+	if v, _ := r.vars.Lookup(name); v != nil && !v.NameRef && strings.IndexByte(name, '[') < 0 {
+		// Neither a nameref nor a[i]: the variable itself.
+		return v.Scalar()
+	}
 	name, circular := r.vars.Resolve(name)
 	if circular {
 		r.errf("warning: %s: circular name reference", orig)

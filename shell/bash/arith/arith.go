@@ -380,6 +380,10 @@ func (p *arithParser) streval(tok string, e byte) int64 {
 	if s == "" {
 		return 0
 	}
+	if n, ok := plainDecimal(s); ok {
+		// What evaluating the value would give, without a parser.
+		return n
+	}
 	if p.depth+1 >= MaxDepth {
 		p.fail("expression recursion level exceeded")
 	}
@@ -388,6 +392,24 @@ func (p *arithParser) streval(tok string, e byte) int64 {
 		p.fatal(err)
 	}
 	return n
+}
+
+// plainDecimal is the value of s when it is a decimal constant as
+// bash's evaluator reads it: "0", or a digit 1-9 and at most 17 more
+// digits (no sign, space, base or leading 0 that would make it octal).
+func plainDecimal(s string) (int64, bool) {
+	if s == "" || len(s) > 18 || (s[0] == '0' && len(s) > 1) {
+		return 0, false
+	}
+	var n int64
+	for i := 0; i < len(s); i++ {
+		c := s[i]
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		n = n*10 + int64(c-'0')
+	}
+	return n, true
 }
 
 // splitSubscript splits "a[sub]" into "a" and "sub".

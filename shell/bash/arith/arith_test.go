@@ -112,3 +112,32 @@ func TestUnquoteKey(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalValues: a variable's value is itself an expression (bash 5.2
+// with x=VALUE; echo $((x))), plain decimals included.
+func TestEvalValues(t *testing.T) {
+	for _, c := range []struct {
+		val  string
+		want int64
+		err  bool
+	}{
+		{val: "0", want: 0},
+		{val: "7", want: 7},
+		{val: "123456789012345678", want: 123456789012345678},
+		{val: "1234567890123456789", want: 1234567890123456789},
+		{val: "010", want: 8},
+		{val: "08", err: true},
+		{val: "0x1f", want: 31},
+		{val: " 5", want: 5},
+		{val: "3 ", want: 3},
+		{val: "-3", want: -3},
+		{val: "2#101", want: 5},
+		{val: "1+2", want: 3},
+		{val: "12a", err: true},
+	} {
+		got, err := Eval(mapVars{"x": c.val}, "x", 0)
+		if (err != nil) != c.err || (!c.err && got != c.want) {
+			t.Errorf("x=%q: $((x)) = %d, %v; want %d (error %v)", c.val, got, err, c.want, c.err)
+		}
+	}
+}

@@ -36,6 +36,8 @@ func TestSplit(t *testing.T) {
 		{": ", "a : b::c ", []string{"a", "b", "", "c"}},
 		{":", "a::b:", []string{"a", "", "b"}},
 		{"", "a b", []string{"a b"}},
+		{" ", "ab", []string{"ab"}},
+		{":", "a b", []string{"a b"}},
 	} {
 		got := fieldsOf(Split(&Field{Segs: []Seg{{S: c.s, Split: true}}, Real: true}, c.ifs))
 		if !slices.Equal(got, c.want) {
@@ -49,6 +51,35 @@ func TestSplit(t *testing.T) {
 	}
 	if got := fieldsOf(Split(&Field{Segs: []Seg{{Quoted: true}, {Split: true}}}, " ")); !slices.Equal(got, []string{""}) {
 		t.Errorf(`""$x: %q`, got)
+	}
+}
+
+// TestUnsplit: a field with no unquoted expansion to split is itself,
+// as Split gives it whatever IFS is; nil when only empty expansions.
+func TestUnsplit(t *testing.T) {
+	for _, c := range []struct {
+		segs []Seg
+		ok   bool
+	}{
+		{segs: []Seg{{S: "a"}, {S: "*", Quoted: true}}, ok: true},
+		{segs: []Seg{{S: "", Split: true}, {S: "b", Quoted: true}}, ok: true},
+		{segs: []Seg{{S: "", Split: true}}, ok: true},
+		{segs: []Seg{{S: "a"}, {S: "b c", Split: true}}, ok: false},
+	} {
+		f := &Field{Segs: c.segs, Real: true}
+		got, ok := Unsplit(f)
+		if ok != c.ok {
+			t.Errorf("%v: ok %v, want %v", c.segs, ok, c.ok)
+			continue
+		}
+		if !ok {
+			continue
+		}
+		for _, ifs := range []string{" \t\n", ":", ""} {
+			if want := Split(f, ifs); !slices.Equal(fieldsOf(want), fieldsOf([][]Seg{got})) && !(want == nil && got == nil) {
+				t.Errorf("%v, IFS %q: Unsplit %q, Split %q", c.segs, ifs, fieldsOf([][]Seg{got}), fieldsOf(want))
+			}
+		}
 	}
 }
 

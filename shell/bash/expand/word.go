@@ -137,6 +137,22 @@ func (w *Word) AddList(vals []string, star, dq bool, sep string) {
 	}
 }
 
+// Unsplit is Split's result when no segment of f needs splitting (no
+// IFS is needed to know it): the one field's segments, or nil with ok
+// when the field is only empty unquoted expansions. ok is false when a
+// non-empty unquoted expansion needs Split.
+func Unsplit(f *Field) (segs []Seg, ok bool) {
+	if emptyExpansion(f.Segs) {
+		return nil, true
+	}
+	for _, s := range f.Segs {
+		if s.Split && s.S != "" {
+			return nil, false
+		}
+	}
+	return f.Segs, true
+}
+
 // Split splits a field's unquoted expansion results by ifs as bash does:
 // IFS whitespace runs separate, each other IFS character ends a field
 // (keeping empty ones between two of them); a field made only of empty
@@ -153,6 +169,17 @@ func Split(f *Field, ifs string) [][]Seg {
 		}
 	}
 	if !needs || ifs == "" {
+		return [][]Seg{f.Segs}
+	}
+	needs = false
+	for _, s := range f.Segs {
+		if s.Split && strings.ContainsAny(s.S, ifs) {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		// No IFS character: one field, the same text and pattern.
 		return [][]Seg{f.Segs}
 	}
 	var out [][]Seg

@@ -341,11 +341,14 @@ func (s *Scope) Names() []string {
 // reach (a name, or name[subscript]); circular is true when they loop
 // (or nest deeper than 64).
 func (s *Scope) Resolve(name string) (target string, circular bool) {
-	seen := map[string]bool{}
+	var seen map[string]bool // made at the first nameref
 	for {
 		v, _ := s.Lookup(name)
 		if v == nil || !v.NameRef || !v.Set {
 			return name, false
+		}
+		if seen == nil {
+			seen = map[string]bool{}
 		}
 		if seen[name] || len(seen) > 64 {
 			return name, true
