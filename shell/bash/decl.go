@@ -1,7 +1,6 @@
 package bash
 
 import (
-	"errors"
 	"fmt"
 	"maps"
 	"slices"
@@ -10,6 +9,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/declare"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
@@ -208,7 +208,7 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 			}
 			for _, v := range vals {
 				switch {
-				case declare.Option(v, args[1:], len(assigns)):
+				case declare.Option(variant, v, args[1:], len(assigns)):
 					args = append(args, v)
 				case strings.Contains(v, "="):
 					// A word that expands to name=value assigns.
@@ -273,24 +273,22 @@ func (r *Runner) declClause(c *syntax.DeclClause, rds []*syntax.Redirect) {
 }
 
 func declBuiltin(r *Runner, args []string) int {
-	opts, assigns := declare.Split(args[1:])
+	opts, assigns := declare.Split(args[0], args[1:])
 	return r.declare(append([]string{args[0]}, opts...), assigns)
 }
 
 // declare is the shared work of declare, local, export, readonly.
 func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 	variant := opts[0]
-	o, err := declare.Parse(variant, opts[1:])
-	if ue := (*declare.UsageError)(nil); errors.As(err, &ue) {
-		r.errf("%s", ue.Msg)
-		fmt.Fprintln(r.stderr(), ue.Usage)
-		return 2
-	}
-	on, off, print, funcs, funcNames, global := o.On, o.Off, o.Print, o.Funcs, o.Names, o.Global
 	if variant == "local" && r.funcDepth == 0 {
 		r.errf("local: can only be used in a function")
 		return 1
 	}
+	o, err := declare.Parse(variant, opts[1:])
+	if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), variant, declare.Synopsis(variant), err)
+	}
+	on, off, print, funcs, funcNames, global := o.On, o.Off, o.Print, o.Funcs, o.Names, o.Global
 	if funcs || funcNames {
 		status := 0
 		names := make([]string, 0)

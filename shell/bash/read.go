@@ -2,8 +2,8 @@ package bash
 
 import (
 	"errors"
-	"fmt"
 
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/read"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
 )
@@ -13,11 +13,9 @@ func readBuiltin(r *Runner, args []string) int {
 	a, err := read.Parse(args[1:])
 	if re := (*read.Error)(nil); errors.As(err, &re) {
 		r.errf("%s", re.Msg)
-		if !re.Usage {
-			return 1
-		}
-		fmt.Fprintln(r.stderr(), read.Usage)
-		return 2
+		return 1
+	} else if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), "read", read.Synopsis, err)
 	}
 	fd, exact, arrayName := a.FD, a.Exact, a.Array
 	args = a.Names

@@ -135,7 +135,9 @@ func unaliasBuiltin(r *Runner, args []string) int {
 // jobHost is the runner as the job builtins see it (jobs.KillShell).
 type jobHost struct{ host }
 
-func (h jobHost) Done() <-chan struct{} { return h.r.ctx.Done() }
+func (h jobHost) Done() <-chan struct{}           { return h.r.ctx.Done() }
+func (h jobHost) SetVar(name, value string) error { return h.r.setVar(name, value) }
+func (h jobHost) UnsetVar(name string)            { h.r.unsetVar(name) }
 func (h jobHost) Self(pid string) bool {
 	return pid == strconv.Itoa(h.r.rootPID) || pid == strconv.Itoa(h.r.pid)
 }

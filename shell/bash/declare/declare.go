@@ -14,6 +14,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
 )
 
@@ -26,59 +27,73 @@ type Opts struct {
 	Global  bool   // -g
 }
 
-// UsageError is an unknown option letter: Msg is bash's error (without
-// its "bash: line N: " prefix), Usage the usage line it prints after it.
-type UsageError struct{ Msg, Usage string }
+// Synopsis is variant's usage as bash 5.2 words it ("variant: usage: "
+// and this follow a bad option).
+func Synopsis(variant string) string {
+	switch variant {
+	case "local":
+		return "local [option] name[=value] ..."
+	case "typeset":
+		return "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]"
+	case "export":
+		return "export [-fn] [name[=value] ...] or export -p"
+	case "readonly":
+		return "readonly [-aAf] [name[=value] ...] or readonly -p"
+	}
+	return variant + " [-aAfFgiIlnrtux] [name[=value] ...] or " + variant + " -p [-aAfFilnrtux] [name ...]"
+}
 
-func (e *UsageError) Error() string { return e.Msg }
+// spec is the option letters variant takes (builtinopt's form): export
+// and readonly take no +x.
+func spec(variant string) string {
+	if variant == "export" || variant == "readonly" {
+		return "aAfnp"
+	}
+	return "+aAfFgilnprtux"
+}
 
 // Parse parses the option words of variant (declare, typeset, local,
 // export, readonly): export adds x (export -n removes it instead),
-// readonly adds r; "--" is skipped. An unknown letter is a *UsageError
-// naming that letter (bash names the letter, not the word).
+// readonly adds r (readonly -n nothing); "--" ends them. A bad letter is
+// builtinopt's error naming that letter (bash names the letter, not the
+// word); declare's -c, -G and -I are not taken.
 func Parse(variant string, opts []string) (Opts, error) {
 	var o Opts
-	for _, w := range opts {
-		if w == "--" {
-			continue
-		}
-		for _, c := range w[1:] {
-			switch c {
-			case 'p':
-				o.Print = true
-			case 'f':
-				o.Funcs = true
-			case 'F':
-				o.Names = true
-			case 'g':
-				o.Global = true
-			case 'a', 'A', 'i', 'l', 'u', 'x', 'r', 'n', 't':
-				if w[0] == '-' {
-					o.On += string(c)
-				} else {
-					o.Off += string(c)
-				}
-			default:
-				usage := variant + ": usage: " + variant + " [-aAfFgiIlnrtux] [name[=value] ...] or " + variant + " -p [-aAfFilnrtux] [name ...]"
-				switch variant {
-				case "local":
-					usage = "local: usage: local [option] name[=value] ..."
-				case "typeset":
-					usage = "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]"
-				}
-				return o, &UsageError{Msg: variant + ": " + string(w[0]) + string(c) + ": invalid option", Usage: usage}
+	list, _, err := builtinopt.Parse(spec(variant), opts)
+	if err != nil {
+		return o, err
+	}
+	undo := false
+	for _, x := range list {
+		switch c := x.Letter; c {
+		case 'p':
+			o.Print = true
+		case 'f':
+			o.Funcs = true
+		case 'F':
+			o.Names = true
+		case 'g':
+			o.Global = true
+		case 'n':
+			if variant == "export" || variant == "readonly" {
+				undo = true
+				continue
+			}
+			fallthrough
+		default:
+			if x.Plus {
+				o.Off += string(c)
+			} else {
+				o.On += string(c)
 			}
 		}
 	}
-	switch variant {
-	case "export":
+	switch {
+	case variant == "export" && undo:
+		o.Off += "x"
+	case variant == "export":
 		o.On += "x"
-		if strings.Contains(strings.Join(opts, ""), "n") {
-			// export -n removes the attribute.
-			o.On = strings.NewReplacer("n", "", "x", "").Replace(o.On)
-			o.Off += "x"
-		}
-	case "readonly":
+	case variant == "readonly" && !undo:
 		o.On += "r"
 	}
 	return o, nil
@@ -87,9 +102,9 @@ func Parse(variant string, opts []string) (Opts, error) {
 // Split parses a declaration run as a command (builtin declare ...,
 // "$cmd" a=1): its option words (those before the first operand) and
 // the assignments of the rest.
-func Split(args []string) (opts []string, assigns []*syntax.Assign) {
+func Split(variant string, args []string) (opts []string, assigns []*syntax.Assign) {
 	for _, a := range args {
-		if (strings.HasPrefix(a, "-") || strings.HasPrefix(a, "+")) && len(assigns) == 0 {
+		if Option(variant, a, opts, len(assigns)) {
 			opts = append(opts, a)
 			continue
 		}
@@ -98,11 +113,13 @@ func Split(args []string) (opts []string, assigns []*syntax.Assign) {
 	return opts, assigns
 }
 
-// Option reports whether w, a word of a declaration expanded, is an
-// option there: it starts with - or +, no operand came before it and no
+// Option reports whether w, a word of a declaration (of variant)
+// expanded, is an option there: it starts with - (or + where variant
+// takes +x) and is not that sign alone, no operand came before it and no
 // "--" among the options so far.
-func Option(w string, opts []string, operands int) bool {
-	return (strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+")) && operands == 0 && !slices.Contains(opts, "--")
+func Option(variant, w string, opts []string, operands int) bool {
+	sign := strings.HasPrefix(w, "-") || strings.HasPrefix(w, "+") && strings.HasPrefix(spec(variant), "+")
+	return sign && len(w) > 1 && operands == 0 && !slices.Contains(opts, "--")
 }
 
 // ArrayOpt reports -a or -A among a declaration's options (not +a).

@@ -1,7 +1,6 @@
 package declare
 
 import (
-	"errors"
 	"strings"
 	"testing"
 
@@ -19,22 +18,41 @@ func TestParse(t *testing.T) {
 		{"export", nil, Opts{On: "x"}},
 		{"export", []string{"-n"}, Opts{Off: "x"}}, // export -n x: declare -- x="1"
 		{"readonly", []string{"-a"}, Opts{On: "ar"}},
+		{"readonly", []string{"-n"}, Opts{}}, // readonly -n v=1: declare -- v="1"
+		{"export", []string{"-a", "--"}, Opts{On: "ax"}},
 	} {
 		got, err := Parse(c.variant, c.opts)
 		if err != nil || got != c.want {
 			t.Errorf("%s %v: %+v, %v; want %+v", c.variant, c.opts, got, err, c.want)
 		}
 	}
-	// bash 5.2: "f() { typeset -z x; }; f" prints these two lines.
-	for variant, usage := range map[string]string{
-		"declare": "declare: usage: declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
-		"typeset": "typeset: usage: typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
-		"local":   "local: usage: local [option] name[=value] ...",
+	// bash 5.2: "f() { typeset -iz x; }; f" names the bad letter; export
+	// and readonly take no +x and fewer letters than declare.
+	for _, c := range []struct {
+		variant string
+		opts    []string
+		err     string
+	}{
+		{"typeset", []string{"-iz"}, "-z: invalid option"},
+		{"declare", []string{"+Z"}, "+Z: invalid option"},
+		{"local", []string{"-+"}, "-+: invalid option"},
+		{"export", []string{"-i"}, "-i: invalid option"},
+		{"readonly", []string{"-x"}, "-x: invalid option"},
+		{"declare", []string{"--help"}, "--help"},
 	} {
-		_, err := Parse(variant, []string{"-iz"})
-		var ue *UsageError
-		if !errors.As(err, &ue) || ue.Msg != variant+": -z: invalid option" || ue.Usage != usage {
-			t.Errorf("%s -iz: %#v", variant, err)
+		if _, err := Parse(c.variant, c.opts); err == nil || err.Error() != c.err {
+			t.Errorf("%s %q: %v, want %s", c.variant, c.opts, err, c.err)
+		}
+	}
+	for variant, usage := range map[string]string{
+		"declare":  "declare [-aAfFgiIlnrtux] [name[=value] ...] or declare -p [-aAfFilnrtux] [name ...]",
+		"typeset":  "typeset [-aAfFgiIlnrtux] name[=value] ... or typeset -p [-aAfFilnrtux] [name ...]",
+		"local":    "local [option] name[=value] ...",
+		"export":   "export [-fn] [name[=value] ...] or export -p",
+		"readonly": "readonly [-aAf] [name[=value] ...] or readonly -p",
+	} {
+		if got := Synopsis(variant); got != usage {
+			t.Errorf("Synopsis(%s) = %q, want %q", variant, got, usage)
 		}
 	}
 }
@@ -58,14 +76,18 @@ func TestAssign(t *testing.T) {
 			t.Errorf("Assign(%q, %v): %q naked %v array %v", c.word, c.array, Text(as), as.Naked, as.Array != nil)
 		}
 	}
-	opts, assigns := Split([]string{"-a", "+i", "x=1", "-y"})
+	opts, assigns := Split("declare", []string{"-a", "+i", "x=1", "-y"})
 	if len(opts) != 2 || len(assigns) != 2 || Text(assigns[1]) != "-y" {
 		t.Errorf("Split: %q %d", opts, len(assigns))
 	}
 	if !ArrayOpt([]string{"-ia"}) || ArrayOpt([]string{"+a"}) {
 		t.Error("ArrayOpt")
 	}
-	if !Option("-x", nil, 0) || Option("-x", []string{"--"}, 0) || Option("-x", nil, 1) {
+	if opts, _ := Split("export", []string{"+i", "-a"}); len(opts) != 0 {
+		t.Errorf("Split: export took %q as options", opts)
+	}
+	if !Option("declare", "-x", nil, 0) || Option("declare", "-x", []string{"--"}, 0) || Option("declare", "-x", nil, 1) ||
+		!Option("local", "+x", nil, 0) || Option("export", "+x", nil, 0) || Option("declare", "-", nil, 0) {
 		t.Error("Option")
 	}
 }

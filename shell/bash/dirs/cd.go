@@ -6,6 +6,8 @@ import (
 	"io/fs"
 	"strings"
 	"syscall"
+
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 )
 
 // CdShell is what cd and pwd need of the shell.
@@ -45,29 +47,13 @@ type CdShell interface {
 // the folder when $CDPATH or - chose it.
 func Cd(sh CdShell, args []string) int {
 	physical := sh.Physical()
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-" {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		opt := args[0]
+	opts, args, err := builtinopt.Parse("eLP", args)
+	if err != nil {
 		// -@ (extended attributes as a folder) is an invalid option
 		// where the system has no O_XATTR, as on Linux.
-		if bad := strings.Trim(opt[1:], "LPe"); bad != "" {
-			sh.Errf("cd: -%c: invalid option", bad[0])
-			fmt.Fprintln(sh.Stderr(), "cd: usage: cd [-L|[-P [-e]] [-@]] [dir]")
-			return 2
-		}
-		for _, c := range opt[1:] {
-			switch c {
-			case 'P':
-				physical = true
-			case 'L':
-				physical = false
-			}
-		}
-		args = args[1:]
+		return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "cd", "cd [-L|[-P [-e]] [-@]] [dir]", err)
 	}
+	physical = lastLP(opts, physical)
 	if len(args) > 1 {
 		sh.Errf("cd: too many arguments")
 		return 1
@@ -233,20 +219,11 @@ func Clean(p string) string {
 // text to print and the status; a usage error is reported (status 2).
 func Pwd(sh CdShell, args []string) (string, int) {
 	physical := sh.Physical()
-	for _, a := range args {
-		if a == "--" {
-			break
-		}
-		if len(a) < 2 || a[0] != '-' || strings.Trim(a[1:], "LP") != "" {
-			if len(a) > 1 && a[0] == '-' {
-				sh.Errf("pwd: %s: invalid option", a[:2])
-				fmt.Fprintln(sh.Stderr(), "pwd: usage: pwd [-LP]")
-				return "", 2
-			}
-			break
-		}
-		physical = a[len(a)-1] == 'P' // the last of -L and -P counts
+	opts, _, err := builtinopt.Parse("LP", args)
+	if err != nil {
+		return "", builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "pwd", "pwd [-LP]", err)
 	}
+	physical = lastLP(opts, physical)
 	dir := sh.Dir()
 	if physical {
 		if real, err := Physical(sh, dir); err == nil {
@@ -254,4 +231,17 @@ func Pwd(sh CdShell, args []string) (string, int) {
 		}
 	}
 	return dir + "\n", 0
+}
+
+// lastLP is physical as the last of -L and -P among opts sets it.
+func lastLP(opts builtinopt.Options, physical bool) bool {
+	for _, o := range opts {
+		switch o.Letter {
+		case 'L':
+			physical = false
+		case 'P':
+			physical = true
+		}
+	}
+	return physical
 }

@@ -22,6 +22,7 @@ import (
 	"strings"
 	"sync/atomic"
 
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/trap"
 )
 
@@ -152,29 +153,41 @@ func Find(list []*Job, spec string) *Job {
 	return nil
 }
 
-// Wait is wait [-n] [id ...] (args without the command's name) over the
-// shell's jobs: with no id every job, with -n the next to end (127 when
-// none is left), else each id (a pid or a job spec) in turn; the status
-// is the last job's. A job a signal ended is reported as bash's wait
+// VarShell is what wait -p needs besides Shell: setting and unsetting
+// a variable. A Shell without it makes wait -p a usage error.
+type VarShell interface {
+	SetVar(name, value string) error
+	UnsetVar(name string)
+}
+
+// Wait is wait [-fn] [-p var] [id ...] (args without the command's
+// name) over the shell's jobs: with no id every job, with -n the next
+// to end (127 when none is left), else each id (a pid or a job spec) in
+// turn; the status is the last job's. -p var is unset, then set to the
+// process id of the job whose status wait returns; -f changes nothing
+// (no job control). A job a signal ended is reported as bash's wait
 // reports it.
 func Wait(sh Shell, list []*Job, args []string) int {
-	if len(args) > 0 && args[0] == "-n" {
-		return waitNext(sh, list)
+	opts, args, err := builtinopt.Parse("fnp:", args)
+	if err != nil {
+		return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "wait", "wait [-fn] [-p var] [id ...]", err)
 	}
-	if len(args) > 0 && args[0] == "--" {
-		args = args[1:]
-	} else if len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' && args[0] != "-f" {
-		if args[0] == "-p" && len(args) == 1 {
-			sh.Errf("wait: -p: option requires an argument")
-		} else if args[0] != "-p" {
-			sh.Errf("wait: %s: invalid option", args[0][:2])
+	setPID := func(*Job) {}
+	if name, ok := opts.Value('p'); ok {
+		vs, can := sh.(VarShell)
+		if !can || !validName(name) {
+			sh.Errf("wait: `%s': not a valid identifier", name)
+			return 1
 		}
-		if args[0] != "-p" || len(args) == 1 {
-			fmt.Fprintln(sh.Stderr(), "wait: usage: wait [-fn] [-p var] [id ...]")
-			return 2
+		vs.UnsetVar(name)
+		setPID = func(j *Job) {
+			if err := vs.SetVar(name, strconv.Itoa(j.PID)); err != nil {
+				sh.Errf("wait: %v", err)
+			}
 		}
-	} else if len(args) > 0 && args[0] == "-f" {
-		args = args[1:]
+	}
+	if opts.Has('n') {
+		return waitNext(sh, list, setPID)
 	}
 	if len(args) == 0 {
 		for _, j := range list {
@@ -221,14 +234,15 @@ func Wait(sh Shell, list []*Job, args []string) int {
 		<-found.Done
 		found.Waited = true
 		status = found.Status
+		setPID(found)
 		reportSignaled(sh, found)
 	}
 	return status
 }
 
 // waitNext is wait -n: the status of the next job to end that wait has
-// not reaped, 127 when there is none.
-func waitNext(sh Shell, list []*Job) int {
+// not reaped (setPID is given it), 127 when there is none.
+func waitNext(sh Shell, list []*Job, setPID func(*Job)) int {
 	var pending []*Job
 	for _, j := range list {
 		if !j.Waited {
@@ -242,6 +256,7 @@ func waitNext(sh Shell, list []*Job) int {
 		for _, j := range pending {
 			if j.Finished() {
 				j.Waited = true
+				setPID(j)
 				return j.Status
 			}
 		}
@@ -252,6 +267,17 @@ func waitNext(sh Shell, list []*Job) int {
 		case <-waitAny(pending):
 		}
 	}
+}
+
+// validName reports a shell variable name: a letter or _, then letters,
+// digits and _.
+func validName(s string) bool {
+	for i, c := range s {
+		if c != '_' && (c < 'a' || c > 'z') && (c < 'A' || c > 'Z') && (i == 0 || c < '0' || c > '9') {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // reportSignaled prints bash's line for a job a signal ended, as wait
@@ -367,22 +393,11 @@ func Kill(sh KillShell, list []*Job, args []string) int {
 // no SIGHUP, so -h changes nothing else). A name that is no job is
 // reported ("%9: no such job"; "current" for the current one), status 1.
 func Disown(sh Shell, list []*Job, args []string) int {
-	keep, all, running := false, false, false
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		if bad := strings.Trim(args[0][1:], "ahr"); bad != "" {
-			sh.Errf("disown: -%c: invalid option", bad[0])
-			fmt.Fprintln(sh.Stderr(), "disown: usage: disown [-h] [-ar] [jobspec ... | pid ...]")
-			return 2
-		}
-		keep = keep || strings.Contains(args[0], "h")
-		all = all || strings.Contains(args[0], "a")
-		running = running || strings.Contains(args[0], "r")
-		args = args[1:]
+	opts, args, err := builtinopt.Parse("ahr", args)
+	if err != nil {
+		return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "disown", "disown [-h] [-ar] [jobspec ... | pid ...]", err)
 	}
+	keep, all, running := opts.Has('h'), opts.Has('a'), opts.Has('r')
 	drop := func(j *Job) {
 		if !keep {
 			j.Waited = true
@@ -459,37 +474,36 @@ func Exec(sh Shell, list []*Job, args []string, pgid int, run func(args []string
 	return run(out)
 }
 
-// List is the jobs builtin, jobs [-lpr] (args without the command's
+// List is the jobs builtin, jobs [-lnprs] (args without the command's
 // name): the running jobs of list as bash lists them ('+' the current,
-// '-' the previous), or with -p their process ids. A finished job is not
-// listed: a non-interactive bash has reaped it. jobs -x command [args]
-// is Exec, with the shell's process group pgid and run to run the
-// command; -x after another option is bash's error (status 1).
+// '-' the previous), or with -p their process ids; jobspec operands are
+// not looked at. A finished job is not listed: a non-interactive bash
+// has reaped it. jobs -x command [args] is Exec, with the shell's
+// process group pgid and run to run the command; -x after -l, -n or -p
+// is bash's error (status 1).
 func List(sh Shell, list []*Job, args []string, pgid int, run func(args []string) int) int {
-	pids := false
-	for i, a := range args {
-		if a == "-x" {
-			if i > 0 {
+	opts, args, err := builtinopt.Parse("lpnxrs", args)
+	if err != nil {
+		return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "jobs", "jobs [-lnprs] [jobspec ...] or jobs -x command [args]", err)
+	}
+	pids, form := false, false // form: -l, -n or -p given (bash's listing form)
+	exec := false
+	for _, o := range opts {
+		switch o.Letter {
+		case 'x':
+			if form {
 				sh.Errf("jobs: no other options allowed with `-x'")
 				return 1
 			}
-			return Exec(sh, list, args[1:], pgid, run)
+			exec = true
+		case 'p':
+			pids, form = true, true
+		case 'l', 'n':
+			form = true
 		}
-		if strings.HasPrefix(a, "-") && len(a) > 2 && strings.Contains(a, "x") && strings.Trim(a[1:], "lnprsx") == "" {
-			sh.Errf("jobs: no other options allowed with `-x'")
-			return 1
-		}
-		switch a {
-		case "-p":
-			pids = true
-		case "-l", "-r", "--":
-		default:
-			if strings.HasPrefix(a, "-") {
-				sh.Errf("jobs: %s: invalid option", a[:min(2, len(a))])
-				fmt.Fprintln(sh.Stderr(), "jobs: usage: jobs [-lnprs] [jobspec ...] or jobs -x command [args]")
-				return 2
-			}
-		}
+	}
+	if exec {
+		return Exec(sh, list, args, pgid, run)
 	}
 	for i, j := range list {
 		if j.Finished() || j.Waited {

@@ -22,6 +22,8 @@ import (
 	"strings"
 
 	"mvdan.cc/sh/v3/syntax"
+
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 )
 
 // Shell is what the lookup builtins need of the shell.
@@ -101,32 +103,11 @@ func Kind(sh Shell, name string) (kind, where string) {
 // Type is type [-afptP] name... (args without the command's name): what
 // each name runs, as bash words it; status 1 when one is not found.
 func Type(sh Shell, args []string) int {
-	var flagT, flagP, flagBigP, flagA, flagF bool
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		for _, c := range args[0][1:] {
-			switch c {
-			case 't':
-				flagT = true
-			case 'p':
-				flagP = true
-			case 'P':
-				flagBigP = true
-			case 'a':
-				flagA = true
-			case 'f':
-				flagF = true
-			default:
-				sh.Errf("type: -%c: invalid option", c)
-				fmt.Fprintln(sh.Stderr(), "type: usage: type [-afptP] name [name ...]")
-				return 2
-			}
-		}
-		args = args[1:]
+	opts, args, err := builtinopt.Parse("afptP", args)
+	if err != nil {
+		return usage(sh, "type", err)
 	}
+	flagT, flagP, flagBigP, flagA, flagF := opts.Has('t'), opts.Has('p'), opts.Has('P'), opts.Has('a'), opts.Has('f')
 	status := 0
 	out := sh.Stdout()
 	for _, name := range args {
@@ -175,28 +156,27 @@ func describe(sh Shell, name string, e Entry) {
 // command's name): -p (the standard $PATH), -v and -V; rest is the
 // command. ok is false after a usage error it reported (status 2).
 func CommandFlags(sh Shell, args []string) (std, v, bigV bool, rest []string, ok bool) {
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'v':
-				v = true
-			case 'V':
-				bigV = true
-			case 'p':
-				std = true
-			default:
-				sh.Errf("command: -%c: invalid option", c)
-				fmt.Fprintln(sh.Stderr(), "command: usage: command [-pVv] command [arg ...]")
-				return false, false, false, nil, false
-			}
-		}
-		args = args[1:]
+	opts, rest, err := builtinopt.Parse("pvV", args)
+	if err != nil {
+		usage(sh, "command", err)
+		return false, false, false, nil, false
 	}
-	return std, v, bigV, args, true
+	return opts.Has('p'), opts.Has('v'), opts.Has('V'), rest, true
+}
+
+// synopses are the usage lines of the builtins here, as bash 5.2 words
+// them.
+var synopses = map[string]string{
+	"type":    "type [-afptP] name [name ...]",
+	"command": "command [-pVv] command [arg ...]",
+	"hash":    "hash [-lr] [-p pathname] [-dt] [name ...]",
+	"help":    "help [-dms] [pattern ...]",
+}
+
+// usage reports err, an option error of builtin name, as bash does and
+// returns its status (2).
+func usage(sh Shell, name string, err error) int {
+	return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), name, synopses[name], err)
 }
 
 // Command is command -v (v) or -V (bigV) names: each name as a word
@@ -283,52 +263,98 @@ func (t *Table) Run(sh Shell, name string) string {
 	return name
 }
 
-// Hash is hash [-r] [name...] (args without the command's name) over t:
-// -r forgets the remembered paths; a name is looked up in $PATH and
-// remembered ("hash: NAME: not found", status 1, when it is not there).
-// Listing the table prints nothing on stdout when it is empty, as bash's
-// "hash table empty" goes to a terminal only.
+// Hash is hash [-lr] [-p pathname] [-dt] [name ...] (args without the
+// command's name) over t: -r forgets the remembered paths; a name is
+// looked up in $PATH and remembered ("hash: NAME: not found", status 1,
+// when it is not there), or with -p remembered as pathname; -d forgets
+// each name, -t prints each one's path ("name\tpath" when more than one)
+// and -l lists the table as hash -p commands. Listing the table prints
+// nothing on stdout when it is empty, as bash's "hash table empty" goes
+// to a terminal only. Listings are in the order of the names (bash's is
+// its hash table's).
 func Hash(sh Shell, t *Table, args []string) int {
-	reset := false
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
-		if args[0] == "--" {
-			args = args[1:]
-			break
+	opts, args, err := builtinopt.Parse("dlp:rt", args)
+	if err != nil {
+		return usage(sh, "hash", err)
+	}
+	del, portable, target := opts.Has('d'), opts.Has('l'), opts.Has('t')
+	pathname, set := opts.Value('p')
+	if len(args) == 0 && (del || target) { // bash 5.2: no usage line, status 1
+		sh.Errf("hash: %v", &builtinopt.Error{Opt: map[bool]string{true: "-d", false: "-t"}[del], Missing: true})
+		return 1
+	}
+	t.sync(sh.Path())
+	if opts.Has('r') {
+		t.paths = nil
+	}
+	if len(args) == 0 {
+		if !opts.Has('r') {
+			t.list(sh, portable)
 		}
-		if args[0] != "-r" {
-			sh.Errf("hash: %s: invalid option", args[0][:2])
-			fmt.Fprintln(sh.Stderr(), "hash: usage: hash [-lr] [-p pathname] [-dt] [name ...]")
-			return 2
-		}
-		t.paths, reset = nil, true
-		args = args[1:]
+		return 0
 	}
 	status := 0
-	for _, name := range args {
-		if sh.IsBuiltin(name) || strings.Contains(name, "/") || sh.IsFunc(name) {
-			continue
+	if target {
+		for _, name := range args {
+			e, ok := t.paths[name]
+			switch {
+			case !ok:
+				sh.Errf("hash: %s: not found", name)
+				status = 1
+			case portable:
+				fmt.Fprintf(sh.Stdout(), "builtin hash -p %s %s\n", e.path, name)
+			case len(args) > 1:
+				fmt.Fprintf(sh.Stdout(), "%s\t%s\n", name, e.path)
+			default:
+				fmt.Fprintln(sh.Stdout(), e.path)
+			}
 		}
-		pathList := sh.Path()
-		t.sync(pathList)
-		if k, w := sh.Find(name, pathList); k != "file" {
-			sh.Errf("hash: %s: not found", name)
-			status = 1
-		} else {
-			t.remember(name, w, 0)
-		}
+		return status
 	}
-	if len(args) == 0 && !reset {
-		if len(t.paths) == 0 {
-			fmt.Fprintln(sh.Stderr(), "hash: hash table empty")
-			return 0
-		}
-		fmt.Fprintln(sh.Stdout(), "hits\tcommand")
-		for _, name := range slices.Sorted(maps.Keys(t.paths)) {
-			e := t.paths[name]
-			fmt.Fprintf(sh.Stdout(), "%4d\t%s\n", e.hits, e.path)
+	for _, name := range args {
+		switch {
+		case del:
+			if _, ok := t.paths[name]; !ok {
+				sh.Errf("hash: %s: not found", name)
+				status = 1
+			}
+			delete(t.paths, name)
+		case strings.Contains(name, "/"):
+		case set:
+			t.remember(name, pathname, 0)
+		case sh.IsBuiltin(name) || sh.IsFunc(name):
+		default:
+			if k, w := sh.Find(name, sh.Path()); k != "file" {
+				sh.Errf("hash: %s: not found", name)
+				status = 1
+			} else {
+				t.remember(name, w, 0)
+			}
 		}
 	}
 	return status
+}
+
+// list prints the table as hash does with no name (-l: as hash -p
+// commands).
+func (t *Table) list(sh Shell, portable bool) {
+	if len(t.paths) == 0 {
+		if !portable {
+			fmt.Fprintln(sh.Stderr(), "hash: hash table empty")
+		}
+		return
+	}
+	if !portable {
+		fmt.Fprintln(sh.Stdout(), "hits\tcommand")
+	}
+	for _, name := range slices.Sorted(maps.Keys(t.paths)) {
+		e := t.paths[name]
+		if portable {
+			fmt.Fprintf(sh.Stdout(), "builtin hash -p %s %s\n", e.path, name)
+		} else {
+			fmt.Fprintf(sh.Stdout(), "%4d\t%s\n", e.hits, e.path)
+		}
+	}
 }
 
 // helpKeywords are the reserved words help knows as topics besides the
@@ -341,19 +367,9 @@ var helpKeywords = []string{"case", "for", "function", "if", "select", "time", "
 // that matches none as bash does (status 1). Options -d, -m and -s are
 // accepted; any other is a usage error (status 2).
 func Help(sh Shell, builtins []string, args []string) int {
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
-		a := args[0]
-		args = args[1:]
-		if a == "--" {
-			break
-		}
-		for _, c := range a[1:] {
-			if !strings.ContainsRune("dms", c) {
-				sh.Errf("help: -%c: invalid option", c)
-				fmt.Fprint(sh.Stderr(), "help: usage: help [-dms] [pattern ...]\n")
-				return 2
-			}
-		}
+	_, args, err := builtinopt.Parse("dms", args)
+	if err != nil {
+		return usage(sh, "help", err)
 	}
 	topics := slices.Concat(helpKeywords, builtins)
 	slices.Sort(topics)

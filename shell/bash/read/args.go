@@ -2,11 +2,13 @@ package read
 
 import (
 	"strconv"
-	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 )
 
-// Usage is read's usage line, printed after a bad option.
-const Usage = "read: usage: read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]"
+// Synopsis is read's usage as bash words it ("read: usage: " + Synopsis
+// follows a bad option).
+const Synopsis = "read [-ers] [-a array] [-d delim] [-i text] [-n nchars] [-N nchars] [-p prompt] [-t timeout] [-u fd] [name ...]"
 
 // Args are read's arguments: the options that change how the line is
 // read, where it goes and from which fd.
@@ -17,12 +19,10 @@ type Args struct {
 	Names []string // the variables the fields go to (REPLY when none)
 }
 
-// Error is a bad argument of read: Msg is bash's message ("read: -x:
-// invalid option"); with Usage the usage line follows and the status is
-// 2, else 1.
+// Error is a bad value of one of read's options: Msg is bash's message
+// ("read: x: invalid number"); the status is 1.
 type Error struct {
-	Msg   string
-	Usage bool
+	Msg string
 }
 
 func (e *Error) Error() string { return e.Msg }
@@ -31,39 +31,26 @@ func (e *Error) Error() string { return e.Msg }
 // does: options may be grouped (-rs) and take their value joined (-d:)
 // or as the next argument. -e, -i, -p, -s and -t are accepted (-t's
 // number checked) and have no effect in the sandbox, which has no
-// terminal.
+// terminal. A bad option or a missing value is builtinopt's error
+// (status 2, with the usage line); a bad value is an *Error (status 1).
 func Parse(args []string) (Args, error) {
 	a := Args{Options: Options{Delim: '\n', N: -1}}
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		opt := args[0]
-		args = args[1:]
-		if opt == "--" {
-			break
-		}
-		for k := 1; k < len(opt); k++ {
-			c := opt[k]
-			switch c {
-			case 'r':
-				a.Raw = true
-			case 's', 'e':
-			case 'a', 'd', 'n', 'N', 'p', 't', 'u', 'i':
-				var v string
-				if k+1 < len(opt) {
-					v, k = opt[k+1:], len(opt)
-				} else if len(args) > 0 {
-					v, args = args[0], args[1:]
-				} else {
-					return a, &Error{"read: -" + string(c) + ": option requires an argument", true}
-				}
-				if err := a.set(c, v); err != nil {
-					return a, err
-				}
-			default:
-				return a, &Error{"read: -" + string(c) + ": invalid option", true}
+	opts, rest, err := builtinopt.Parse("ersa:d:i:n:N:p:t:u:", args)
+	if err != nil {
+		return a, err
+	}
+	for _, o := range opts {
+		switch o.Letter {
+		case 'r':
+			a.Raw = true
+		case 's', 'e':
+		default:
+			if err := a.set(o.Letter, o.Value); err != nil {
+				return a, err
 			}
 		}
 	}
-	a.Names = args
+	a.Names = rest
 	return a, nil
 }
 
@@ -80,17 +67,17 @@ func (a *Args) set(c byte, v string) error {
 	case 'n', 'N':
 		n, err := strconv.Atoi(v)
 		if err != nil || n < 0 {
-			return &Error{"read: " + v + ": invalid number", false}
+			return &Error{"read: " + v + ": invalid number"}
 		}
 		a.N, a.Exact = n, c == 'N'
 	case 't':
 		if _, err := strconv.ParseFloat(v, 64); err != nil {
-			return &Error{"read: " + v + ": invalid timeout specification", false}
+			return &Error{"read: " + v + ": invalid timeout specification"}
 		}
 	case 'u':
 		n, err := strconv.Atoi(v)
 		if err != nil {
-			return &Error{"read: " + v + ": invalid file descriptor specification", false}
+			return &Error{"read: " + v + ": invalid file descriptor specification"}
 		}
 		a.FD = n
 	}

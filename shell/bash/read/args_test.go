@@ -29,7 +29,9 @@ func TestParse(t *testing.T) {
 		a, err := Parse(c.args)
 		got := fmt.Sprintf("%+v a=%q fd=%d %v", a.Options, a.Array, a.FD, a.Names)
 		if e, ok := err.(*Error); ok {
-			got = fmt.Sprintf("%s st=%d", e.Msg, map[bool]int{false: 1, true: 2}[e.Usage])
+			got = fmt.Sprintf("%s st=1", e.Msg)
+		} else if err != nil {
+			got = fmt.Sprintf("read: %v st=2", err)
 		}
 		if got != c.want {
 			t.Errorf("read %q: %s; want %s", c.args, got, c.want)

@@ -12,7 +12,8 @@ import (
 	"fmt"
 	"io"
 	"slices"
-	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 )
 
 // SetNames are set -o's options, in the order bash lists them.
@@ -56,28 +57,11 @@ func ListSet(sh Shell, on bool) {
 // Run is shopt [-pqsu] [-o] [optname ...] (args without the command's
 // name).
 func Run(sh Shell, args []string) int {
-	set, unset, quiet, oMode, print := false, false, false, false, false
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 's':
-				set = true
-			case 'u':
-				unset = true
-			case 'q':
-				quiet = true
-			case 'o':
-				oMode = true
-			case 'p':
-				print = true
-			default:
-				sh.Errf("shopt: -%c: invalid option", c)
-				fmt.Fprintln(sh.Stderr(), "shopt: usage: shopt [-pqsu] [-o] [optname ...]")
-				return 2
-			}
-		}
-		args = args[1:]
+	opts, args, err := builtinopt.Parse("psuoq", args)
+	if err != nil {
+		return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "shopt", "shopt [-pqsu] [-o] [optname ...]", err)
 	}
+	set, unset, quiet, oMode, print := opts.Has('s'), opts.Has('u'), opts.Has('q'), opts.Has('o'), opts.Has('p')
 	get := func(n string) (bool, bool) {
 		if oMode {
 			if slices.Contains(SetNames, n) {
