@@ -12,6 +12,7 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -129,6 +130,52 @@ type result struct {
 	code           int
 }
 
+// running is a CLI command started by start: its stdout read through
+// Out as it comes, its stderr kept (safe to read while it runs).
+type running struct {
+	*exec.Cmd
+	Out    *bufio.Reader
+	stderr lockedBuffer
+}
+
+// Stderr is what the command wrote on stderr so far.
+func (r *running) Stderr() string { return r.stderr.String() }
+
+// lockedBuffer is a bytes.Buffer the command's stderr copier writes
+// while the test reads it.
+type lockedBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *lockedBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *lockedBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// start starts the CLI with args and returns it running (the caller
+// Waits); ctx ends it.
+func (c *cli) start(ctx context.Context, args ...string) (*running, error) {
+	r := &running{Cmd: c.command(ctx, args...)}
+	out, err := r.StdoutPipe()
+	if err != nil {
+		return nil, err
+	}
+	r.Cmd.Stderr = &r.stderr
+	if err := r.Start(); err != nil {
+		return nil, fmt.Errorf("agentenkit %s: %w", strings.Join(args, " "), err)
+	}
+	r.Out = bufio.NewReader(out)
+	return r, nil
+}
+
 // run runs the CLI to its end, with stdin (may be empty).
 func (c *cli) run(stdin string, args ...string) result {
 	c.t.Helper()
@@ -221,25 +268,18 @@ func TestRunStreamsBeforeExit(t *testing.T) {
 	c, p := newCLI(t), testProvider(t)
 	ctx, cancel := context.WithTimeout(context.Background(), time.Minute)
 	defer cancel()
-	cmd := c.command(ctx, "run", "--provider", p, "--", "echo first; sleep 2; echo second")
-	out, err := cmd.StdoutPipe()
+	cmd, err := c.start(ctx, "run", "--provider", p, "--", "echo first; sleep 2; echo second")
 	if err != nil {
-		t.Fatal(err)
-	}
-	var stderr bytes.Buffer
-	cmd.Stderr = &stderr
-	if err := cmd.Start(); err != nil {
 		t.Fatal(err)
 	}
 	exited := make(chan struct{})
-	br := bufio.NewReader(out)
-	first, err := br.ReadString('\n')
+	first, err := cmd.Out.ReadString('\n')
 	if err != nil {
-		t.Fatalf("read the first line: %v (stderr %q)", err, stderr.String())
+		t.Fatalf("read the first line: %v (stderr %q)", err, cmd.Stderr())
 	}
 	go func() {
 		defer close(exited)
-		_, _ = br.ReadString(0) // to the end
+		_, _ = cmd.Out.ReadString(0) // to the end
 	}()
 	select {
 	case <-exited:
@@ -251,7 +291,7 @@ func TestRunStreamsBeforeExit(t *testing.T) {
 	}
 	<-exited
 	if err := cmd.Wait(); err != nil {
-		t.Fatalf("run: %v (stderr %q)", err, stderr.String())
+		t.Fatalf("run: %v (stderr %q)", err, cmd.Stderr())
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -251,26 +250,19 @@ func TestDaemonInterrupt(t *testing.T) {
 			t.Run(fmt.Sprintf("%v %s", tc.sig, mode), func(t *testing.T) {
 				ctx, cancel := context.WithTimeout(context.Background(), 2*time.Minute)
 				defer cancel()
-				cmd := c.command(ctx, "run", mode, "--", "echo started; sleep 60; echo not-reached")
-				out, err := cmd.StdoutPipe()
+				cmd, err := c.start(ctx, "run", mode, "--", "echo started; sleep 60; echo not-reached")
 				if err != nil {
 					t.Fatal(err)
 				}
-				var stderr bytes.Buffer
-				cmd.Stderr = &stderr
-				if err := cmd.Start(); err != nil {
-					t.Fatal(err)
-				}
-				br := bufio.NewReader(out)
-				if line, err := br.ReadString('\n'); line != "started\n" {
-					t.Fatalf("first line %q, %v (stderr %q)", line, err, stderr.String())
+				if line, err := cmd.Out.ReadString('\n'); line != "started\n" {
+					t.Fatalf("first line %q, %v (stderr %q)", line, err, cmd.Stderr())
 				}
 				start := time.Now()
 				_ = cmd.Process.Signal(tc.sig)
-				rest, _ := br.ReadString(0)
+				rest, _ := cmd.Out.ReadString(0)
 				_ = cmd.Wait()
-				if code := cmd.ProcessState.ExitCode(); code != tc.code || rest != "" || stderr.String() != "agentenkit: interrupted\n" {
-					t.Fatalf("after %v: exit %d, more stdout %q, stderr %q; want %d and the interrupted line", tc.sig, code, rest, stderr.String(), tc.code)
+				if code := cmd.ProcessState.ExitCode(); code != tc.code || rest != "" || cmd.Stderr() != "agentenkit: interrupted\n" {
+					t.Fatalf("after %v: exit %d, more stdout %q, stderr %q; want %d and the interrupted line", tc.sig, code, rest, cmd.Stderr(), tc.code)
 				}
 				if d := time.Since(start); d > 20*time.Second {
 					t.Errorf("the run took %s to end after %v", d, tc.sig)
