@@ -196,6 +196,7 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	w := &saver{s: s, ctx: ctx, ttl: ttl, fsys: fsys, used: map[string]struct{}{}, files: map[string]fileState{}, flat: map[string]entry{}}
+	defer w.release()
 	// Announce the Save before deciding what the store holds, then wait
 	// out a collection that started before.
 	token := s.savingPrefix() + randomID()

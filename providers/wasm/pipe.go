@@ -11,6 +11,13 @@ import (
 // ahead of its reader waits (backpressure), as with a Linux pipe.
 const pipeSize = 64 << 10
 
+// pipeFirst is the size of a pipe's buffer when something is first written
+// to it; it doubles up to pipeSize as the writer gets ahead. Most pipes
+// carry a few bytes (a python3 child's stdout "42\n") or none (its stderr,
+// its stdin), and a command's three pipes of 64 KiB each were 192 KiB made
+// and dropped per child.
+const pipeFirst = 4 << 10
+
 // errPipeClosed: the pipe's reader went away (EPIPE).
 var errPipeClosed = errors.New("broken pipe")
 
@@ -20,8 +27,8 @@ var errPipeClosed = errors.New("broken pipe")
 // every change, so a polling guest sleeping in proc_poll wakes up.
 type pipe struct {
 	mu      sync.Mutex
-	buf     [pipeSize]byte
-	start   int // index of the first unread byte
+	buf     []byte // a ring of up to pipeSize bytes, grown as needed
+	start   int    // index of the first unread byte
 	n       int // unread bytes
 	wclosed bool
 	rclosed bool
@@ -43,12 +50,32 @@ func (p *pipe) signal() {
 	}
 }
 
+// grow makes room for want unread bytes in all (pipeSize at most), the
+// unread ones moved to the start. Callers hold mu.
+func (p *pipe) grow(want int) {
+	size := max(len(p.buf), pipeFirst)
+	for size < want && size < pipeSize {
+		size *= 2
+	}
+	size = min(size, pipeSize)
+	if size <= len(p.buf) {
+		return
+	}
+	buf := make([]byte, size)
+	p.n = p.take(buf)
+	p.buf, p.start = buf, 0
+}
+
 // put copies what fits of b into the buffer. Callers hold mu.
 func (p *pipe) put(b []byte) int {
+	if p.n+len(b) > len(p.buf) {
+		p.grow(p.n + len(b))
+	}
+	size := len(p.buf)
 	k := 0
-	for k < len(b) && p.n < pipeSize {
-		end := (p.start + p.n) % pipeSize
-		limit := pipeSize
+	for k < len(b) && p.n < size {
+		end := (p.start + p.n) % size
+		limit := size
 		if end < p.start {
 			limit = p.start
 		}
@@ -66,11 +93,11 @@ func (p *pipe) put(b []byte) int {
 func (p *pipe) take(b []byte) int {
 	k := 0
 	for k < len(b) && p.n > 0 {
-		limit := min(p.start+p.n, pipeSize)
+		limit := min(p.start+p.n, len(p.buf))
 		c := copy(b[k:], p.buf[p.start:limit])
 		k += c
 		p.n -= c
-		p.start = (p.start + c) % pipeSize
+		p.start = (p.start + c) % len(p.buf)
 	}
 	if p.n == 0 {
 		p.start = 0
@@ -196,7 +223,7 @@ func (p *pipe) closeRead() {
 	defer p.mu.Unlock()
 	if !p.rclosed {
 		p.rclosed = true
-		p.n, p.start = 0, 0
+		p.n, p.start, p.buf = 0, 0, nil
 		p.signal()
 	}
 }

@@ -49,7 +49,16 @@ func newDataImage(image []byte) (*dataImage, error) {
 		f.Close()
 		return nil, fmt.Errorf("engine: data image: %w", err)
 	}
-	return &dataImage{size: len(image), bytes: image, file: mappedFile{f: f, size: size}}, nil
+	d := &dataImage{size: len(image), bytes: image, file: mappedFile{f: f, size: size}}
+	// The bytes kept for the copying fallback are the file's pages, mapped
+	// read-only: the page cache's, which every instance mapping the image
+	// shares, instead of a copy on the Go heap (a template's 10 MiB each,
+	// held as long as the image). Where that mapping fails, image stays.
+	if b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED); err == nil {
+		d.bytes = b[:len(image):len(image)]
+		runtime.AddCleanup(d, func(b []byte) { _ = syscall.Munmap(b) }, b)
+	}
+	return d, nil
 }
 
 // mapInto maps the image over the start of mem, a mapping of at least

@@ -34,6 +34,22 @@ func TestDataImageWriteFails(t *testing.T) {
 	}
 }
 
+// The image keeps no reference to the bytes it was made from (a
+// template's memory, copied from the instance): its bytes are the file's,
+// as written, whatever the caller does with its slice after.
+func TestDataImageKeepsNoCopy(t *testing.T) {
+	image := bytes.Repeat([]byte("xyz"), 2*os.Getpagesize()+1)
+	want := bytes.Clone(image)
+	d, err := newDataImage(image)
+	if err != nil {
+		t.Fatal(err)
+	}
+	clear(image)
+	if d.size != len(want) || !bytes.Equal(d.bytes, want) {
+		t.Fatalf("the image's bytes changed with the caller's slice (%d bytes, want %d)", len(d.bytes), len(want))
+	}
+}
+
 // The image is every page of the file, padding included, and maps back
 // as written.
 func TestDataImageWhole(t *testing.T) {
