@@ -198,6 +198,35 @@ func TestPrewarmFirstPython(t *testing.T) {
 	}
 }
 
+// TestPrestartFromSecondPython: where a template serves the sandbox
+// (Options.Prewarm), its first python3 command starts from a clone and
+// prestarts no Python for the next (which a clone serves as fast); the
+// second prestarts one, and the third runs in it.
+func TestPrestartFromSecondPython(t *testing.T) {
+	p, sb := newWarmSandbox(t, Options{Prewarm: true})
+	ctx := context.Background()
+	prestarted := func() bool {
+		p.mu.Lock()
+		st := p.cache[sb.ID()]
+		p.mu.Unlock()
+		st.mu.Lock()
+		defer st.mu.Unlock()
+		return st.shells.python != nil
+	}
+	for i, want := range []bool{false, true} {
+		r, err := sb.RunCommand(ctx, fmt.Sprintf("python3 -c 'print(%d)'", i), sandbox.RunCommandOptions{Timeout: time.Minute})
+		require.NoError(t, err)
+		require.Equal(t, fmt.Sprintf("%d\n", i), r.Stdout, r.Stderr)
+		assert.Equal(t, want, prestarted(), "a prestarted Python after python3 command %d", i+1)
+	}
+	p.readyPython(t, sb.ID())
+	used := p.pythonsUsed.Load()
+	r, err := sb.RunCommand(ctx, "python3 -c 'print(2)'", sandbox.RunCommandOptions{Timeout: time.Minute})
+	require.NoError(t, err)
+	assert.Equal(t, "2\n", r.Stdout, r.Stderr)
+	assert.Equal(t, used+1, p.pythonsUsed.Load(), "the third python3 ran in the prestarted Python")
+}
+
 // TestPythonLoadsOnlyWhenNeeded: a sandbox that runs shell commands never
 // asks for the python image (a CLI process running `echo hi` does not load
 // it); the first python3 command does.
