@@ -34,21 +34,33 @@ func sessionFrom(ctx context.Context) (*session, bool) {
 }
 
 func newSession(opts Options) *session {
-	s := &session{
-		handlers: opts.Handlers,
-		fallback: opts.Fallback,
-		fbNames:  map[string]bool{},
-		name:     opts.Name,
-	}
+	s := commandSession(opts)
+	s.fallback = opts.Fallback
+	s.name = opts.Name
 	if s.name == "" {
 		s.name = "bash"
-	}
-	for _, n := range opts.FallbackNames {
-		s.fbNames[n] = true
 	}
 	s.base = posixfs.Strict(posixfs.WithSystem(opts.FS, sysCommands{s}))
 	return s
 }
+
+// commandSession is a session with opts's command tables only.
+func commandSession(opts Options) *session {
+	s := &session{handlers: opts.Handlers, fbNames: map[string]bool{}}
+	for _, n := range opts.FallbackNames {
+		s.fbNames[n] = true
+	}
+	return s
+}
+
+// SystemCommands are the commands /usr/bin lists in a shell run with
+// opts (the system folders, posixfs.WithSystem): its Handlers and
+// FallbackNames, the commands built in, and the shell's builtins that
+// Debian has as programs too (echo, test, [, ...). Only opts's Handlers
+// and FallbackNames matter. The wasm adapter shows the same folders to
+// the sandbox's other programs (python3, node) from this list, which the
+// busybox image prints (`busybox --list`).
+func SystemCommands(opts Options) posixfs.Commands { return sysCommands{commandSession(opts)} }
 
 // sysCommands are the commands /usr/bin lists (posixfs.WithSystem): the
 // session's handlers, the commands built in, the fallback's names, and the

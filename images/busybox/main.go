@@ -25,6 +25,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/shell"
 	"github.com/agentenkit/agentenkit/shell/pip"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
 // hostNames are the commands other images answer: python's and node's.
@@ -55,7 +56,18 @@ func environ(kvs []string) map[string]string {
 
 // run runs argv as sh or bash does, with env as the whole environment, in
 // dir, and returns the exit status.
+//
+// `busybox --list` prints the commands the shell runs itself, one a line,
+// as /usr/bin lists them (shell.SystemCommands), for the wasm adapter to
+// show the same /usr/bin to the sandbox's other programs.
 func run(argv []string, env map[string]string, dir string) int {
+	if len(argv) == 2 && argv[0] == "busybox" && argv[1] == "--list" {
+		names := posixfs.CommandNames(shell.SystemCommands(commands()))
+		if _, err := os.Stdout.WriteString(strings.Join(names, "\n") + "\n"); err != nil {
+			return 1
+		}
+		return 0
+	}
 	name := "bash"
 	script := `bash "$@"` // a file or stdin: the shell's own bash builtin
 	params := argv[1:]
@@ -65,19 +77,18 @@ func run(argv []string, env map[string]string, dir string) int {
 			name, params = argv[3], argv[4:]
 		}
 	}
-	code, _ := shell.Run(context.Background(), script, shell.Options{
-		FS:            shell.WASIFS(),
-		Dir:           dir,
-		Env:           env,
-		Stdin:         os.Stdin,
-		Stdout:        os.Stdout,
-		Stderr:        os.Stderr,
-		Fallback:      fallback,
-		FallbackNames: hostNames,
-		Name:          name,
-		Args:          params,
-	})
+	opts := commands()
+	opts.FS, opts.Dir, opts.Env = shell.WASIFS(), dir, env
+	opts.Stdin, opts.Stdout, opts.Stderr = os.Stdin, os.Stdout, os.Stderr
+	opts.Name, opts.Args = name, params
+	code, _ := shell.Run(context.Background(), script, opts)
 	return code
+}
+
+// commands are the shell's command tables: what it runs besides its own
+// commands.
+func commands() shell.Options {
+	return shell.Options{Fallback: fallback, FallbackNames: hostNames}
 }
 
 // fallback runs the names the shell does not know itself.

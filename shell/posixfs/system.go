@@ -70,18 +70,8 @@ func WithSystem(base afero.Fs, cmds Commands) afero.Fs {
 
 // HasSystem reports whether fsys shows the system folders of WithSystem.
 func HasSystem(fsys afero.Fs) bool {
-	for {
-		switch f := fsys.(type) {
-		case *fsSystem:
-			return true
-		case *fsDev:
-			fsys = f.base
-		case *fsPOSIX:
-			fsys = f.base
-		default:
-			return false
-		}
-	}
+	_, ok := systemOf(fsys)
+	return ok
 }
 
 // RootOwned reports whether fi describes one of the system folders' nodes
@@ -95,30 +85,101 @@ func RootOwned(fi fs.FileInfo) bool {
 // command's file in the system folders of fsys (/usr/bin/NAME,
 // /bin/NAME), and returns the command's name.
 func SystemCommand(fsys afero.Fs, abs string) (string, bool) {
+	f, ok := systemOf(fsys)
+	if !ok {
+		return "", false
+	}
+	clean := fsClean(abs)
+	real, kind := f.classify(clean, true)
+	if kind == sysNone {
+		// a link of the base's that leads to a command's file (a base
+		// that shows the system folders itself, as the wasm adapter's
+		// WASI view does, answers for it with a node of root's)
+		if fi, err := Lstat(f.base, clean); err == nil && !IsSymlink(fi) && !RootOwned(fi) {
+			return "", false
+		}
+		real, kind = f.viaLinks(clean, true)
+	}
+	if kind != sysFile {
+		return "", false
+	}
+	return path.Base(real), true
+}
+
+// SystemPath reports whether the system folders of fsys (WithSystem)
+// answer for name, an absolute path, themselves, whatever the base holds,
+// and the real path it stands for there (/bin/ls: /usr/bin/ls): /usr,
+// /usr/bin, /usr/sbin and any name in them (but /usr's others, such as
+// /usr/local), /bin, /sbin and any path through them. follow says whether
+// a last element that is a link (/bin) is followed.
+//
+// It is for a front end other than afero's over the same base (the wasm
+// adapter's WASI view of a sandbox): such a front end does an operation
+// on such a path through fsys, and any other on the base, as fsys does,
+// asking SystemPathVia when the base fails. It also opens the root for
+// reading through fsys, which lists bin, sbin and usr with the base's
+// others, and calls PrepareSystemBase before making anything on the base.
+func SystemPath(fsys afero.Fs, name string, follow bool) (real string, ok bool) {
+	s, ok := systemOf(fsys)
+	if !ok {
+		return "", false
+	}
+	real, kind := s.classify(fsClean(name), follow)
+	return real, kind != sysNone
+}
+
+// SystemPathVia is SystemPath for a path the base failed on with err: it
+// reports whether a link of the base leads into the system folders
+// (~/b/ls with ~/b -> /bin), for which fsys answers, as it does itself.
+func SystemPathVia(fsys afero.Fs, name string, follow bool, err error) (real string, ok bool) {
+	s, ok := systemOf(fsys)
+	if !ok {
+		return "", false
+	}
+	real, kind := s.where(fsClean(name), follow, err)
+	return real, kind != sysNone
+}
+
+// PrepareSystemBase makes the base's /usr (0755) when name, a path about
+// to be made on the base by a front end of SystemPath, is under /usr and
+// the base has none, as fsys does before its own makes.
+func PrepareSystemBase(fsys afero.Fs, name string) error {
+	s, ok := systemOf(fsys)
+	if !ok {
+		return nil
+	}
+	return s.ensureUsr(fsClean(name))
+}
+
+// systemOf finds the system layer of fsys, under the POSIX and device
+// layers too.
+func systemOf(fsys afero.Fs) (*fsSystem, bool) {
 	for {
 		switch f := fsys.(type) {
 		case *fsSystem:
-			clean := fsClean(abs)
-			real, kind := f.classify(clean, true)
-			if kind == sysNone {
-				// a link of the base's that leads to a command's file
-				if fi, err := Lstat(f.base, clean); err == nil && !IsSymlink(fi) {
-					return "", false
-				}
-				real, kind = f.viaLinks(clean, true)
-			}
-			if kind != sysFile {
-				return "", false
-			}
-			return path.Base(real), true
+			return f, true
 		case *fsDev:
 			fsys = f.base
 		case *fsPOSIX:
 			fsys = f.base
 		default:
-			return "", false
+			return nil, false
 		}
 	}
+}
+
+// CommandNames is what /usr/bin lists for cmds: the names that can be
+// file names there (no slash or control character, not "." or "..", at
+// most 255 bytes), sorted, each once.
+func CommandNames(cmds Commands) []string {
+	var names []string
+	for _, n := range cmds.Names() {
+		if validCommandName(n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return slices.Compact(names)
 }
 
 // StubScript is the text of /usr/bin/name: a script that runs the command
@@ -207,15 +268,7 @@ func validCommandName(name string) bool {
 
 // commandNames lists /usr/bin, sorted.
 func (s *fsSystem) commandNames() []string {
-	s.once.Do(func() {
-		for _, n := range s.cmds.Names() {
-			if validCommandName(n) {
-				s.names = append(s.names, n)
-			}
-		}
-		slices.Sort(s.names)
-		s.names = slices.Compact(s.names)
-	})
+	s.once.Do(func() { s.names = CommandNames(s.cmds) })
 	return s.names
 }
 

@@ -11,6 +11,8 @@ import (
 	"testing"
 
 	"github.com/spf13/afero"
+
+	"github.com/agentenkit/agentenkit/vfs"
 )
 
 // testCommands are the commands of the tests' /usr/bin.
@@ -292,4 +294,91 @@ func FuzzSystemPaths(f *testing.F) {
 			}
 		}
 	})
+}
+
+// SystemPath and SystemPathVia say which paths the system folders answer
+// for, and the real path there, as fsSystem itself decides.
+func TestSystemPath(t *testing.T) {
+	base := vfs.New(vfs.Options{}) // with links
+	if err := base.MkdirAll("/home/user", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	fsys := Strict(WithSystem(base, testCommands{"sh", "ls"}))
+	if err := Symlink(fsys, "/bin", "/home/user/b"); err != nil {
+		t.Fatal(err)
+	}
+	if err := Symlink(fsys, "/home/user/b/ls", "/home/user/myls"); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name   string
+		follow bool
+		real   string // "": not the system's
+		via    string // after the base failed with ENOENT: "": not the system's
+	}{
+		{name: "/usr/bin/ls", real: "/usr/bin/ls"},
+		{name: "/bin/ls", real: "/usr/bin/ls"},
+		{name: "//bin/../bin/./sh", real: "/usr/bin/sh"},
+		{name: "/bin", real: "/bin"},
+		{name: "/bin", follow: true, real: "/usr/bin"},
+		{name: "/sbin/x", real: "/usr/sbin/x"},
+		{name: "/usr", real: "/usr"},
+		{name: "/usr/bin/nosuch", real: "/usr/bin/nosuch"},
+		{name: "/usr/local", real: ""},
+		{name: "/usr/local/bin/x", real: ""},
+		{name: "/", real: ""},
+		{name: "/home/user", real: ""},
+		{name: "/home/user/b/ls", real: "", via: "/usr/bin/ls"},
+		{name: "/home/user/b/nosuch", real: "", via: "/usr/bin/nosuch"},
+		{name: "/home/user/b", real: ""},
+		{name: "/home/user/myls", follow: true, real: "", via: "/usr/bin/ls"},
+		{name: "/home/user/nosuch", real: ""},
+	} {
+		real, ok := SystemPath(fsys, tc.name, tc.follow)
+		if ok != (tc.real != "") || real != tc.real && ok {
+			t.Errorf("SystemPath(%q, %v) = %q, %v; want %q", tc.name, tc.follow, real, ok, tc.real)
+		}
+		if ok {
+			continue
+		}
+		real, ok = SystemPathVia(fsys, tc.name, tc.follow, PathErr("stat", tc.name, syscall.ENOENT))
+		if ok != (tc.via != "") || real != tc.via && ok {
+			t.Errorf("SystemPathVia(%q, %v, ENOENT) = %q, %v; want %q", tc.name, tc.follow, real, ok, tc.via)
+		}
+		if _, ok := SystemPathVia(fsys, tc.name, tc.follow, PathErr("stat", tc.name, syscall.EACCES)); ok {
+			t.Errorf("SystemPathVia(%q, EACCES): the base's error does not stand", tc.name)
+		}
+	}
+	if _, ok := SystemPath(afero.NewMemMapFs(), "/bin/ls", true); ok {
+		t.Error("SystemPath without the system folders")
+	}
+}
+
+// PrepareSystemBase makes the base's /usr for a path under it, and
+// nothing else.
+func TestPrepareSystemBase(t *testing.T) {
+	base := afero.NewMemMapFs()
+	fsys := WithSystem(base, testCommands{"ls"})
+	if err := PrepareSystemBase(fsys, "/home/x"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := base.Stat("/usr"); !errors.Is(err, fs.ErrNotExist) {
+		t.Errorf("/usr made for /home/x: %v", err)
+	}
+	if err := PrepareSystemBase(fsys, "/usr/local"); err != nil {
+		t.Fatal(err)
+	}
+	if fi, err := base.Stat("/usr"); err != nil || !fi.IsDir() || fi.Mode().Perm() != 0o755 {
+		t.Errorf("the base's /usr: %v, %v", fi, err)
+	}
+	if err := PrepareSystemBase(afero.NewMemMapFs(), "/usr/local"); err != nil {
+		t.Errorf("without the system folders: %v", err)
+	}
+}
+
+func TestCommandNames(t *testing.T) {
+	got := CommandNames(testCommands{"sh", "ls", "", ".", "..", "a/b", "bad\nname", "x\x7f", "[", "sh", strings.Repeat("n", 256)})
+	if want := []string{"[", "ls", "sh"}; !slices.Equal(got, want) {
+		t.Errorf("CommandNames = %q, want %q", got, want)
+	}
 }

@@ -19,8 +19,9 @@ import (
 // mode argument to create with, none in a stat, no chmod. The wasm
 // adapter's filesystem (vfs.FS.WASI) fills the gap: a guest's new file is
 // 0644 and folder 0755, every stat carries the node's mode in st_dev
-// (wasiDevTag | bits), and fs_chmod of the host module "agentenkit" sets a
-// mode. WASIFS is afero's OsFs seen through that.
+// (wasiDevTag | bits, with wasiRootOwned for a node of root's), and
+// fs_chmod of the host module "agentenkit" sets a mode. WASIFS is afero's
+// OsFs seen through that.
 
 //go:wasmimport agentenkit fs_chmod
 func hostFSChmod(path unsafe.Pointer, n uint32, mode uint32) int32
@@ -31,6 +32,10 @@ func hostFSUmask() int32
 // wasiDevTag is vfs.WASIDevTag: the high 32 bits of an st_dev that carries
 // a mode in its low 12.
 const wasiDevTag uint64 = 0x6165_6b6d << 32
+
+// wasiRootOwned is vfs.WASIRootOwned: the bit of a tagged st_dev that says
+// the node is root's (the system folders the host shows, /usr/bin, ...).
+const wasiRootOwned uint64 = 1 << 16
 
 // The modes the host creates with.
 const (
@@ -198,18 +203,26 @@ func wasiInfo(fi fs.FileInfo) fs.FileInfo {
 	}
 	bits := uint32(st.Dev & 0o7777)
 	mode := fi.Mode()&fs.ModeType | command.FileMode(bits)
+	root := st.Dev&wasiRootOwned != 0
 	sys := *st
 	sys.Dev = 1
 	sys.Mode = int(bits)
 	sys.Uid, sys.Gid = 1000, 1000
-	return &wasiFileInfo{FileInfo: fi, mode: mode, sys: &sys}
+	if root {
+		sys.Uid, sys.Gid = 0, 0
+	}
+	return &wasiFileInfo{FileInfo: fi, mode: mode, sys: &sys, root: root}
 }
 
 type wasiFileInfo struct {
 	fs.FileInfo
 	mode fs.FileMode
 	sys  *syscall.Stat_t
+	root bool
 }
 
 func (i *wasiFileInfo) Mode() fs.FileMode { return i.mode }
 func (i *wasiFileInfo) Sys() any          { return i.sys }
+
+// RootOwned reports whether the node is root's (posixfs.RootOwned).
+func (i *wasiFileInfo) RootOwned() bool { return i.root }
