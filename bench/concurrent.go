@@ -62,7 +62,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	sbs := make([]sandbox.Sandbox, n)
 	errs := make([]error, n)
 	var wg sync.WaitGroup
-	start := time.Now()
+	start, cpu0 := time.Now(), cpuTime()
 	for i := range n {
 		wg.Go(func() {
 			sb, err := p.Create(ctx, opts)
@@ -81,7 +81,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 		})
 	}
 	wg.Wait()
-	wall := time.Since(start)
+	wall, cpu := time.Since(start), cpuTime()-cpu0
 	var peak, peakPSS uint64
 	if rssOK {
 		peak = peakRSS()
@@ -106,7 +106,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	if failed > 0 {
 		return Result{}, fmt.Errorf("%d sandboxes at once: %d failed, the first: %w", n, failed, first)
 	}
-	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, PeakPSS: peakPSS, Memory: a.Memory}, nil
+	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, PeakPSS: peakPSS, Memory: a.Memory, Note: cpuNote(a, cpu)}, nil
 }
 
 // resetPeakRSS starts the process's peak RSS (VmHWM) afresh from its

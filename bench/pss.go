@@ -27,7 +27,8 @@ import (
 // it measures. The anonymous part, which is what grows with sandboxes, is
 // cheap to read (RssAnon in /proc/self/status, a counter); the file and
 // shared-memory part is small and changes slowly. So PSSSampler reads
-// status every fastEvery and smaps_rollup every slowEvery, and reports
+// status every fastEvery (2 ms) and smaps_rollup every slowEvery (500 ms:
+// one reading between the first and the last of a 1 s workload), and reports
 // peak RssAnon + peak (Pss_File + Pss_Shmem): never below the true peak PSS
 // at the readings (Pss_Anon is at most RssAnon, equal in a process that
 // shares no anonymous page with another, as here), and at most the file
@@ -118,7 +119,7 @@ func parseKB(b []byte, need map[string]bool, names ...string) (map[string]uint64
 // How often PSSSampler reads status and smaps_rollup.
 const (
 	fastEvery = 2 * time.Millisecond
-	slowEvery = 250 * time.Millisecond
+	slowEvery = 500 * time.Millisecond
 )
 
 // MemPeak is what a PSSSampler saw.

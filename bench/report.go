@@ -252,6 +252,9 @@ func details(r Result) string {
 	default:
 		parts = append(parts, peakMemory(r))
 	}
+	if r.Note != "" {
+		parts = append(parts, r.Note)
+	}
 	return "<br>" + strings.Join(parts, ", ")
 }
 

@@ -65,6 +65,7 @@ func TestDetails(t *testing.T) {
 		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 300<<20 + 1}, "<br>python3, peak RSS 300 MiB"},
 		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 3 << 30}, "<br>python3, peak RSS 3.0 GiB"},
 		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 3 << 30, PeakPSS: 480 << 20}, "<br>python3, peak PSS 480 MiB (RSS 3.0 GiB)"},
+		{Result{Sandboxes: 100, Command: "python3", PeakRSS: 3 << 30, PeakPSS: 480 << 20, Note: "CPU 1.80 s"}, "<br>python3, peak PSS 480 MiB (RSS 3.0 GiB), CPU 1.80 s"},
 		{Result{Sandboxes: 100, Command: "python3", Memory: ChildProcesses, PeakRSS: 60 << 20, PeakPSS: 50 << 20}, "<br>python3, peak PSS 50 MiB (RSS 60 MiB) + the commands' host processes"},
 		{Result{Sandboxes: 20, Command: "echo", Memory: Elsewhere, PeakRSS: 1 << 20}, "<br>echo, only 20 sandboxes, RSS not in-process (containers): wall time only"},
 	} {
