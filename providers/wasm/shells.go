@@ -110,11 +110,19 @@ func (p *Provider) putShell(st *state, sh *shell) {
 }
 
 // prewarm starts a shell for st in the background when it has none idle
-// and none starting, and the provider has room for one more.
+// and none starting, and the provider has room for one more: the shells
+// being started count against Options.WarmShells with the idle ones. (Not
+// counted, a burst of 100 sandboxes made at once started 100, of which
+// putShell kept 32 and closed the rest as they became ready, and 45 of
+// those sandboxes' first commands then started a shell of their own.)
 func (p *Provider) prewarm(st *state, memPages uint32) {
 	st.mu.Lock()
-	if st.gone || st.fsys == nil || len(st.shells.idle) > 0 || st.shells.warming != nil ||
-		p.idleShells.Load() >= int64(p.opts.WarmShells) {
+	if st.gone || st.fsys == nil || len(st.shells.idle) > 0 || st.shells.warming != nil {
+		st.mu.Unlock()
+		return
+	}
+	if p.warmingShells.Add(1)+p.idleShells.Load() > int64(p.opts.WarmShells) {
+		p.warmingShells.Add(-1)
 		st.mu.Unlock()
 		return
 	}
@@ -124,6 +132,7 @@ func (p *Provider) prewarm(st *state, memPages uint32) {
 	go func() {
 		defer close(done)
 		sh, err := p.startShell(context.Background(), st, memPages)
+		p.warmingShells.Add(-1)
 		st.mu.Lock()
 		if st.shells.warming == done {
 			st.shells.warming = nil

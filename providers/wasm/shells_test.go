@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -98,6 +99,55 @@ func TestWarmShells(t *testing.T) {
 		require.NoError(t, sb.Destroy(ctx))
 		assert.Equal(t, before, p.idleShells.Load())
 	})
+}
+
+// TestWarmShellsBurst: sandboxes made at once, more than WarmShells,
+// start WarmShells shells in the background, not one each: the shells
+// being started count against the cap with the idle ones (counted only
+// once idle, a burst of 100 started 100, closed all but 32 as they became
+// ready, and the commands of those sandboxes then started their own). The
+// others' commands start their shell when they run.
+func TestWarmShellsBurst(t *testing.T) {
+	const warm, n = 3, 10
+	p, first := newWarmSandbox(t, Options{WarmShells: warm})
+	ctx := context.Background()
+	require.NoError(t, first.Destroy(ctx))
+	deadline := time.Now().Add(30 * time.Second)
+	for p.warmingShells.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	before := p.shellsStarted.Load()
+	sbs := make([]sandbox.Sandbox, n)
+	var wg sync.WaitGroup
+	for i := range n {
+		wg.Go(func() {
+			sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+			if assert.NoError(t, err) {
+				sbs[i] = sb
+				t.Cleanup(func() { _ = sb.Destroy(context.Background()) })
+			}
+		})
+	}
+	wg.Wait()
+	for p.warmingShells.Load() > 0 && time.Now().Before(deadline) {
+		time.Sleep(5 * time.Millisecond)
+	}
+	require.Zero(t, p.warmingShells.Load(), "shells still starting after 30 s")
+	assert.EqualValues(t, warm, p.shellsStarted.Load()-before, "shells started for %d sandboxes made at once", n)
+	assert.EqualValues(t, warm, p.idleShells.Load())
+	for _, sb := range sbs {
+		if sb == nil {
+			continue
+		}
+		wg.Go(func() {
+			r, err := sb.RunCommand(ctx, "echo 42", sandbox.RunCommandOptions{})
+			if assert.NoError(t, err) {
+				assert.Equal(t, "42\n", r.Stdout, r.Stderr)
+			}
+		})
+	}
+	wg.Wait()
+	assert.LessOrEqual(t, p.idleShells.Load(), int64(warm))
 }
 
 // TestWarmShellsOff: with WarmShells negative nothing is kept.

@@ -218,6 +218,7 @@ type Provider struct {
 
 	warmOnce      sync.Once
 	idleShells    atomic.Int64 // warm shells idle in all sandboxes (shells.go)
+	warmingShells atomic.Int64 // shells prewarm is starting (shells.go)
 	shellsStarted atomic.Int64 // warm shells ever started, for tests
 	idlePythons   atomic.Int64 // prestarted Pythons held (shells.go)
 	pythonsUsed   atomic.Int64 // prestarted Pythons that ran a command, for tests
