@@ -320,49 +320,36 @@ func (s *fsSystem) where(clean string, follow bool, err error) (string, sysKind)
 	return s.viaLinks(clean, follow)
 }
 
+// errWalkEnd ends viaLinks's walk where its answer is known.
+var errWalkEnd = errors.New("posixfs: the walk has its answer")
+
 // viaLinks resolves clean element by element, as POSIX does, through the
 // base's links and the system's (at most 40), and classifies where it
 // leads; sysNone when it does not lead into the system's folders.
 func (s *fsSystem) viaLinks(clean string, follow bool) (string, sysKind) {
-	pending := strings.Split(clean, "/")
-	cur := "/"
-	for hops := 0; len(pending) > 0; {
-		elem := pending[0]
-		pending = pending[1:]
-		switch elem {
-		case "", ".":
-			continue
-		case "..":
-			cur = path.Dir(cur)
-			continue
+	real, kind := clean, sysNone
+	cur, err := walk(s.base, clean, clean, func(next string, fi fs.FileInfo, err error, rest []string) (walkAction, error) {
+		_, k := s.classify(next, false)
+		switch {
+		case k == sysUsr && err != nil: // /usr, not in the base: the system's
+			return walkInto, nil
+		case k != sysNone && k != sysUsr:
+			real, kind = s.classify(path.Join(append([]string{next}, rest...)...), follow)
+			return 0, errWalkEnd
+		case err != nil:
+			return 0, errWalkEnd
 		}
-		next := path.Join(cur, elem)
-		if _, kind := s.classify(next, false); kind != sysNone && kind != sysUsr {
-			return s.classify(path.Join(append([]string{next}, pending...)...), follow)
+		last := len(rest) == 0
+		if IsSymlink(fi) && (!last || follow) {
+			return walkLink, nil
 		}
-		fi, err := Lstat(s.base, next)
-		if err != nil {
-			return clean, sysNone
+		if last || !fi.IsDir() {
+			return 0, errWalkEnd
 		}
-		last := len(pending) == 0
-		if !IsSymlink(fi) || (last && !follow) {
-			if last || !fi.IsDir() {
-				return clean, sysNone
-			}
-			cur = next
-			continue
-		}
-		if hops++; hops > 40 {
-			return clean, sysNone
-		}
-		target, err := Readlink(s.base, next)
-		if err != nil || target == "" {
-			return clean, sysNone
-		}
-		if path.IsAbs(target) {
-			cur = "/"
-		}
-		pending = append(strings.Split(target, "/"), pending...)
+		return walkInto, nil
+	})
+	if err != nil {
+		return real, kind
 	}
 	return s.classify(cur, follow)
 }
