@@ -47,6 +47,12 @@ func (r *Runner) arithText(x syntax.ArithmExpr, key bool) (string, error) {
 		// Not converted (built by hand): its printed form.
 		return printNode(x), nil
 	}
+	if len(w.Parts) == 1 && !key {
+		if l, ok := w.Parts[0].(*syntax.Lit); ok {
+			// The whole expression is text ("i+1"): nothing to expand.
+			return l.Value, nil
+		}
+	}
 	var b strings.Builder
 	for _, p := range w.Parts {
 		switch p := p.(type) {

@@ -51,24 +51,21 @@ func (r *Runner) wordFields(out []string, w *syntax.Word) ([]string, error) {
 		if !f.Real {
 			continue
 		}
-		if segs, ok := expand.Unsplit(f); ok {
-			// Nothing to split: IFS is not needed.
+		if segs, ok := expand.Whole(f, r.ifs); ok {
 			if segs == nil {
 				continue
 			}
-			g, err := r.globField(segs)
-			if err != nil {
+			var err error
+			if out, err = r.globField(out, segs); err != nil {
 				return nil, err
 			}
-			out = append(out, g...)
 			continue
 		}
 		for _, sf := range expand.Split(f, r.ifs()) {
-			g, err := r.globField(sf)
-			if err != nil {
+			var err error
+			if out, err = r.globField(out, sf); err != nil {
 				return nil, err
 			}
-			out = append(out, g...)
 		}
 	}
 	return out, nil
@@ -374,15 +371,15 @@ func (r *Runner) ifs() string {
 	return v
 }
 
-// globField expands a split field as a pathname pattern when it has
-// unquoted pattern characters; else it is the field's text.
-func (r *Runner) globField(segs []expand.Seg) ([]string, error) {
+// globField appends to out the expansion of a split field as a pathname
+// pattern when it has unquoted pattern characters; else the field's text.
+func (r *Runner) globField(out []string, segs []expand.Seg) ([]string, error) {
 	text, pat, maybe := expand.GlobText(segs)
 	// Characters a backslash escapes are not pattern characters (an
 	// expansion's x='a\*b' stays a\*b); a bracket may open in one part
 	// and close in another ([$x]).
 	if !maybe || r.opt["noglob"] || !glob.HasMeta(pat, r.shopt["extglob"]) {
-		return []string{text}, nil
+		return append(out, text), nil
 	}
 	matches := r.globber().Glob(pat)
 	if gi, ok := r.getVar("GLOBIGNORE"); ok && gi != "" {
@@ -410,12 +407,12 @@ func (r *Runner) globField(segs []expand.Seg) ([]string, error) {
 			return nil, &shError{msg: "no match: " + text, status: 1, abort: true}
 		}
 		if r.shopt["nullglob"] {
-			return nil, nil
+			return out, nil
 		}
 		// An unmatched pattern is left as it was, backslashes and all.
-		return []string{text}, nil
+		return append(out, text), nil
 	}
-	return matches, nil
+	return append(out, matches...), nil
 }
 
 // extGlobParts adds an extended glob @(a|b) whose alternatives are

@@ -54,31 +54,36 @@ func TestSplit(t *testing.T) {
 	}
 }
 
-// TestUnsplit: a field with no unquoted expansion to split is itself,
-// as Split gives it whatever IFS is; nil when only empty expansions.
-func TestUnsplit(t *testing.T) {
+// TestWhole: a field with no unquoted expansion to split, or none with
+// an IFS character, is itself, as Split gives it; nil when only empty
+// expansions. IFS is read only when an expansion has text.
+func TestWhole(t *testing.T) {
 	for _, c := range []struct {
-		segs []Seg
-		ok   bool
+		segs    []Seg
+		ifs     string
+		ok      bool
+		readIFS bool
 	}{
-		{segs: []Seg{{S: "a"}, {S: "*", Quoted: true}}, ok: true},
-		{segs: []Seg{{S: "", Split: true}, {S: "b", Quoted: true}}, ok: true},
-		{segs: []Seg{{S: "", Split: true}}, ok: true},
-		{segs: []Seg{{S: "a"}, {S: "b c", Split: true}}, ok: false},
+		{segs: []Seg{{S: "a"}, {S: "*", Quoted: true}}, ifs: " ", ok: true},
+		{segs: []Seg{{S: "", Split: true}, {S: "b", Quoted: true}}, ifs: " ", ok: true},
+		{segs: []Seg{{S: "", Split: true}}, ifs: " ", ok: true},
+		{segs: []Seg{{S: "a"}, {S: "bc", Split: true}}, ifs: " \t\n", ok: true, readIFS: true},
+		{segs: []Seg{{S: "a"}, {S: "b c", Split: true}}, ifs: "", ok: true, readIFS: true},
+		{segs: []Seg{{S: "a"}, {S: "b c", Split: true}}, ifs: " ", ok: false, readIFS: true},
+		{segs: []Seg{{S: "a:b", Split: true}}, ifs: ":", ok: false, readIFS: true},
 	} {
 		f := &Field{Segs: c.segs, Real: true}
-		got, ok := Unsplit(f)
-		if ok != c.ok {
-			t.Errorf("%v: ok %v, want %v", c.segs, ok, c.ok)
+		read := false
+		got, ok := Whole(f, func() string { read = true; return c.ifs })
+		if ok != c.ok || read != c.readIFS {
+			t.Errorf("%v, IFS %q: ok %v (IFS read %v), want %v (%v)", c.segs, c.ifs, ok, read, c.ok, c.readIFS)
 			continue
 		}
 		if !ok {
 			continue
 		}
-		for _, ifs := range []string{" \t\n", ":", ""} {
-			if want := Split(f, ifs); !slices.Equal(fieldsOf(want), fieldsOf([][]Seg{got})) && !(want == nil && got == nil) {
-				t.Errorf("%v, IFS %q: Unsplit %q, Split %q", c.segs, ifs, fieldsOf([][]Seg{got}), fieldsOf(want))
-			}
+		if want := Split(f, c.ifs); !slices.Equal(fieldsOf(want), fieldsOf([][]Seg{got})) && !(want == nil && got == nil) {
+			t.Errorf("%v, IFS %q: Whole %q, Split %q", c.segs, c.ifs, fieldsOf([][]Seg{got}), fieldsOf(want))
 		}
 	}
 }

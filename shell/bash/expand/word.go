@@ -40,15 +40,23 @@ type Field struct {
 }
 
 // Word accumulates the fields of one word (an unquoted "$@" breaks it
-// into several).
+// into several). The zero value is an empty word; a Word must not be
+// copied once used (its first field and segments live in it, so that
+// the common word of one or two segments costs one allocation).
 type Word struct {
 	Fields []*Field
+
+	first    Field
+	fieldBuf [1]*Field
+	segBuf   [2]Seg
 }
 
 // Cur is the field being built (a first one is made).
 func (w *Word) Cur() *Field {
 	if len(w.Fields) == 0 {
-		w.Fields = append(w.Fields, &Field{})
+		w.first.Segs = w.segBuf[:0]
+		w.fieldBuf[0] = &w.first
+		w.Fields = w.fieldBuf[:1]
 	}
 	return w.Fields[len(w.Fields)-1]
 }
@@ -61,7 +69,10 @@ func (w *Word) Add(s Seg) {
 }
 
 // Break starts a new field.
-func (w *Word) Break() { w.Fields = append(w.Fields, &Field{}) }
+func (w *Word) Break() {
+	w.Cur()
+	w.Fields = append(w.Fields, &Field{})
+}
 
 // Joined is the fields' text joined by spaces (no splitting).
 func (w *Word) Joined() string { return w.Text(" ", nil) }
@@ -69,6 +80,12 @@ func (w *Word) Joined() string { return w.Text(" ", nil) }
 // Text is the fields' text joined by sep, each quoted segment's text
 // passed through quote (kept as it is when quote is nil).
 func (w *Word) Text(sep string, quote func(string) string) string {
+	if len(w.Fields) == 0 {
+		return ""
+	}
+	if len(w.Fields) == 1 && len(w.Fields[0].Segs) == 1 && (quote == nil || !w.Fields[0].Segs[0].Quoted) {
+		return w.Fields[0].Segs[0].S
+	}
 	var b strings.Builder
 	for i, f := range w.Fields {
 		if i > 0 {
@@ -137,16 +154,30 @@ func (w *Word) AddList(vals []string, star, dq bool, sep string) {
 	}
 }
 
-// Unsplit is Split's result when no segment of f needs splitting (no
-// IFS is needed to know it): the one field's segments, or nil with ok
-// when the field is only empty unquoted expansions. ok is false when a
-// non-empty unquoted expansion needs Split.
-func Unsplit(f *Field) (segs []Seg, ok bool) {
+// Whole is Split's result when f stays one field, found without
+// splitting (and without ifs, which gives IFS, when no unquoted
+// expansion has text): the field's segments, or nil when it is only
+// empty unquoted expansions (no field). ok is false when f needs Split.
+func Whole(f *Field, ifs func() string) (segs []Seg, ok bool) {
 	if emptyExpansion(f.Segs) {
 		return nil, true
 	}
+	needs := false
 	for _, s := range f.Segs {
 		if s.Split && s.S != "" {
+			needs = true
+			break
+		}
+	}
+	if !needs {
+		return f.Segs, true
+	}
+	sep := ifs()
+	if sep == "" {
+		return f.Segs, true
+	}
+	for _, s := range f.Segs {
+		if s.Split && strings.ContainsAny(s.S, sep) {
 			return nil, false
 		}
 	}
