@@ -6,6 +6,7 @@ package cmdutil
 
 import (
 	"bufio"
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -293,26 +294,69 @@ func (lr *LineReader) Next() ([]byte, error) {
 }
 
 // ReadLines calls fn with each record of r (delimiter stripped) and
-// whether it was terminated.
+// whether it was terminated. line is valid only during the call. It looks
+// at ctx before each read of r and every lineCheckEvery records, and
+// returns ctx's error once it has ended; an error of r ends it after the
+// records read before it (a partial last one is dropped). Records are cut
+// from a buffer of r's data as it is read, not copied one by one.
 func ReadLines(ctx context.Context, r io.Reader, delim byte, fn func(line []byte, terminated bool) error) error {
-	lr := NewLineReader(ctx, r, delim)
+	buf := make([]byte, 64*1024)
+	start, end := 0, 0 // unread data: buf[start:end]
+	var rerr error
+	n, empty := 0, 0
 	for {
-		line, err := lr.Next()
-		if err == io.EOF {
+		for {
+			i := bytes.IndexByte(buf[start:end], delim)
+			if i < 0 {
+				break
+			}
+			if n++; n%lineCheckEvery == 0 {
+				if err := ctx.Err(); err != nil {
+					return err
+				}
+			}
+			line := buf[start : start+i]
+			start += i + 1
+			if err := fn(line, true); err != nil {
+				return err
+			}
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if rerr == io.EOF {
+			if start < end {
+				return fn(buf[start:end], false)
+			}
 			return nil
 		}
-		if err != nil {
-			return err
+		if rerr != nil {
+			return rerr
 		}
-		term := line[len(line)-1] == delim
-		if term {
-			line = line[:len(line)-1]
+		// The partial record goes to the front; a full buffer grows.
+		if start > 0 {
+			end = copy(buf, buf[start:end])
+			start = 0
 		}
-		if err := fn(line, term); err != nil {
-			return err
+		if end == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		var k int
+		k, rerr = r.Read(buf[end:])
+		end += k
+		if k == 0 && rerr == nil {
+			if empty++; empty >= 100 {
+				rerr = io.ErrNoProgress
+			}
+		} else {
+			empty = 0
 		}
 	}
 }
+
+// lineCheckEvery is how many records ReadLines passes between two looks
+// at its context (it also looks before each read).
+const lineCheckEvery = 64
 
 // Copy copies r to w in chunks, checking ctx before each.
 func Copy(ctx context.Context, w io.Writer, r io.Reader) error {

@@ -154,7 +154,18 @@ func textSeq(ctx context.Context, c *command.Call, args []string) error {
 	useInt := format == "" && first.isInt && step.isInt && last.isInt && spec.conv == 'f' && spec.prec == 0
 	count := 0
 	var num []byte // the integer being printed
-	if useInt {
+	if useInt && step.intValue == 1 && first.intValue >= 0 && spec.width == 0 {
+		if err := seqFast(ctx, out, first.intValue, last.intValue, sep); err != nil {
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			return cmdutil.Finish(c, "seq", &cmdutil.WriteError{Err: err})
+		}
+		if err := cmdutil.Flush(out); err != nil {
+			return cmdutil.Finish(c, "seq", err)
+		}
+		return nil
+	} else if useInt {
 		for x := first.intValue; (step.intValue > 0 && x <= last.intValue) || (step.intValue < 0 && x >= last.intValue); {
 			if count%64 == 0 && ctx.Err() != nil {
 				return ctx.Err()
@@ -211,6 +222,50 @@ func textSeq(ctx context.Context, c *command.Call, args []string) error {
 		return cmdutil.Finish(c, "seq", err)
 	}
 	return nil
+}
+
+// seqFast writes the integers first..last (first >= 0) each followed by
+// sep, the last by a newline, as the general loop does, by counting up in
+// decimal digits and writing in chunks (GNU seq's seq_fast): nothing is
+// formatted per number. Nothing is written when first > last. It checks
+// ctx before each chunk.
+func seqFast(ctx context.Context, out cmdutil.Out, first, last int64, sep string) error {
+	if first > last {
+		return nil
+	}
+	const chunkSize = 32 << 10
+	digits := strconv.AppendInt(make([]byte, 0, 20), first, 10)
+	chunk := make([]byte, 0, chunkSize+64)
+	for n := first; ; n++ {
+		chunk = append(chunk, digits...)
+		if n == last {
+			break
+		}
+		chunk = append(chunk, sep...)
+		if len(chunk) >= chunkSize {
+			if err := ctx.Err(); err != nil {
+				return err
+			}
+			if _, err := out.Write(chunk); err != nil {
+				return err
+			}
+			chunk = chunk[:0]
+		}
+		i := len(digits) - 1
+		for i >= 0 && digits[i] == '9' {
+			digits[i] = '0'
+			i--
+		}
+		if i < 0 {
+			digits = append(digits[:1], digits...)
+			digits[0] = '1'
+		} else {
+			digits[i]++
+		}
+	}
+	chunk = append(chunk, '\n')
+	_, err := out.Write(chunk)
+	return err
 }
 
 // seqAppendInt appends x zero-padded to width (the sign counts), like

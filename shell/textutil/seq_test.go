@@ -1,8 +1,15 @@
 package textutil
 
 import (
+	"bufio"
+	"bytes"
+	"context"
+	"math"
+	"strconv"
+	"strings"
 	"testing"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 )
 
@@ -46,4 +53,38 @@ func TestTextSeqGNU(t *testing.T) {
 		cases = append(cases, cmdtest.GNUCase{Args: a, Stderr: true})
 	}
 	cmdtest.GNUDiff(t, "seq", "seq", cases)
+}
+
+// TestSeqFast: counting in decimal digits prints what formatting each
+// number prints: across carries, past a chunk, up to the largest int64,
+// with any separator, nothing for an empty range.
+func TestSeqFast(t *testing.T) {
+	for _, c := range []struct {
+		first, last int64
+		sep         string
+	}{
+		{1, 10000, "\n"}, {0, 0, "\n"}, {5, 3, "\n"}, {8, 12, ","}, {99, 101, ""},
+		{999999, 1000001, ", "}, {math.MaxInt64 - 3, math.MaxInt64, "\n"},
+	} {
+		var want strings.Builder
+		for n := c.first; n <= c.last; n++ {
+			if n > c.first {
+				want.WriteString(c.sep)
+			}
+			want.WriteString(strconv.FormatInt(n, 10))
+			if n == c.last {
+				want.WriteString("\n")
+				break // n++ would overflow at MaxInt64
+			}
+		}
+		var got bytes.Buffer
+		out := cmdutil.Out{Writer: bufio.NewWriter(&got)}
+		if err := seqFast(context.Background(), out, c.first, c.last, c.sep); err != nil {
+			t.Fatal(err)
+		}
+		out.Flush()
+		if got.String() != want.String() {
+			t.Errorf("%d..%d sep %q: %d bytes differ from the formatted %d", c.first, c.last, c.sep, got.Len(), want.Len())
+		}
+	}
 }

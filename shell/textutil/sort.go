@@ -8,6 +8,7 @@ import (
 	"hash/maphash"
 	"io"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -231,9 +232,20 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 			return c.Errorf(2, "sort", "read failed: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 		}
 	}
-	sortMerge(spans, make([]sortSpan, len(spans)), func(a, b sortSpan) int {
-		return s.compare(buf[a.start:a.end], buf[b.start:b.end])
-	})
+	if len(s.keys) == 0 {
+		// Whole lines in byte order (reversed by -r: equal lines are the
+		// same bytes, so their order cannot show): no comparisons.
+		if !sortBytes(ctx, buf, spans, make([]sortSpan, len(spans))) {
+			return ctx.Err()
+		}
+		if s.reverse {
+			slices.Reverse(spans)
+		}
+	} else {
+		sortMerge(spans, make([]sortSpan, len(spans)), func(a, b sortSpan) int {
+			return s.compare(buf[a.start:a.end], buf[b.start:b.end])
+		})
+	}
 	if s.cancelled {
 		return ctx.Err()
 	}
@@ -304,6 +316,67 @@ func sortMerge(a, tmp []sortSpan, cmp func(x, y sortSpan) int) {
 	}
 	k += copy(a[k:], tmp[i:mid])
 	copy(a[k:], tmp[j:])
+}
+
+// radixMin and radixDepth bound sortBytes' radix passes: a bucket of
+// fewer lines, or lines alike in their first radixDepth bytes, are
+// merge-sorted (which also bounds the recursion).
+const (
+	radixMin   = 32
+	radixDepth = 32
+)
+
+// sortBytes sorts spans of buf in bytes.Compare order, stably, by a radix
+// sort on the bytes, most significant first (a line that ends sorts
+// before any byte), with tmp as long as spans for scratch. It looks at
+// ctx before each pass and returns false, spans part sorted, when ctx
+// has ended.
+func sortBytes(ctx context.Context, buf []byte, spans, tmp []sortSpan) bool {
+	return radixSort(ctx, buf, spans, tmp, 0)
+}
+
+// radixSort sorts a, lines whose first depth bytes are the same.
+func radixSort(ctx context.Context, buf []byte, a, tmp []sortSpan, depth int) bool {
+	if len(a) < radixMin || depth >= radixDepth {
+		sortMerge(a, tmp[:len(a)], func(x, y sortSpan) int {
+			return bytes.Compare(buf[x.start+depth:x.end], buf[y.start+depth:y.end])
+		})
+		return true
+	}
+	if ctx.Err() != nil {
+		return false
+	}
+	// Bucket 0: the line ends here; bucket b+1: its next byte is b.
+	key := func(sp sortSpan) int {
+		if sp.start+depth >= sp.end {
+			return 0
+		}
+		return int(buf[sp.start+depth]) + 1
+	}
+	var count, next [257]int
+	for _, sp := range a {
+		count[key(sp)]++
+	}
+	sum := 0
+	for k, n := range count {
+		next[k] = sum
+		sum += n
+	}
+	for _, sp := range a {
+		k := key(sp)
+		tmp[next[k]] = sp
+		next[k]++
+	}
+	copy(a, tmp[:len(a)])
+	lo := count[0] // ended lines are equal: done
+	for k := 1; k < len(count); k++ {
+		hi := lo + count[k]
+		if hi-lo > 1 && !radixSort(ctx, buf, a[lo:hi], tmp[lo:hi], depth+1) {
+			return false
+		}
+		lo = hi
+	}
+	return true
 }
 
 // check is sort -c: report the first line out of order.

@@ -1,6 +1,11 @@
 package textutil
 
 import (
+	"bytes"
+	"context"
+	"math/rand/v2"
+	"slices"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -99,4 +104,52 @@ func TestTextSortGNU(t *testing.T) {
 		cmdtest.GNUCase{Args: cmdtest.Args(), Stdin: strings.Repeat("zz\nyy\nxx\n", 2000)},
 	)
 	cmdtest.GNUDiff(t, "sort", "sort", cases)
+}
+
+// TestSortBytes: the radix sort puts lines in bytes.Compare order, as the
+// merge sort does: empty lines, prefixes of others, bytes past 0x7f,
+// buckets above and below radixMin, lines alike past radixDepth.
+func TestSortBytes(t *testing.T) {
+	rng := rand.New(rand.NewPCG(1, 2))
+	long := strings.Repeat("p", radixDepth+5)
+	for _, n := range []int{0, 1, 2, radixMin - 1, radixMin, 500, 5000} {
+		var buf []byte
+		var spans []sortSpan
+		for i := range n {
+			var line string
+			switch i % 4 {
+			case 0:
+				line = strconv.Itoa(rng.IntN(n + 1))
+			case 1:
+				line = long + strconv.Itoa(rng.IntN(50))
+			case 2:
+				b := make([]byte, rng.IntN(4))
+				for j := range b {
+					b[j] = byte(rng.IntN(256))
+				}
+				line = string(b)
+			default:
+				line = strconv.Itoa(rng.IntN(10)) + "\xff"
+			}
+			spans = append(spans, sortSpan{len(buf), len(buf) + len(line)})
+			buf = append(buf, line...)
+		}
+		want := slices.Clone(spans)
+		sortMerge(want, make([]sortSpan, len(want)), func(x, y sortSpan) int {
+			return bytes.Compare(buf[x.start:x.end], buf[y.start:y.end])
+		})
+		if !sortBytes(context.Background(), buf, spans, make([]sortSpan, len(spans))) {
+			t.Fatalf("%d lines: cancelled", n)
+		}
+		// Stable: equal lines keep their input order, so the spans match.
+		if !slices.Equal(spans, want) {
+			t.Errorf("%d lines: radix order differs from bytes.Compare's", n)
+		}
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	spans := make([]sortSpan, radixMin)
+	if sortBytes(ctx, make([]byte, 1), spans, make([]sortSpan, len(spans))) {
+		t.Errorf("sortBytes went on past its context's end")
+	}
 }
