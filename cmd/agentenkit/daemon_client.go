@@ -321,8 +321,8 @@ func daemonStatusCmd(e *env, files daemonFiles) int {
 	if build != buildID() {
 		build += " (another build than this binary's: the next run replaces it)"
 	}
-	fmt.Fprintf(e.stdout, "pid: %d\nbuild: %s\nversion: %s\nstarted: %s (up %s)\nrunning: %d\nidle exit: after %s with no client\nrss: %d\npeak rss: %d\nsocket: %s\nlog: %s\n",
-		st.PID, build, st.Version, st.Started.Format(time.RFC3339), time.Since(st.Started).Round(time.Second), st.Running, st.IdleExit, st.RSS, st.PeakRSS, files.sock, files.log)
+	fmt.Fprintf(e.stdout, "pid: %d\nbuild: %s\nversion: %s\nstarted: %s (up %s)\nrunning: %d\nidle exit: after %s with no client\nrss: %d\npeak rss: %d\nimages: %s\nsocket: %s\nlog: %s\n",
+		st.PID, build, st.Version, st.Started.Format(time.RFC3339), time.Since(st.Started).Round(time.Second), st.Running, st.IdleExit, st.RSS, st.PeakRSS, strings.Join(st.Images, " "), files.sock, files.log)
 	return 0
 }
 

@@ -129,6 +129,9 @@ type daemonStatus struct {
 	// VmRSS and VmHWM; 0 where unknown).
 	RSS     uint64 `json:"rss"`
 	PeakRSS uint64 `json:"peakRSS"`
+	// Images are the wasm images it has loaded ("busybox", "python",
+	// "node"), sorted.
+	Images []string `json:"images"`
 }
 
 // buildID identifies this executable: the Go build ID the linker put in it

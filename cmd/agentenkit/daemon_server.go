@@ -350,7 +350,7 @@ func (s *daemonServer) status() daemonStatus {
 	running := s.running
 	s.mu.Unlock()
 	rss, peak := procMemory()
-	return daemonStatus{daemonHello: s.hello, Running: running, IdleExit: s.idle, RSS: rss, PeakRSS: peak}
+	return daemonStatus{daemonHello: s.hello, Running: running, IdleExit: s.idle, RSS: rss, PeakRSS: peak, Images: wasm.LoadedImages()}
 }
 
 // run runs one command for the client on c, as runSandboxed does in the
@@ -410,7 +410,8 @@ func (s *daemonServer) set(key wasmKey) (*wasmSet, error) {
 		return set, nil
 	}
 	set := &wasmSet{
-		ephemeral: wasm.New(wasm.Options{ImagesDir: key.imagesDir, PythonImage: key.pythonImage, Prewarm: true}),
+		// node loads on its first command: most runs never need its 34 MiB
+		ephemeral: wasm.New(wasm.Options{ImagesDir: key.imagesDir, PythonImage: key.pythonImage, Prewarm: true, LazyNode: true}),
 		spare:     make(chan sandbox.Sandbox, 1),
 	}
 	s.sets[key] = set

@@ -454,3 +454,37 @@ func TestDaemonLongStatePath(t *testing.T) {
 		t.Error("the socket is left after stop")
 	}
 }
+
+// TestDaemonLoadsNodeLazily: the daemon loads busybox and python for its
+// runs but node only when a command runs node (its compiled code is
+// about 34 MiB of the daemon's memory); node -e still works through it.
+func TestDaemonLoadsNodeLazily(t *testing.T) {
+	t.Parallel()
+	needDaemon(t)
+	c := newCLI(t)
+	images := func() string {
+		t.Helper()
+		for _, line := range strings.Split(c.mustRun("", "daemon", "status").stdout, "\n") {
+			if v, ok := strings.CutPrefix(line, "images: "); ok {
+				return v
+			}
+		}
+		t.Fatal("daemon status has no images line")
+		return ""
+	}
+	if r := c.mustRun("", "run", "--", "echo hi"); r.stdout != "hi\n" {
+		t.Fatalf("echo: %+v", r)
+	}
+	if r := c.mustRun("", "run", "--", "python3 -c 'print(6*7)'"); r.stdout != "42\n" {
+		t.Fatalf("python3: %+v", r)
+	}
+	if got := images(); got != "busybox python" {
+		t.Fatalf("after echo and python3 the daemon loaded %q, want busybox python", got)
+	}
+	if r := c.mustRun("", "run", "--", "node -e 'console.log(6*7)'"); r.stdout != "42\n" {
+		t.Fatalf("node -e: %+v", r)
+	}
+	if got := images(); got != "busybox node python" {
+		t.Fatalf("after node the daemon loaded %q, want busybox node python", got)
+	}
+}

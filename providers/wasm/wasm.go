@@ -86,6 +86,7 @@ import (
 	"os"
 	"path/filepath"
 	"regexp"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -202,6 +203,13 @@ type Options struct {
 	// long-lived processes: it costs one CPython start at once and keeps
 	// the template's memory (about 10 MiB). Warm waits for it too.
 	Prewarm bool
+	// LazyNode leaves the node image to the first command that runs node:
+	// Warm (and so Prewarm) load busybox and python only. For a
+	// long-lived process whose commands seldom run node (the CLI's
+	// daemon): the node image's compiled code is about 34 MiB resident,
+	// and its first node command waits for the load (well under a second
+	// from the compilation cache, seconds without it).
+	LazyNode bool
 	// PythonImage chooses the python image: images.PythonImageNPM (the
 	// fetched CPython 3.12.0 build, the default) or images.PythonImageBuilt
 	// (the project's own CPython 3.11.2 -O2 build, `make python-image`),
@@ -405,18 +413,22 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 	return nil, fmt.Errorf("wasm: no image %q", name)
 }
 
-// Warm compiles the images now, busybox, python and node (once per
-// process; seconds cold, well under a second each from the compilation
-// cache), so that no command waits for it, and the template every warm
-// shell is cloned from (engine.Image.PrewarmShell). It returns an error
-// matching images.ErrMissing, naming `make images`, when an image is not
-// there.
+// Warm compiles the images now, busybox, python and node (not node with
+// Options.LazyNode; once per process; seconds cold, well under a second
+// each from the compilation cache), so that no command waits for it, and
+// the template every warm shell is cloned from
+// (engine.Image.PrewarmShell). It returns an error matching
+// images.ErrMissing, naming `make images`, when an image is not there.
 //
 // With Options.Prewarm it also makes the Python template a sandbox's
 // python3 commands are cloned from, for the default environment of a new
 // sandbox (engine.Image.PrewarmPython).
 func (p *Provider) Warm(ctx context.Context) error {
-	for _, name := range []string{"busybox", "python", "node"} {
+	names := []string{"busybox", "python", "node"}
+	if p.opts.LazyNode {
+		names = names[:2]
+	}
+	for _, name := range names {
 		img, err := p.image(ctx, name)
 		if err != nil {
 			return err
@@ -435,6 +447,27 @@ func (p *Provider) Warm(ctx context.Context) error {
 		}
 	}
 	return nil
+}
+
+// LoadedImages lists the images ("busybox", "python", "node") this
+// process has loaded or is loading, sorted: the engine and its images
+// are shared by every Provider of the process.
+func LoadedImages() []string {
+	shared.mu.Lock()
+	eng := shared.eng
+	shared.mu.Unlock()
+	if eng == nil {
+		return nil
+	}
+	var names []string
+	for _, n := range eng.Loaded() {
+		n, _, _ = strings.Cut(n, ":")
+		if !slices.Contains(names, n) {
+			names = append(names, n)
+		}
+	}
+	slices.Sort(names)
+	return names
 }
 
 // warm starts compiling the busybox image in the background, once per

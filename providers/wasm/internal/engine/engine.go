@@ -177,6 +177,18 @@ func (e *Engine) Load(ctx context.Context, name, wasmPath string) (*Image, error
 	}
 }
 
+// Loaded lists the names of the images Load has compiled, or is
+// compiling, in no order.
+func (e *Engine) Loaded() []string {
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	names := make([]string, 0, len(e.images))
+	for name := range e.images {
+		names = append(names, name)
+	}
+	return names
+}
+
 func (e *Engine) compile(ctx context.Context, name string, l *loading) {
 	defer close(l.done)
 	l.img, l.err = e.compileImage(ctx, name, l.path)
