@@ -363,6 +363,10 @@ func (g *grepState) search(r io.Reader, name string, showName bool) error {
 		g.out.Write(text)
 		g.out.WriteByte(sep)
 	}
+	if lit, ok := g.oneLiteral(sep); ok && !binary && !listing && !contextual && !o.invert && !o.only &&
+		o.maxCount < 0 && !o.lineNum && !o.byteOffset {
+		return g.searchLiteral(br, lit, sep, name, showName, o.binary != "text" && !o.nullData)
+	}
 	for {
 		if err := g.ctx.Err(); err != nil {
 			return err
@@ -463,6 +467,110 @@ func (g *grepState) search(r io.Reader, name string, showName bool) error {
 		}
 	}
 	return nil
+}
+
+// oneLiteral is the pattern when the matcher is one plain literal that a
+// line contains to match (not -x, -w, nor holding sep, nor empty).
+func (g *grepState) oneLiteral(sep byte) ([]byte, bool) {
+	m := g.m
+	if m.lits == nil || len(m.lits) != 1 || m.exact || m.words {
+		return nil, false
+	}
+	lit := m.lits[0]
+	if len(lit) == 0 || bytes.IndexByte(lit, sep) >= 0 {
+		return nil, false
+	}
+	return lit, true
+}
+
+// searchLiteral is search for one literal when only the selected lines
+// are printed, each as it is (with the file name when showName): it looks
+// for lit in the buffered input and cuts out only the lines that hold it,
+// as GNU grep does, instead of testing every line. nulCheck: a selected
+// line with a NUL byte makes the input binary (search's rule past the
+// first bytes): the lines before it are printed, then "binary file
+// matches". It looks at the context before each read and every 64
+// selected lines, and stops at the first failed write.
+func (g *grepState) searchLiteral(r io.Reader, lit []byte, sep byte, name string, showName, nulCheck bool) error {
+	buf := make([]byte, 64<<10)
+	start, end := 0, 0 // unread data: buf[start:end]
+	var rerr error
+	selected, empty := 0, 0
+	// sel prints one selected line; false when the search ends there.
+	sel := func(text []byte) bool {
+		g.matched = true
+		if nulCheck && bytes.IndexByte(text, 0) >= 0 {
+			g.out.Flush()
+			fmt.Fprintf(g.c.Stderr, "grep: %s: binary file matches\n", name)
+			return false
+		}
+		g.used = true
+		g.prefix(name, showName, 0, 0, ':')
+		g.out.Write(text)
+		g.out.WriteByte(sep)
+		return true
+	}
+	for {
+		// The whole lines of the data: buf[start:limit].
+		if last := bytes.LastIndexByte(buf[start:end], sep); last >= 0 {
+			limit := start + last + 1
+			for start < limit {
+				i := bytes.Index(buf[start:limit], lit)
+				if i < 0 {
+					start = limit
+					break
+				}
+				at := start + i
+				ls := start + bytes.LastIndexByte(buf[start:at], sep) + 1
+				le := at + bytes.IndexByte(buf[at:limit], sep)
+				if selected++; selected%64 == 0 {
+					if err := g.ctx.Err(); err != nil {
+						return err
+					}
+				}
+				if !sel(buf[ls:le]) {
+					return nil
+				}
+				if g.w.Err != nil {
+					return g.w.Err
+				}
+				start = le + 1
+			}
+		}
+		if rerr != nil {
+			// A last line without sep.
+			if start < end && bytes.Contains(buf[start:end], lit) && !sel(buf[start:end]) {
+				return nil
+			}
+			if rerr != io.EOF {
+				g.warn(name, rerr)
+			}
+			return nil
+		}
+		if err := g.ctx.Err(); err != nil {
+			return err
+		}
+		if g.w.Err != nil {
+			return g.w.Err
+		}
+		if start > 0 {
+			end = copy(buf, buf[start:end])
+			start = 0
+		}
+		if end == len(buf) {
+			buf = append(buf, make([]byte, len(buf))...)
+		}
+		var k int
+		k, rerr = r.Read(buf[end:])
+		end += k
+		if k == 0 && rerr == nil {
+			if empty++; empty >= 100 {
+				rerr = io.ErrNoProgress // as bufio gives up
+			}
+		} else {
+			empty = 0
+		}
+	}
 }
 
 // separator prints the group separator between context groups.

@@ -3,6 +3,8 @@ package grep
 import (
 	"bytes"
 	"context"
+	"fmt"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -187,4 +189,50 @@ func FuzzGrep(f *testing.F) {
 			Env: func(string) (string, bool) { return "", false }, Environ: func() []string { return nil }}
 		b(context.Background(), c, args)
 	})
+}
+
+// TestGrepLiteralGNU: searches of one plain literal printing only the
+// selected lines (searchLiteral) against the host's GNU grep: many lines,
+// several files, a last line without newline, lines longer than the
+// buffer, a NUL past the first bytes, -z, -T, -F.
+func TestGrepLiteralGNU(t *testing.T) {
+	var seq strings.Builder
+	for i := 1; i <= 10000; i++ {
+		fmt.Fprintf(&seq, "%d\n", i)
+	}
+	long := strings.Repeat("x", 70<<10)
+	nulLate := strings.Repeat("ab line\n", 6000) + "ab\x00nul\n" + "ab after\n"
+	files := map[string]string{
+		"seq":    seq.String(),
+		"f1":     "ab\ncd\nxab\nabab\n\nab",
+		"f2":     "no\nyes ab\n",
+		"long":   long + "ab\n" + "ab" + long + "\nshort\n" + long,
+		"nul":    nulLate,
+		"z":      "ab\x00cd\x00\nab\x00",
+		"adjac":  "ab\nab\nab\n",
+		"noend":  "x\ny\nab at end",
+		"noend2": "ab\ny",
+	}
+	var cases []cmdtest.GNUCase
+	for _, a := range [][]string{
+		{"7", "seq"}, {"99", "seq"}, {"ab", "f1"}, {"ab", "f1", "f2"}, {"-h", "ab", "f1", "f2"}, {"-H", "ab", "f1"},
+		{"ab", "long"}, {"x", "long"}, {"-z", "ab", "z"}, {"ab", "adjac"}, {"ab", "noend"}, {"ab", "noend2"},
+		{"-T", "-H", "ab", "f2"}, {"-F", "b\nc", "f1"}, {"-F", "yes a", "f2"}, {"zz", "f1", "f2"}, {"-i", "7", "seq"},
+	} {
+		cases = append(cases, cmdtest.GNUCase{Args: a, Files: files, Stderr: true})
+	}
+	cases = append(cases, cmdtest.GNUCase{Args: []string{"ab"}, Stdin: files["f1"] + files["long"]})
+	cmdtest.GNUDiff(t, "grep", "grep", cases)
+
+	// A NUL in a selected line past the first bytes: GNU's answer depends
+	// on its buffer size; the literal search prints what the line by
+	// line search (taken for -n) prints, without the numbers.
+	num := regexp.MustCompile(`(?m)^([a-z0-9]+:)?[0-9]+:`)
+	for _, a := range [][]string{{"ab", "nul"}, {"ab", "f1", "f2"}, {"7", "seq"}, {"ab", "long"}, {"ab", "noend"}} {
+		out, errOut, code := cmdtest.Run(t, "grep", "", files, a...)
+		nOut, nErr, nCode := cmdtest.Run(t, "grep", "", files, append([]string{"-n"}, a...)...)
+		if nOut = num.ReplaceAllString(nOut, "$1"); out != nOut || errOut != nErr || code != nCode {
+			t.Errorf("grep %q: %d bytes, %q, %d; line by line %d bytes, %q, %d", a, len(out), errOut, code, len(nOut), nErr, nCode)
+		}
+	}
 }
