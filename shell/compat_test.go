@@ -39,11 +39,11 @@ import (
 	"runtime/debug"
 	"sort"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
 
+	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/vfs"
 
 	"github.com/spf13/afero"
@@ -413,24 +413,6 @@ func rewriteCompatPath(s, dir string) string {
 	return s
 }
 
-// lockedBuffer is a bytes.Buffer safe for a Run that outlives its timeout.
-type lockedBuffer struct {
-	mu sync.Mutex
-	b  bytes.Buffer
-}
-
-func (l *lockedBuffer) Write(p []byte) (int, error) {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.Write(p)
-}
-
-func (l *lockedBuffer) String() string {
-	l.mu.Lock()
-	defer l.mu.Unlock()
-	return l.b.String()
-}
-
 // runCompatOurs runs script with Run over the sandboxes' own filesystem
 // (vfs, with links) holding the fixture at compatHome.
 func runCompatOurs(script string) compatOutcome {
@@ -438,7 +420,7 @@ func runCompatOurs(script string) compatOutcome {
 	if err := writeCompatFixtureFS(fsys, compatHome); err != nil {
 		return compatOutcome{code: -1, err: fmt.Errorf("writing the fixture: %v", err)}
 	}
-	var stdout, stderr lockedBuffer
+	var stdout, stderr testenv.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), compatTimeout)
 	defer cancel()
 	type result struct {

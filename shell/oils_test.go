@@ -356,7 +356,7 @@ func runOilsOurs(c oilsCase, fixture map[string][]byte) (o oilsOutcome) {
 			return oilsOutcome{Code: -1, Err: err.Error()}
 		}
 	}
-	var stdout, stderr lockedBuffer
+	var stdout, stderr testenv.Buffer
 	ctx, cancel := context.WithTimeout(context.Background(), oilsTimeout)
 	defer cancel()
 	type result struct {

@@ -12,7 +12,6 @@ import (
 	"regexp"
 	"strconv"
 	"strings"
-	"sync"
 	"syscall"
 	"testing"
 	"time"
@@ -135,30 +134,11 @@ type result struct {
 type running struct {
 	*exec.Cmd
 	Out    *bufio.Reader
-	stderr lockedBuffer
+	stderr testenv.Buffer
 }
 
 // Stderr is what the command wrote on stderr so far.
 func (r *running) Stderr() string { return r.stderr.String() }
-
-// lockedBuffer is a bytes.Buffer the command's stderr copier writes
-// while the test reads it.
-type lockedBuffer struct {
-	mu  sync.Mutex
-	buf bytes.Buffer
-}
-
-func (b *lockedBuffer) Write(p []byte) (int, error) {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.Write(p)
-}
-
-func (b *lockedBuffer) String() string {
-	b.mu.Lock()
-	defer b.mu.Unlock()
-	return b.buf.String()
-}
 
 // start starts the CLI with args and returns it running (the caller
 // Waits); ctx ends it.
