@@ -55,6 +55,14 @@ func Eval(v Vars, expr string, depth int) (n int64, err error) {
 	if t == "" {
 		return 0, nil
 	}
+	if n, ok, err := evalSimple(v, expr); ok {
+		return n, err
+	}
+	return evalParse(v, expr, depth)
+}
+
+// evalParse is Eval by bash's parser, for an expression not empty.
+func evalParse(v Vars, expr string, depth int) (n int64, err error) {
 	p := &arithParser{v: v, expr: expr, depth: depth}
 	defer func() {
 		if v := recover(); v != nil {
@@ -392,6 +400,56 @@ func (p *arithParser) streval(tok string, e byte) int64 {
 		p.fatal(err)
 	}
 	return n
+}
+
+// evalSimple evaluates, without the parser, an expression of the form
+// NAME OP NUMBER (OP one of + - *, NUMBER a plain decimal, blanks
+// around them allowed) whose variable is unset, empty or a plain
+// decimal: what the parser gives for it, an error of v's included. ok
+// is false for any other expression or value, left to the parser.
+func evalSimple(v Vars, expr string) (n int64, ok bool, err error) {
+	i := 0
+	blanks := func() {
+		for i < len(expr) && (expr[i] == ' ' || expr[i] == '\t' || expr[i] == '\n') {
+			i++
+		}
+	}
+	blanks()
+	start := i
+	if i >= len(expr) || !isVarStart(expr[i]) {
+		return 0, false, nil
+	}
+	for i < len(expr) && isVarChar(expr[i]) {
+		i++
+	}
+	name := expr[start:i]
+	blanks()
+	if i >= len(expr) || (expr[i] != '+' && expr[i] != '-' && expr[i] != '*') {
+		return 0, false, nil
+	}
+	op := int(expr[i])
+	i++
+	blanks()
+	start = i
+	for i < len(expr) && expr[i] >= '0' && expr[i] <= '9' {
+		i++
+	}
+	num, isNum := plainDecimal(expr[start:i])
+	blanks()
+	if !isNum || i != len(expr) {
+		return 0, false, nil
+	}
+	s, err := v.Var(name)
+	if err != nil {
+		return 0, true, err
+	}
+	val := int64(0)
+	if s != "" {
+		if val, ok = plainDecimal(s); !ok {
+			return 0, false, nil
+		}
+	}
+	return arithBinary(op, val, num), true, nil
 }
 
 // plainDecimal is the value of s when it is a decimal constant as

@@ -141,3 +141,40 @@ func TestEvalValues(t *testing.T) {
 		}
 	}
 }
+
+// TestEvalSimple: the expressions evalSimple answers get what bash's
+// parser gives (value and error), the others are left to the parser.
+func TestEvalSimple(t *testing.T) {
+	vals := []string{"", "0", "7", "123456789012345678", "9223372036854775807", "010", "08", "x", " 5", "1+1"}
+	for _, c := range []struct {
+		expr string
+		ok   bool // evalSimple answers when the value is plain
+	}{
+		{"i+1", true}, {"i-1", true}, {"i*3", true}, {" i + 1 ", true}, {"i\t*\n2", true}, {"_a1+0", true},
+		{"i/2", false}, {"i+08", false}, {"i+0x1", false}, {"i+-1", false}, {"i++1", false}, {"1+i", false},
+		{"i[0]+1", false}, {"i+1+1", false}, {"i=1", false}, {"i+", false}, {"i", false}, {"9i+1", false},
+	} {
+		for _, val := range vals {
+			m := mapVars{"i": val, "_a1": val}
+			got, ok, err := evalSimple(m, c.expr)
+			plain := val == ""
+			if !plain {
+				_, plain = plainDecimal(val)
+			}
+			if ok != (c.ok && plain) {
+				t.Errorf("%q with %q: answered %v, want %v", c.expr, val, ok, c.ok && plain)
+				continue
+			}
+			if !ok {
+				continue
+			}
+			want, werr := evalParse(mapVars{"i": val, "_a1": val}, c.expr, 0)
+			if got != want || (err == nil) != (werr == nil) {
+				t.Errorf("%q with %q: %d, %v; the parser: %d, %v", c.expr, val, got, err, want, werr)
+			}
+		}
+	}
+	if _, ok, err := evalSimple(errVars{mapVars{}}, "x+1"); !ok || err != errUnbound {
+		t.Errorf("an error of Vars: %v, %v", ok, err)
+	}
+}
