@@ -11,6 +11,7 @@ import (
 
 	"mvdan.cc/sh/v3/syntax"
 
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/glob"
 	"github.com/agentenkit/agentenkit/shell/bash/parse"
@@ -264,20 +265,21 @@ func shiftBuiltin(r *Runner, args []string) int {
 }
 
 func unsetBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	mode := ""
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		for _, c := range args[0][1:] {
-			switch c {
-			case 'v', 'f', 'n':
-				mode = string(c)
-			default:
-				r.errf("unset: -%c: invalid option", c)
-				fmt.Fprintln(r.stderr(), "unset: usage: unset [-f] [-v] [-n] [name ...]")
-				return 2
-			}
-		}
-		args = args[1:]
+	opts, args, err := builtinopt.Parse("fnv", args[1:])
+	if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), "unset", "unset [-f] [-v] [-n] [name ...]", err)
+	}
+	mode := "" // f, n or v; n gives way to f
+	switch {
+	case opts.Has('f') && opts.Has('v'):
+		r.errf("unset: cannot simultaneously unset a function and a variable")
+		return 1
+	case opts.Has('f'):
+		mode = "f"
+	case opts.Has('n'):
+		mode = "n"
+	case opts.Has('v'):
+		mode = "v"
 	}
 	status := 0
 	for _, a := range args {
@@ -392,15 +394,11 @@ func evalBuiltin(r *Runner, args []string) int {
 	savedCmd := r.nestCmd
 	r.nestCmd = "eval"
 	defer func() { r.nest--; r.nestCmd = savedCmd }()
-	if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
-		if args[1] != "--" {
-			r.errf("eval: %s: invalid option", args[1][:2])
-			fmt.Fprintln(r.stderr(), "eval: usage: eval [arg ...]")
-			return 2
-		}
-		args = args[1:]
+	_, rest, err := builtinopt.Parse("", args[1:])
+	if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), "eval", "eval [arg ...]", err)
 	}
-	src := strings.Join(args[1:], " ")
+	src := strings.Join(rest, " ")
 	if strings.TrimSpace(src) == "" {
 		return 0
 	}
@@ -410,7 +408,7 @@ func evalBuiltin(r *Runner, args []string) int {
 		// ends on, as bash's parser has read that far.
 		r.lineOff = max(r.callEnd, line) - 1
 	}
-	src, err := r.runSource(src)
+	src, err = r.runSource(src)
 	r.lineOff = off
 	r.aborting = false // an error that skips the rest of a command ends the eval only
 	r.line = line
@@ -422,14 +420,11 @@ func evalBuiltin(r *Runner, args []string) int {
 }
 
 func sourceBuiltin(r *Runner, args []string) int {
-	if len(args) > 1 && len(args[1]) > 1 && args[1][0] == '-' {
-		if args[1] != "--" {
-			r.errf("%s: %s: invalid option", args[0], args[1][:2])
-			fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
-			return 2
-		}
-		args = append([]string{args[0]}, args[2:]...)
+	_, rest, err := builtinopt.Parse("", args[1:])
+	if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), args[0], args[0]+" filename [arguments]", err)
 	}
+	args = append([]string{args[0]}, rest...)
 	if len(args) < 2 {
 		r.errf("%s: filename argument required", args[0])
 		fmt.Fprintf(r.stderr(), "%s: usage: %s filename [arguments]\n", args[0], args[0])
@@ -563,32 +558,11 @@ func (r *Runner) umask(set bool, mask uint32) uint32 {
 }
 
 func execBuiltin(r *Runner, args []string) int {
-	args = args[1:]
-	argv0 := ""
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		opt := args[0]
-		args = args[1:]
-		for i := 1; i < len(opt); i++ {
-			switch opt[i] {
-			case 'c', 'l':
-			case 'a':
-				if len(args) == 0 {
-					r.errf("exec: -a: option requires an argument")
-					fmt.Fprintln(r.stderr(), "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]")
-					return 2
-				}
-				argv0, args = args[0], args[1:]
-			default:
-				r.errf("exec: -%c: invalid option", opt[i])
-				fmt.Fprintln(r.stderr(), "exec: usage: exec [-cl] [-a name] [command [argument ...]] [redirection ...]")
-				return 2
-			}
-		}
+	opts, args, err := builtinopt.Parse("cla:", args[1:])
+	if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), "exec", "exec [-cl] [-a name] [command [argument ...]] [redirection ...]", err)
 	}
+	argv0, _ := opts.Value('a')
 	if len(args) == 0 {
 		return 0
 	}

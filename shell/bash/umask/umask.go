@@ -7,6 +7,8 @@ import (
 	"io"
 	"strconv"
 	"strings"
+
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 )
 
 // umaskBuiltin is bash's umask [-p] [-S] [mode]: it prints the mask (0022,
@@ -20,29 +22,13 @@ import (
 // stderr; out is what the command prints (the caller writes it to its
 // standard output), status its exit status.
 func Run(args []string, mask func(set bool, m uint32) uint32, stderr io.Writer, errf func(format string, a ...any)) (out string, status int) {
-	usage := func(c byte) (string, int) {
-		errf("umask: -%c: invalid option", c)
-		fmt.Fprintln(stderr, "umask: usage: umask [-p] [-S] [mode]")
-		return "", 2
+	opts, args, err := builtinopt.Parse("Sp", args)
+	if err != nil {
+		var help strings.Builder // --help: the usage line is the output
+		st := builtinopt.Usage(errf, &help, stderr, "umask", "umask [-p] [-S] [mode]", err)
+		return help.String(), st
 	}
-	symbolic, print := false, false
-	for len(args) > 0 && len(args[0]) > 1 && args[0][0] == '-' {
-		if args[0] == "--" {
-			args = args[1:]
-			break
-		}
-		for i := 1; i < len(args[0]); i++ {
-			switch args[0][i] {
-			case 'S':
-				symbolic = true
-			case 'p':
-				print = true
-			default:
-				return usage(args[0][i])
-			}
-		}
-		args = args[1:]
-	}
+	symbolic, print := opts.Has('S'), opts.Has('p')
 	m := mask(false, 0)
 	if len(args) > 0 {
 		spec := args[0]

@@ -25,4 +25,7 @@ hash -p /bin/cat kitty; hash -t kitty; hash -l; hash -t kitty nope; echo "hash -
 hash -d kitty; echo "hash -d again $?"; hash -t; echo "hash -t $?"; hash -d; echo "hash -d $?"; hash -l; echo "hash -l $?"
 true & p=$!; v=x; wait -p v "$p"; echo "wait -p $? $([ "$v" = "$p" ] && echo pid)"; wait -p v; echo "wait -p all $? ${v-unset}"
 wait -p 1a; echo "wait -p 1a $?"; jobs -rx echo rx; jobs -x -r echo xr; jobs -px echo; echo "jobs -px $?"
+unset -Z; echo "unset -Z $?"; ux=1; unset -f -v ux; echo "unset -f -v $? $ux"; uf() { echo uf; }; unset -n uf; uf; unset -fn uf; uf; echo "unset -fn $?"
+eval -Z; echo "eval -Z $?"; eval -- echo eval ok; source -Z; echo "source -Z $?"; . --; echo ". -- $?"
+umask -Z; echo "umask -Z $?"; umask -pS; (umask -- 077; umask); (exec -Z; echo "exec -Z $?"); (exec -a; echo "exec -a $?"); (exec -asomename echo exec ok)
 exec 2>&1; sed 's/^.*line [0-9]*: //' err.txt
