@@ -97,7 +97,7 @@ func (r *Runner) plainField(w *syntax.Word) (string, bool) {
 	if v == "" || v[0] == '~' || strings.IndexByte(v, '\\') >= 0 {
 		return "", false
 	}
-	if strings.ContainsAny(v, "*?[(") && !r.opt["noglob"] && glob.HasMeta(v, r.shopt["extglob"]) {
+	if strings.ContainsAny(v, "*?[(") && glob.HasMeta(v, strings.IndexByte(v, '(') >= 0 && r.shopt["extglob"]) && !r.opt["noglob"] {
 		return "", false
 	}
 	return v, true

@@ -62,3 +62,16 @@ func TestPlainField(t *testing.T) {
 		}
 	}
 }
+
+// TestParamPlain: $x and ${x} of plain variables, specials, positional
+// parameters and namerefs (to a variable, to an element) expand as bash
+// 5.2 expands them.
+func TestParamPlain(t *testing.T) {
+	script := `a=(x y z); declare -n r='a[1]'; echo $r ${r}; set -- p q; echo $1 ${2} $#; false; echo $?
+declare -n s=a; echo $s "${s}"; v='1 2'; printf '<%s>' $v "$v" ${v}; echo; unset v; echo "[$v]"
+`
+	want := "y y\np q 2\n1\nx x\n<1><2><1 2><1><2>\n[]\n"
+	if out, errs, code := runScript(t, script); out != want || errs != "" || code != 0 {
+		t.Errorf("got %q, stderr %q, status %d; want %q", out, errs, code, want)
+	}
+}

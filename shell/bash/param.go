@@ -227,6 +227,20 @@ func (r *Runner) paramExp(e *expand.Word, pe *syntax.ParamExp, dq bool) error {
 	name := pe.Param.Value
 	add := func(s string) { e.Add(expand.Seg{S: s, Quoted: dq, Split: !dq}) }
 
+	if pe.Exp == nil && pe.Index == nil && pe.Slice == nil && pe.Repl == nil && !pe.Excl && !pe.Length &&
+		!pe.Width && !pe.IsSet && pe.Names == 0 && pe.NestedParam == nil && name != "@" && name != "*" {
+		// $x or ${x} of a variable that is no nameref: its value, as
+		// paramValues gives it, without a slice.
+		if v, _ := r.vars.Lookup(name); v == nil || !v.NameRef {
+			s, set := r.getVar(name)
+			if !set && r.opt["nounset"] {
+				return &shError{msg: name + ": unbound variable", status: 127}
+			}
+			add(s)
+			return nil
+		}
+	}
+
 	// The list forms: $@ $* ${a[@]} ${a[*]} ${!a[@]} ${!pre@}.
 	vals, isList, star, set, err := r.paramValues(pe)
 	if err != nil {
