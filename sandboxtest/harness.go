@@ -60,6 +60,8 @@ const (
 	// CapSessionKill: a command's processes that left its process group
 	// (setsid, a double fork) are killed with it at its time limit.
 	CapSessionKill Capability = "session-kill"
+	// CapPython: python3 is a CPython that commands can run.
+	CapPython Capability = "python"
 )
 
 // Case is one conformance check.

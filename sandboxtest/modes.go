@@ -51,6 +51,35 @@ printf '#!/usr/bin/env sh\necho shebang-env "$1"\n' > e.sh; printf '#!/bin/sh\ne
 		},
 	},
 	{
+		Name:  "modes/system-paths-python",
+		Rule:  "A program sees the commands where the shell does: Python's shutil.which('ls') is which ls, os.stat of it and of /usr/bin has the mode and owners stat reports, os.readlink('/bin') is readlink /bin, os.listdir('/usr/bin') is ls -A /usr/bin, and the file is executable.",
+		Needs: []Capability{CapPython},
+		Check: func(e *Env) {
+			shell := `c=$(which ls); echo "$c"; stat -L -c '%a %u %g' "$c" /usr/bin; readlink /bin || echo no-link
+[ -f "$c" ] && [ -x "$c" ] && [ -f /bin/sh ] && echo runs; LC_ALL=C ls -A /usr/bin`
+			python := `import os, shutil
+c = shutil.which('ls')
+print(c)
+for p in (c, '/usr/bin'):
+    s = os.stat(p)
+    print('%o %d %d' % (s.st_mode & 0o7777, s.st_uid, s.st_gid))
+try:
+    print(os.readlink('/bin'))
+except OSError:
+    print('no-link')
+if os.path.isfile(c) and os.access(c, os.X_OK) and os.path.isfile('/bin/sh'):
+    print('runs')
+print('\n'.join(sorted(os.listdir('/usr/bin'))))
+`
+			require.NoError(e.T, e.Sandbox.FileSystem().WriteFile(e.Ctx, "system_paths.py", []byte(python)))
+			sh := e.Run(shell, sandbox.RunCommandOptions{})
+			require.Equal(e.T, 0, sh.ExitCode, "stderr: %s", sh.Stderr)
+			assert.Contains(e.T, sh.Stdout, "\nruns\n")
+			py := e.Run("python3 system_paths.py", sandbox.RunCommandOptions{})
+			assert.Equal(e.T, sh.Stdout, py.Stdout, "python's stderr: %s", py.Stderr)
+		},
+	},
+	{
 		Name: "modes/executable-by-shebang",
 		Rule: "chmod +x f && ./f runs f by its #! line with its arguments; without the exec bit it is Permission denied, exit 126.",
 		Check: func(e *Env) {

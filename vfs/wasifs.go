@@ -39,7 +39,8 @@ import (
 //     filestat, nor chmod. So a file a guest creates gets 0o644 and a folder
 //     0o755, as under Linux's default umask 022; and a node's mode travels in
 //     the filestat's st_dev, which means nothing inside a sandbox: st_dev is
-//     WASIDevTag | the mode's Unix bits (07777, see UnixMode). The guests that
+//     WASIDevTag | the mode's Unix bits (07777, see UnixMode), with
+//     WASIRootOwned for a node of root's. The guests that
 //     know it (the busybox shell, the python image's sitecustomize) read the
 //     mode from there and report a constant st_dev. Changing a mode is the
 //     host's business (FS.Chmod, reached through the adapter's own calls).
@@ -202,8 +203,12 @@ func timeOf(nanos int64) time.Time { return time.Unix(0, nanos) }
 // statT is the sys.Stat_t of a node whose real path is p.
 func statT(p string, info fs.FileInfo) sys.Stat_t {
 	mtim := info.ModTime().UnixNano()
+	dev := WASIDevTag | uint64(UnixMode(info.Mode()))
+	if r, ok := info.(interface{ RootOwned() bool }); ok && r.RootOwned() {
+		dev |= WASIRootOwned
+	}
 	return sys.Stat_t{
-		Dev:   WASIDevTag | uint64(UnixMode(info.Mode())),
+		Dev:   dev,
 		Ino:   inode(p),
 		Mode:  info.Mode(),
 		Nlink: 1,

@@ -61,6 +61,7 @@ func TestConformance(t *testing.T) {
 		NewProvider: func(t *testing.T) sandbox.Provider { return provider(t, docker.Options{}) },
 		Unsupported: map[sandboxtest.Capability]string{
 			sandboxtest.CapNetworkAllowList: "docker offers network none or all, not allow lists by domain",
+			sandboxtest.CapPython:           "the test image is busybox's, without python3",
 		},
 		ExpiryWithin: 5 * time.Second,
 	})

@@ -19,6 +19,7 @@ func TestConformance(t *testing.T) {
 			sandboxtest.CapURL:              "a memory sandbox has no network",
 			sandboxtest.CapNetworkAll:       "a memory sandbox has no network",
 			sandboxtest.CapNetworkAllowList: "a memory sandbox has no network",
+			sandboxtest.CapPython:           "a memory sandbox runs no CPython",
 		},
 		ExpiryWithin: 2 * time.Second,
 	})

@@ -520,6 +520,15 @@ func hostChmod(ctx context.Context, t *procTable, m api.Module, stack []uint64) 
 	return int32(t.host.chmod(string(raw), api.DecodeU32(stack[2])))
 }
 
+// rename renames from to to (absolute, in the sandbox) as rename(2) does,
+// for a Python whose own rename would cross its mounts (WASI renames
+// nothing from one mount to another: engine.PythonUsrMounts), and returns
+// the errno.
+func (h *cmdHost) rename(from, to string) experimentalsys.Errno {
+	rel := func(p string) string { return strings.TrimPrefix(path.Clean("/"+p), "/") }
+	return h.fs.Rename(rel(from), rel(to))
+}
+
 // chmod sets the mode of p (absolute, in the sandbox) to the Unix bits
 // mode.
 func (h *cmdHost) chmod(p string, mode uint32) experimentalsys.Errno {

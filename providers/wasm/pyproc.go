@@ -88,9 +88,10 @@ type ctlRequest struct {
 	MS int `json:"ms,omitempty"`
 	// kill: the signal it reports
 	Sig int `json:"sig,omitempty"`
-	// chmod
+	// chmod, rename (from Path to To)
 	Path string `json:"path,omitempty"`
 	Mode uint32 `json:"mode,omitempty"`
+	To   string `json:"to,omitempty"`
 }
 
 // ctlAnswer is the answer: R is the call's result as the host function
@@ -259,6 +260,8 @@ func (e *ctlEntry) serve(req ctlRequest, data []byte) (ctlAnswer, []byte) {
 		return r(0), nil
 	case "chmod":
 		return r(int32(t.host.chmod(req.Path, req.Mode))), nil
+	case "rename":
+		return r(int32(t.host.rename(req.Path, req.To))), nil
 	case "umask":
 		return r(int32(t.umask)), nil
 	}

@@ -83,7 +83,7 @@ func (p *Provider) startShell(ctx context.Context, st *state, memPages uint32) (
 	}
 	p.shellsStarted.Add(1)
 	fsys := st.files()
-	w, err := bb.NewWarm(ctx, engine.WarmSpec{FS: &trackFS{FS: fsys.WASI(), st: st}, MemoryLimitPages: memPages})
+	w, err := bb.NewWarm(ctx, engine.WarmSpec{FS: p.wasiFS(st, fsys), MemoryLimitPages: memPages})
 	if err != nil {
 		return nil, err
 	}
@@ -256,7 +256,7 @@ func (p *Provider) prestartPython(st *state, img *engine.Image, memPages uint32,
 	st.shells.pythons++
 	first, cur := st.shells.pythons == 1, st.fsys
 	st.mu.Unlock()
-	if first && cur != nil && img.TemplateReady(argv0, env, cur.WASI()) {
+	if first && cur != nil && img.TemplateReady(argv0, env, withSystem(cur, &p.sysCmds)) {
 		return
 	}
 	st.mu.Lock()
@@ -286,7 +286,7 @@ func (p *Provider) prestartPython(st *state, img *engine.Image, memPages uint32,
 	}
 	go func() {
 		defer func() { <-p.prestarting }()
-		w, err := img.Prestart(context.Background(), engine.WarmSpec{FS: &trackFS{FS: fsys.WASI(), st: st}, MemoryLimitPages: memPages}, argv0, env)
+		w, err := img.Prestart(context.Background(), engine.WarmSpec{FS: p.wasiFS(st, fsys), MemoryLimitPages: memPages}, argv0, env)
 		if err == nil {
 			p.pyTimes.note(&p.pyTimes.prestart, time.Since(pw.started))
 		}

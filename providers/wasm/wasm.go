@@ -29,6 +29,15 @@
 // python3` and `python3 -c 'while True: print(1)' | head -1` behave as in
 // bash (the last stage's reader gone, a writer ends with status 141).
 //
+// Every program sees the system folders the shell shows (system.go):
+// /usr/bin with a file per command the shell runs itself (0755, root's, a
+// short script that runs it), /usr/sbin, /bin -> usr/bin and /sbin ->
+// usr/sbin, which the sandbox's user cannot change, as on Debian; so
+// Python's shutil.which('ls') is /usr/bin/ls and opening /usr/bin/x for
+// writing is a PermissionError. They are stored nowhere (no snapshot, no
+// quota); /usr/local and the rest of /usr are the sandbox's own files,
+// but the python image keeps /usr/local to itself (its standard library).
+//
 // # Limits
 //
 //   - Time: past the command's Timeout every instance it started is closed;
@@ -236,6 +245,8 @@ type Provider struct {
 
 	budget *engine.MemoryBudget // every running command's, together; nil: none
 
+	sysCmds lazyCommands // what /usr/bin lists (system.go)
+
 	mu      sync.Mutex
 	cache   map[string]*state // by id: this provider's copies
 	found   bool              // the images were found at paths and busybox
@@ -317,6 +328,7 @@ func New(opts Options) *Provider {
 		budget = engine.NewMemoryBudget(uint64(opts.MemoryBudgetMB) << 20)
 	}
 	p := &Provider{opts: opts, kv: opts.Kv, budget: budget, cache: map[string]*state{}, prestarting: make(chan struct{}, 1)}
+	p.sysCmds.p = p
 	if opts.Prewarm {
 		go func() { _ = p.Warm(context.Background()) }()
 	}
@@ -402,7 +414,13 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 		if err != nil {
 			return nil, fmt.Errorf("wasm: %w", err)
 		}
-		return eng.Load(ctx, engine.Python+":"+py, py)
+		img, err := eng.Load(ctx, engine.Python+":"+py, py)
+		if err == nil {
+			// the templates' start sees the system folders, as a
+			// sandbox's Python does, so that their clones serve it
+			img.SetTemplateFiles(withSystem(vfs.New(vfs.Options{}), &p.sysCmds))
+		}
+		return img, err
 	case "node":
 		file := filepath.Join(paths.Dir, NodeFile)
 		if fi, err := os.Stat(file); err != nil || fi.Size() == 0 {

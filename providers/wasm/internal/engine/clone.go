@@ -34,9 +34,10 @@ import (
 // stack pointer a little below the template's, and builtins.exec's C
 // function called through agentenkit_call (addEntry) to run the code.
 // From there it is a prestarted Python like any: it reads its request from
-// stdin. The paths the template's start looked up in its (empty) "/" must
-// be missing from the sandbox's files too (serves); else Prestart starts
-// CPython as before.
+// stdin. The paths the template's start looked up in its "/" (no files,
+// or the image's TemplateFiles) must look the same in the sandbox's files
+// (serves: missing there too, or there and of the same type); else
+// Prestart starts CPython as before.
 //
 // A clone costs about 2 ms where CPython's start costs 100-160 ms of wasm
 // CPU; the template's 10 MiB are shared by every clone until written. What
@@ -51,14 +52,23 @@ type pyTemplate struct {
 	ids   [4]uint32 // builtins, exec, the code, __main__'s dict
 	meth  uint32    // exec's C function: its table entry
 
-	looked []string // the paths of "/" its start looked up, none there
+	looked []lookup // the paths of "/" its start looked up, and what it found
+}
+
+// lookup is a path a template's start looked up in its "/", and what an
+// lstat of it said there: the error, else the type of the file.
+type lookup struct {
+	path  string
+	errno experimentalsys.Errno
+	typ   fs.FileMode
 }
 
 const snapshotMarker = "\x00agentenkit-snapshot "
 
 type templates struct {
-	mu sync.Mutex
-	m  map[string]*templateSlot
+	mu    sync.Mutex
+	m     map[string]*templateSlot
+	files experimentalsys.FS // SetTemplateFiles
 }
 
 type templateSlot struct {
@@ -150,7 +160,7 @@ func (img *Image) makeTemplate(ctx context.Context, ps *prestart) (*pyTemplate, 
 	}
 	env := maps.Clone(ps.env)
 	env["PWD"] = "/"
-	empty := newLookupFS()
+	empty := newLookupFS(img.templateFiles())
 	cfg := moduleConfig([]string{ps.argv0, "-c", prestartProgram, "agentenkit-template"}, env, strings.NewReader(""), io.Discard, se, img.mounts(empty, img.site, img.stdlib), ctx).
 		WithWalltime(wall, 1).WithStartFunctions()
 	alloc := img.allocator(0, nil)
@@ -170,7 +180,7 @@ func (img *Image) makeTemplate(ctx context.Context, ps *prestart) (*pyTemplate, 
 	if !captured {
 		return nil, fmt.Errorf("engine: clone: no snapshot (%v): %s", err, se.buf.String())
 	}
-	t := &pyTemplate{sp: sp, ids: se.ids, looked: empty.looked()}
+	t := &pyTemplate{sp: sp, ids: se.ids, looked: empty.answers()}
 	// exec's PyCFunctionObject: m_ml at +8; its PyMethodDef: ml_meth at +4,
 	// ml_flags at +8, which must be METH_FASTCALL|METH_KEYWORDS.
 	u32 := func(at uint32) uint32 {
@@ -216,18 +226,44 @@ func (w *Warm) startClone(ctx context.Context, cfg wazero.ModuleConfig, t *pyTem
 	})
 }
 
-// lookupFS is the template's "/": no files, and a record of every path
-// CPython's start looked up in it. A clone serves a sandbox only where each
-// of them is missing too (pyTemplate.serves), so that its start would have
-// gone the same way there.
+// lookupFS is the template's "/": base (no files when nil), and a record
+// of every path CPython's start looked up in it. A clone serves a sandbox
+// only where each of them looks the same (pyTemplate.serves), so that its
+// start would have gone the same way there.
 type lookupFS struct {
 	experimentalsys.FS
 	mu    sync.Mutex
 	paths map[string]bool
 }
 
-func newLookupFS() *lookupFS {
-	return &lookupFS{FS: &sysfs.AdaptFS{FS: fstest.MapFS{}}, paths: map[string]bool{}}
+func newLookupFS(base experimentalsys.FS) *lookupFS {
+	if base == nil {
+		base = &sysfs.AdaptFS{FS: fstest.MapFS{}}
+	}
+	return &lookupFS{FS: base, paths: map[string]bool{}}
+}
+
+// SetTemplateFiles sets the files the start of img's Python templates sees
+// at "/" (none by default) unless a call set them before: the first call's
+// stay, for the templates made from then on. A template serves a sandbox
+// only where every path its start looked up looks the same there
+// (pyTemplate.serves), so a template made on files like the sandboxes'
+// (the wasm adapter's system folders: /bin/python3 is there) serves them,
+// and one made on other files is never wrong, only of no use. fsys must
+// not change.
+func (img *Image) SetTemplateFiles(fsys experimentalsys.FS) {
+	img.tmpl.mu.Lock()
+	if img.tmpl.files == nil {
+		img.tmpl.files = fsys
+	}
+	img.tmpl.mu.Unlock()
+}
+
+// templateFiles is what SetTemplateFiles set, or nil.
+func (img *Image) templateFiles() experimentalsys.FS {
+	img.tmpl.mu.Lock()
+	defer img.tmpl.mu.Unlock()
+	return img.tmpl.files
 }
 
 func (l *lookupFS) saw(p string) {
@@ -256,13 +292,15 @@ func (l *lookupFS) Readlink(p string) (string, experimentalsys.Errno) {
 	return l.FS.Readlink(p)
 }
 
-// looked is what the start looked up, the root left out.
+// looked is what the start looked up, the root left out, and the roots of
+// PythonUsrMounts: wasi-libc opens every mount's root at the start, and a
+// clone's are folders too (subFS), whatever the sandbox holds there.
 func (l *lookupFS) looked() []string {
 	l.mu.Lock()
 	defer l.mu.Unlock()
 	var out []string
 	for p := range l.paths {
-		if p != "" && p != "." && p != "/" {
+		if p != "" && p != "." && p != "/" && !slices.Contains(PythonUsrMounts, "/"+p) {
 			out = append(out, p)
 		}
 	}
@@ -270,14 +308,27 @@ func (l *lookupFS) looked() []string {
 	return out
 }
 
-// serves reports whether fsys lacks every path t's start looked
-// up, as the template's files did.
+// answers is what the start looked up (looked), with what an lstat of
+// each says in the template's files.
+func (l *lookupFS) answers() []lookup {
+	var out []lookup
+	for _, p := range l.looked() {
+		st, errno := l.FS.Lstat(p)
+		out = append(out, lookup{path: p, errno: errno, typ: st.Mode.Type()})
+	}
+	return out
+}
+
+// serves reports whether every path t's start looked up looks in fsys as
+// it did in the template's files: missing (the same error) there too, or
+// there with the same type.
 func (t *pyTemplate) serves(fsys experimentalsys.FS) bool {
 	if fsys == nil {
 		return true
 	}
-	for _, p := range t.looked {
-		if _, errno := fsys.Lstat(p); errno != experimentalsys.ENOENT {
+	for _, l := range t.looked {
+		st, errno := fsys.Lstat(l.path)
+		if errno != l.errno || errno == 0 && st.Mode.Type() != l.typ {
 			return false
 		}
 	}

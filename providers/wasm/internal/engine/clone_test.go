@@ -3,10 +3,18 @@ package engine
 import (
 	"bytes"
 	"context"
+	"io/fs"
 	"strings"
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/spf13/afero"
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/agentenkit/agentenkit/vfs"
 )
 
 // A clone serves only files where every path CPython's start looked up is
@@ -17,7 +25,7 @@ func TestCloneLookups(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Logf("the start looked up: %q", tm.looked)
+	t.Logf("the start looked up: %v", tm.looked)
 	if len(tm.looked) == 0 {
 		t.Fatal("the start looked up nothing in /: the record is not working")
 	}
@@ -31,11 +39,11 @@ func TestCloneLookups(t *testing.T) {
 	if !tm.serves(fsys) {
 		t.Error("a folder the start never looks at stops clones")
 	}
-	if err := files.MkdirAll(tm.looked[len(tm.looked)-1], 0o755); err != nil {
+	if err := files.MkdirAll(tm.looked[len(tm.looked)-1].path, 0o755); err != nil {
 		t.Fatal(err)
 	}
 	if tm.serves(fsys) {
-		t.Errorf("%s exists, and the start looked it up: still served", tm.looked[len(tm.looked)-1])
+		t.Errorf("%s exists, and the start looked it up: still served", tm.looked[len(tm.looked)-1].path)
 	}
 }
 
@@ -134,5 +142,44 @@ func TestCloneBudget(t *testing.T) {
 			t.Errorf("%q: %d bytes still held after the run", c.code, b.Used())
 		}
 		t.Logf("%q in %d MiB: %+v, budget peak %d MiB", c.code, c.mib, got, peak.Load()>>20)
+	}
+}
+
+// A template serves files where each path its start looked up looks as it
+// did in the template's files: missing there too, or there with the same
+// type.
+func TestCloneServesLookAlike(t *testing.T) {
+	tm := &pyTemplate{looked: []lookup{
+		{path: "bin/python3", typ: 0},
+		{path: "usr/bin", typ: fs.ModeDir},
+		{path: "pyvenv.cfg", errno: experimentalsys.ENOENT},
+	}}
+	for _, c := range []struct {
+		name  string
+		make  func(files *vfs.FS) error
+		serve bool
+	}{
+		{"the same", func(files *vfs.FS) error { return nil }, true},
+		{"a file that is missing", func(files *vfs.FS) error { return files.Remove("/bin/python3") }, false},
+		{"a folder for a file", func(files *vfs.FS) error {
+			if err := files.Remove("/bin/python3"); err != nil {
+				return err
+			}
+			return files.Mkdir("/bin/python3", 0o755)
+		}, false},
+		{"a link for a folder", func(files *vfs.FS) error {
+			if err := files.RemoveAll("/usr/bin"); err != nil {
+				return err
+			}
+			return files.SymlinkIfPossible("/bin", "/usr/bin")
+		}, false},
+		{"a file where none was", func(files *vfs.FS) error { return afero.WriteFile(files, "/pyvenv.cfg", nil, 0o644) }, false},
+	} {
+		fsys, files := testFS(t)
+		require.NoError(t, files.MkdirAll("/usr/bin", 0o755))
+		require.NoError(t, files.MkdirAll("/bin", 0o755))
+		require.NoError(t, afero.WriteFile(files, "/bin/python3", []byte("#!/bin/sh\n"), 0o755))
+		require.NoError(t, c.make(files), c.name)
+		assert.Equal(t, c.serve, tm.serves(fsys), c.name)
 	}
 }

@@ -100,6 +100,9 @@
 //     build, images.BuildPython) has that zip mounted at
 //     /usr/local/lib/python3.XY instead, where its CPython finds it by
 //     itself, and not on PYTHONPATH.
+//   - The sandbox's /usr/bin and /usr/sbin are mounted at the same paths
+//     too (PythonUsrMounts): the npm image's own tree at /usr (its
+//     standard library, wasi-vfs) would hide them from CPython.
 //   - PYTHONUNBUFFERED=1 (stdout is not a TTY; without it nothing streams)
 //     and PYTHONDONTWRITEBYTECODE=1 (no __pycache__ in the sandbox's files),
 //     unless RunSpec.Env sets them.

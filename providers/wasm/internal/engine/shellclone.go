@@ -98,7 +98,7 @@ func warmStartEnv() map[string]string { return map[string]string{WarmEnv: "1", "
 func (img *Image) makeShellTemplate(ctx context.Context) (*shellTemplate, error) {
 	ctx, cancel := context.WithTimeout(ctx, time.Minute)
 	defer cancel()
-	empty := newLookupFS()
+	empty := newLookupFS(nil)
 	w := img.newWarm(ctx, WarmSpec{FS: empty}, nil) // its stdio: a clone's kind of files
 	defer w.kill()
 	seed := &seedReader{}

@@ -78,8 +78,9 @@ _agentenkit_site()
 del _agentenkit_site
 # agentenkit: what CPython for WASI lacks and a Linux box has, through the
 # wasm adapter's control file (providers/wasm/pyproc.go): file modes (WASI
-# carries a node's mode in st_dev, see vfs.WASIDevTag; chmod and umask go
-# to the host), the sandbox's user (uid 1000), and processes — subprocess,
+# carries a node's mode in st_dev, see vfs.WASIDevTag, and whether it is
+# root's, vfs.WASIRootOwned; chmod and umask go to the host), the sandbox's
+# user (uid 1000), and processes — subprocess,
 # os.system and os.popen start their commands as children of the sandbox's
 # shell. The host gives this process its control file's name in
 # $AGENTENKIT_CTL, taken out of the environment here (and by the prestart
@@ -110,12 +111,23 @@ def _agentenkit_ctl(req, data=b""):
     return ans, out
 
 
+def _wasi_errno(e):
+    """The errno of one of wazero's experimental/sys Errno values."""
+    import errno
+    names = ("EACCES", "EAGAIN", "EBADF", "EEXIST", "EFAULT", "EINTR", "EINVAL", "EIO", "EISDIR",
+             "ELOOP", "ENAMETOOLONG", "ENOENT", "ENOSYS", "ENOTDIR", "ERANGE", "ENOTEMPTY",
+             "ENOTSOCK", "ENOTSUP", "EPERM", "EROFS")
+    return getattr(errno, names[e - 1]) if 0 < e <= len(names) else errno.EIO
+
+
 def _agentenkit_setup():
+    import errno
     import os
     import sys
     global _ctl_token
     _ctl_token = os.environ.pop("AGENTENKIT_CTL", None)
     tag = 0x61656B6D
+    root_owned = 1 << 16  # vfs.WASIRootOwned: the system folders, root's
     extra = ("st_atime", "st_mtime", "st_ctime", "st_atime_ns", "st_mtime_ns",
              "st_ctime_ns", "st_blksize", "st_blocks", "st_rdev")
     stat_result = os.stat_result
@@ -126,7 +138,8 @@ def _agentenkit_setup():
         if dev >> 32 != tag:
             return st
         mode = (st.st_mode & 0o170000) | (dev & 0o7777)
-        return stat_result((mode, st.st_ino, 1, st.st_nlink, 1000, 1000, st.st_size, st[7], st[8], st[9]),
+        owner = 0 if dev & root_owned else 1000
+        return stat_result((mode, st.st_ino, 1, st.st_nlink, owner, owner, st.st_size, st[7], st[8], st[9]),
                            {k: getattr(st, k) for k in extra if hasattr(st, k)})
 
     def stat(path, *, dir_fd=None, follow_symlinks=True):
@@ -145,17 +158,41 @@ def _agentenkit_setup():
         ans, _ = _agentenkit_ctl({"op": "chmod", "path": p, "mode": int(mode) & 0o7777})
         e = ans["r"]
         if e:
-            import errno
-            code = {1: errno.EACCES, 10: errno.ELOOP, 12: errno.ENOENT, 14: errno.ENOTDIR,
-                    19: errno.EPERM, 20: errno.EROFS}.get(e, errno.EIO)
+            code = _wasi_errno(e)
             raise OSError(code, os.strerror(code), path)
+
+    # /usr/bin and /usr/sbin are mounts of their own (engine.PythonUsrMounts) and WASI renames nothing from one mount to
+    # another (ENOSYS): such a rename is the host's, on the same files.
+    _rename, _replace = os.rename, os.replace
+
+    def moved(f):
+        def move(src, dst, *, src_dir_fd=None, dst_dir_fd=None):
+            try:
+                return f(src, dst, src_dir_fd=src_dir_fd, dst_dir_fd=dst_dir_fd)
+            except OSError as e:
+                if (e.errno != errno.ENOSYS or src_dir_fd is not None or dst_dir_fd is not None
+                        or isinstance(src, int) or isinstance(dst, int) or _ctl_token is None):
+                    raise
+            a, b = (os.path.abspath(os.fsdecode(p)) for p in (src, dst))
+            r = _agentenkit_ctl({"op": "rename", "path": a, "to": b})[0]["r"]
+            if r:
+                code = _wasi_errno(r)
+                raise OSError(code, os.strerror(code), src, None, dst)
+        move.__doc__ = f.__doc__
+        return move
+
+    os.rename, os.replace = moved(_rename), moved(_replace)
 
     def access(path, mode, *, dir_fd=None, effective_ids=False, follow_symlinks=True):
         try:
             st = stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks)
         except OSError:
             return False
-        need = (0o400 if mode & os.R_OK else 0) | (0o200 if mode & os.W_OK else 0) | (0o100 if mode & os.X_OK else 0)
+        need = (4 if mode & os.R_OK else 0) | (2 if mode & os.W_OK else 0) | (1 if mode & os.X_OK else 0)
+        # the owner's bits for the user's own; the others' for root's (the
+        # user is in none of root's groups)
+        if st.st_uid == 1000:
+            need <<= 6
         return st.st_mode & need == need
 
     umask_now = []
