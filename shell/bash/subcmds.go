@@ -11,6 +11,7 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash/alias"
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/dirs"
 	"github.com/agentenkit/agentenkit/shell/bash/getopts"
 	"github.com/agentenkit/agentenkit/shell/bash/jobs"
@@ -80,13 +81,15 @@ func getoptsBuiltin(r *Runner, args []string) int {
 // from the origin.
 func mapfileBuiltin(r *Runner, args []string) int {
 	o, err := mapfile.Parse(args[1:])
-	if ue := (*mapfile.UsageError)(nil); errors.As(err, &ue) {
-		r.errf("%s", ue.Msg)
-		return 2
+	if me := (*mapfile.Error)(nil); errors.As(err, &me) {
+		r.errf("%s: %s", args[0], me.Msg)
+		return 1
+	} else if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), args[0], mapfile.Synopsis(args[0]), err)
 	}
 	d, ok := r.fds[o.FD]
 	if !ok || d.R == nil {
-		r.errf("mapfile: %d: invalid file descriptor: Bad file descriptor", o.FD)
+		r.errf("%s: %d: invalid file descriptor: Bad file descriptor", args[0], o.FD)
 		return 1
 	}
 	v := r.lookupVar(o.Name)
@@ -94,7 +97,7 @@ func mapfileBuiltin(r *Runner, args []string) int {
 		nv := &vars.Var{Set: true, Kind: vars.Indexed, Idx: map[int]string{}}
 		if v != nil {
 			if v.ReadOnly {
-				r.errf("mapfile: %s: readonly variable", o.Name)
+				r.errf("%s: %s: readonly variable", args[0], o.Name)
 				return 1
 			}
 			*v = *nv

@@ -3,11 +3,11 @@
 package mapfile
 
 import (
-	"fmt"
 	"io"
 	"strconv"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/read"
 )
 
@@ -22,51 +22,66 @@ type Options struct {
 	Name   string // the array (MAPFILE by default)
 }
 
-// UsageError is a bad option; mapfile's status for it is 2.
-type UsageError struct{ Msg string }
+// Synopsis is the usage of name (mapfile or readarray) as bash words it.
+func Synopsis(name string) string {
+	return name + " [-d delim] [-n count] [-O origin] [-s count] [-t] [-u fd] [-C callback] [-c quantum] [array]"
+}
 
-func (e *UsageError) Error() string { return e.Msg }
+// Error is a bad option value, in bash's words without the builtin's
+// name ("x: invalid line count"); mapfile's status for it is 1.
+type Error struct{ Msg string }
 
-// Parse parses mapfile's arguments (without the command's name). -C and
-// -c (a callback) are accepted and ignored.
+func (e *Error) Error() string { return e.Msg }
+
+// Parse parses mapfile's arguments (without the command's name): a bad
+// option or a missing value is builtinopt's error (status 2, with the
+// usage line), a bad number an *Error. -C and -c (a callback and how
+// often it runs) are checked and ignored.
 func Parse(args []string) (Options, error) {
 	o := Options{Delim: '\n', Count: -1, Name: "MAPFILE"}
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		a := args[0]
-		args = args[1:]
-		c := a[1]
-		val := a[2:]
-		if strings.IndexByte("dnOsuCc", c) >= 0 && val == "" {
-			if len(args) == 0 {
-				return o, &UsageError{fmt.Sprintf("%s: -%c: option requires an argument", "mapfile", c)}
-			}
-			val = args[0]
-			args = args[1:]
-		}
-		switch c {
+	opts, rest, err := builtinopt.Parse("d:n:O:s:tu:C:c:", args)
+	if err != nil {
+		return o, err
+	}
+	for _, x := range opts {
+		v := x.Value
+		n, nerr := strconv.Atoi(strings.TrimSpace(v))
+		bad := func(what string) error { return &Error{v + ": invalid " + what} }
+		switch x.Letter {
 		case 't':
 			o.Trim = true
 		case 'd':
-			if val == "" {
-				o.Delim = 0
-			} else {
-				o.Delim = val[0]
+			o.Delim = 0
+			if v != "" {
+				o.Delim = v[0]
 			}
-		case 'n':
-			o.Count, _ = strconv.Atoi(val)
+		case 'n', 's':
+			if nerr != nil || n < 0 {
+				return o, bad("line count")
+			}
+			if x.Letter == 'n' {
+				o.Count = n
+			} else {
+				o.Skip = n
+			}
 		case 'O':
-			o.Origin, _ = strconv.Atoi(val)
-		case 's':
-			o.Skip, _ = strconv.Atoi(val)
+			if nerr != nil || n < 0 {
+				return o, bad("array origin")
+			}
+			o.Origin = n
 		case 'u':
-			o.FD, _ = strconv.Atoi(val)
-		case 'C', 'c':
-		default:
-			return o, &UsageError{fmt.Sprintf("mapfile: -%c: invalid option", c)}
+			if nerr != nil || n < 0 {
+				return o, bad("file descriptor specification")
+			}
+			o.FD = n
+		case 'c':
+			if nerr != nil || n <= 0 {
+				return o, bad("callback quantum")
+			}
 		}
 	}
-	if len(args) > 0 {
-		o.Name = args[0]
+	if len(rest) > 0 {
+		o.Name = rest[0]
 	}
 	return o, nil
 }

@@ -42,14 +42,28 @@ func TestParse(t *testing.T) {
 	if err != nil || !o.Trim || o.Origin != 2 || o.FD != 3 || o.Name != "arr" {
 		t.Errorf("Parse = %+v, %v", o, err)
 	}
-	for args, msg := range map[string]string{
-		"-x": "mapfile: -x: invalid option",
-		"-n": "mapfile: -n: option requires an argument",
+	// bash 5.2: mapfile -x, mapfile -n, mapfile -n x a, ...
+	for _, tc := range []struct {
+		args  []string
+		msg   string
+		value bool // an *Error (status 1), else a usage error (2)
+	}{
+		{[]string{"-x"}, "-x: invalid option", false},
+		{[]string{"-n"}, "-n: option requires an argument", false},
+		{[]string{"-tZ"}, "-Z: invalid option", false},
+		{[]string{"-n", "x"}, "x: invalid line count", true},
+		{[]string{"-s-1"}, "-1: invalid line count", true},
+		{[]string{"-O", "x"}, "x: invalid array origin", true},
+		{[]string{"-u", "x"}, "x: invalid file descriptor specification", true},
+		{[]string{"-c", "0"}, "0: invalid callback quantum", true},
 	} {
-		_, err := Parse([]string{args})
-		var ue *UsageError
-		if !errors.As(err, &ue) || ue.Msg != msg {
-			t.Errorf("Parse(%s) = %v, want %q", args, err, msg)
+		_, err := Parse(tc.args)
+		var e *Error
+		if err == nil || err.Error() != tc.msg || errors.As(err, &e) != tc.value {
+			t.Errorf("Parse(%q) = %#v, want %q (a value error: %v)", tc.args, err, tc.msg, tc.value)
 		}
+	}
+	if o, err := Parse([]string{"-td,", "--", "-a"}); err != nil || o.Delim != ',' || !o.Trim || o.Name != "-a" {
+		t.Errorf("Parse(-td, -- -a) = %+v, %v", o, err)
 	}
 }

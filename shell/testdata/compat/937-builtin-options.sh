@@ -28,4 +28,7 @@ wait -p 1a; echo "wait -p 1a $?"; jobs -rx echo rx; jobs -x -r echo xr; jobs -px
 unset -Z; echo "unset -Z $?"; ux=1; unset -f -v ux; echo "unset -f -v $? $ux"; uf() { echo uf; }; unset -n uf; uf; unset -fn uf; uf; echo "unset -fn $?"
 eval -Z; echo "eval -Z $?"; eval -- echo eval ok; source -Z; echo "source -Z $?"; . --; echo ". -- $?"
 umask -Z; echo "umask -Z $?"; umask -pS; (umask -- 077; umask); (exec -Z; echo "exec -Z $?"); (exec -a; echo "exec -a $?"); (exec -asomename echo exec ok)
+mapfile -Z; echo "mapfile -Z $?"; readarray -Z; echo "readarray -Z $?"; mapfile -n x m; echo "mapfile -n x $?"; mapfile -O -1 m; echo "mapfile -O -1 $?"
+mapfile -C; echo "mapfile -C $?"; mapfile -c 0 m; echo "mapfile -c 0 $?"; mapfile -u x m; echo "mapfile -u x $?"; readarray -u 9 m; echo "readarray -u 9 $?"
+mapfile -td, -- m <<< "a,b,"; echo "mapfile -td, -- $? ${#m[@]} ${m[1]}"
 exec 2>&1; sed 's/^.*line [0-9]*: //' err.txt
