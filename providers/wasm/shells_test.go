@@ -187,9 +187,11 @@ func (p *Provider) readyPython(t *testing.T, id string) {
 	t.Fatal("no prestarted Python after 30 s")
 }
 
-// TestPrestartedPython: after python3 ran, the next python3 command the
-// prestarted one serves runs in it with the command's folder, environment,
-// stdin and files; one it does not serve runs in a new CPython.
+// TestPrestartedPython: after python3 ran twice (once, where no template
+// serves the sandbox yet: TestPrestartFromSecondPython), the next python3
+// command the prestarted one serves runs in it with the command's folder,
+// environment, stdin and files; one it does not serve runs in a new
+// CPython.
 func TestPrestartedPython(t *testing.T) {
 	p, sb := newWarmSandbox(t, Options{})
 	ctx := context.Background()
@@ -199,6 +201,7 @@ func TestPrestartedPython(t *testing.T) {
 		require.NoError(t, err, cmd)
 		return r
 	}
+	runIt("python3 -c pass")
 	runIt("python3 -c pass")
 	for _, c := range []struct {
 		name, cmd, out string

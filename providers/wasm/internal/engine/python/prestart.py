@@ -39,24 +39,32 @@ def _agentenkit_prestarted():
         site = sys.modules.get("sitecustomize")
         if site is not None:
             site._ctl_token = want.pop("AGENTENKIT_CTL", None)
-        for k in list(os.environ):
-            if k not in want:
-                del os.environ[k]
-        for k, v in want.items():
-            if os.environ.get(k) != v:
-                os.environ[k] = v
+        # os.environ and libc's environment become want's, as os.environ's
+        # __delitem__ and __setitem__ would make them (its encoded dict and
+        # putenv/unsetenv, the same changes in the same order), without
+        # their calls per key: half a millisecond of every command in this
+        # -O0 build went to the environment.
+        data, enc = os.environ._data, os.fsencode
+        new = {enc(k): enc(v) for k, v in want.items()}
+        for k in [k for k in data if k not in new]:
+            os.unsetenv(k)
+            del data[k]
+        for k, v in new.items():
+            if data.get(k) != v:
+                os.putenv(k, v)
+                data[k] = v
         # posix.environ is the environment as it was at start, which
         # os.environ was copied from: it must not show the one CPython was
         # started with either.
         import posix
         posix.environ.clear()
-        posix.environ.update((os.fsencode(k), os.fsencode(v)) for k, v in want.items())
+        posix.environ.update(new)
         g = sys.modules["__main__"].__dict__
         del g["_agentenkit_prestarted"]
         sys.argv = argv
         sys.orig_argv = orig.split("\x01")
         me = sys._getframe().f_code
-        del f, env, want, argc, argv, orig, readn
+        del f, env, want, argc, argv, orig, readn, data, enc, new
         try:
             if kind == "c":
                 sys.path[0] = ""
