@@ -170,9 +170,41 @@ func (u *uniqSettings) run(ctx context.Context, r io.Reader, out *bufio.Writer, 
 	if u.group != "" {
 		return u.runGroups(ctx, r, out, delim)
 	}
-	// The loop of GNU uniq's check_file.
 	var prev []byte
 	have := false
+	if u.skipFields == 0 && u.skipChars == 0 && u.checkChars < 0 && !u.foldCase && !u.count &&
+		u.unique && u.firstRepeated && !u.laterRepeated && u.sepMode == "" {
+		// Plain uniq: the first line of each run of equal lines, written
+		// when the next run starts (as check_file does, below).
+		write := func(line []byte) error {
+			out.Write(line)
+			if err := out.WriteByte(delim); err != nil {
+				return &cmdutil.WriteError{Err: err}
+			}
+			return nil
+		}
+		err := cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
+			if have && bytes.Equal(line, prev) {
+				return nil
+			}
+			if have {
+				if err := write(prev); err != nil {
+					return err
+				}
+			}
+			have = true
+			prev = append(prev[:0], line...)
+			return nil
+		})
+		if err != nil {
+			return err
+		}
+		if have {
+			return write(prev)
+		}
+		return nil
+	}
+	// The loop of GNU uniq's check_file.
 	matchCount := 0
 	firstDelimiter := true
 	write := func(line []byte, match bool, cnt int) error {

@@ -1,6 +1,7 @@
 package textutil
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"io"
@@ -123,7 +124,7 @@ func textWc(ctx context.Context, c *command.Call, args []string) error {
 			}
 			continue
 		}
-		k, err := wcCount(ctx, r)
+		k, err := wcCount(ctx, r, show.l && !show.w && !show.m && !show.c && !show.L)
 		r.Close()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -185,10 +186,27 @@ func wcWidth(c *command.Call, files []string, nshow int) int {
 	return max(width, minWidth)
 }
 
-// wcCount counts one input in chunks.
-func wcCount(ctx context.Context, r io.Reader) (wcCounts, error) {
+// wcCount counts one input in chunks; linesOnly counts only its lines
+// and bytes (wc -l: the newlines, without decoding characters or words).
+func wcCount(ctx context.Context, r io.Reader, linesOnly bool) (wcCounts, error) {
 	var k wcCounts
 	buf := make([]byte, 64*1024)
+	if linesOnly {
+		for {
+			if err := ctx.Err(); err != nil {
+				return k, err
+			}
+			n, err := r.Read(buf)
+			k.bytes += int64(n)
+			k.lines += int64(bytes.Count(buf[:n], []byte{'\n'}))
+			if err == io.EOF {
+				return k, nil
+			}
+			if err != nil {
+				return k, err
+			}
+		}
+	}
 	var carry []byte // an incomplete UTF-8 sequence at a chunk's end
 	inWord := false
 	linePos := int64(0)

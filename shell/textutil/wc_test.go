@@ -1,8 +1,11 @@
 package textutil
 
 import (
+	"context"
+	"errors"
 	"strings"
 	"testing"
+	"testing/iotest"
 
 	"github.com/agentenkit/agentenkit/shell/internal/cmdtest"
 )
@@ -53,4 +56,23 @@ func TestTextWcGNU(t *testing.T) {
 		cmdtest.GNUCase{Args: cmdtest.Args("a", ""), Files: files, Stderr: true},
 	)
 	cmdtest.GNUDiff(t, "wc", "wc", cases)
+}
+
+// TestWcLinesOnly: wc -l's count (newlines only) gives the lines and
+// bytes of the full count, over chunks and any bytes.
+func TestWcLinesOnly(t *testing.T) {
+	for _, s := range []string{"", "a", "a\n", "\n\n\nb", strings.Repeat("x y\n\xff\xfe é\t\n", 20000), "no newline at all"} {
+		full, err := wcCount(context.Background(), iotest.HalfReader(strings.NewReader(s)), false)
+		if err != nil {
+			t.Fatal(err)
+		}
+		lines, err := wcCount(context.Background(), iotest.HalfReader(strings.NewReader(s)), true)
+		if err != nil || lines.lines != full.lines || lines.bytes != full.bytes {
+			t.Errorf("%d bytes: -l %d lines %d bytes (%v), full count %d, %d", len(s), lines.lines, lines.bytes, err, full.lines, full.bytes)
+		}
+	}
+	errRead := errors.New("read failed")
+	if _, err := wcCount(context.Background(), iotest.ErrReader(errRead), true); err != errRead {
+		t.Errorf("a read error: %v", err)
+	}
 }
