@@ -109,3 +109,40 @@ func TestWASIFile(t *testing.T) {
 		t.Errorf("stat: %+v %v", st, e)
 	}
 }
+
+// Direct tells a path reached through no link from one that goes through
+// one.
+func TestDirect(t *testing.T) {
+	f := New(Options{})
+	if err := f.MkdirAll("/a/b", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := afero.WriteFile(f, "/a/b/f", nil, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, l := range [][2]string{{"/a", "/l"}, {"/nowhere", "/a/dangling"}} {
+		if err := f.SymlinkIfPossible(l[0], l[1]); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for _, c := range []struct {
+		name   string
+		follow bool
+		want   bool
+	}{
+		{"/a/b/f", true, true},
+		{"/a/b/missing", true, true},
+		{"/a/b/../b/f", true, true},
+		{"/l/b/f", true, false},
+		{"/l/b/missing", true, false},
+		{"/a/missing/x", true, false},
+		{"/a/dangling", false, true},
+		{"/a/dangling", true, false},
+		{"/l", false, true},
+		{"/", true, false},
+	} {
+		if got := f.Direct(c.name, c.follow); got != c.want {
+			t.Errorf("Direct(%q, %v) = %v, want %v", c.name, c.follow, got, c.want)
+		}
+	}
+}

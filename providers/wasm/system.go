@@ -39,12 +39,13 @@ import (
 // into WASI's terms; any other is the base's, as it was.
 type systemFS struct {
 	experimentalsys.FS
-	sys afero.Fs
+	sys   afero.Fs
+	files *vfs.FS
 }
 
 // withSystem is fsys's WASI view with the system folders listing cmds.
 func withSystem(fsys *vfs.FS, cmds posixfs.Commands) *systemFS {
-	return &systemFS{FS: fsys.WASI(), sys: posixfs.WithSystem(fsys, cmds)}
+	return &systemFS{FS: fsys.WASI(), sys: posixfs.WithSystem(fsys, cmds), files: fsys}
 }
 
 // abs is the absolute path of p as wazero hands it over: relative to the
@@ -57,11 +58,16 @@ func abs(p string) string {
 }
 
 // via reports whether the base's errno e on a is one after which a link
-// of the base may lead into the system folders, and where.
+// of the base may lead into the system folders, and where. A missing path
+// reached through no link (vfs.FS.Direct: the common miss, a module
+// looked for in a real folder) leads nowhere else, without the walk.
 func (s *systemFS) via(a string, follow bool, e experimentalsys.Errno) (string, bool) {
 	var err error
 	switch e {
 	case experimentalsys.ENOENT:
+		if s.files.Direct(a, follow) {
+			return "", false
+		}
 		err = syscall.ENOENT
 	case experimentalsys.ENOTDIR:
 		err = syscall.ENOTDIR
