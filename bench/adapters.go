@@ -109,7 +109,10 @@ func Adapters() []Adapter {
 		{Name: "wasm", New: func() (sandbox.Provider, func(), error) {
 			// TestNetwork lets the download workload reach its server on
 			// the host's loopback, which the policy refuses otherwise.
-			p := wasm.New(wasm.Options{Kv: wasmKv, TestNetwork: &wasm.TestNetwork{AllowLoopback: true}, Prewarm: true})
+			// LazyNode, as the CLI's daemon: no workload runs node, whose
+			// compiled code (~83 MB resident) would otherwise sit in every
+			// row's memory, the concurrent row's peaks included.
+			p := wasm.New(wasm.Options{Kv: wasmKv, TestNetwork: &wasm.TestNetwork{AllowLoopback: true}, Prewarm: true, LazyNode: true})
 			// Compile the images and make the Python template first
 			// (once per process, as a long-lived process would), so that no
 			// workload measures it.
