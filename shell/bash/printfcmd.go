@@ -7,21 +7,22 @@ import (
 	"strings"
 
 	"github.com/agentenkit/agentenkit/shell/bash/expand"
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
 // printfBuiltin is bash's printf: the format reused until the arguments
 // run out, %b %q %(fmt)T, 'c arguments, -v var.
 func printfBuiltin(r *Runner, args []string) int {
-	varName, format, rest, bad, usage, ok := printf.Args(args[1:])
-	if !ok {
-		if bad != "" {
-			r.errf("printf: %s", bad)
-		}
-		if usage {
-			fmt.Fprintln(r.stderr(), printf.Usage)
-		}
+	varName, format, rest, err := printf.Args(args[1:])
+	if ie := (*printf.IdentError)(nil); errors.As(err, &ie) {
+		r.errf("printf: %v", ie)
 		return 2
+	} else if errors.Is(err, printf.ErrNoFormat) {
+		fmt.Fprintln(r.stderr(), "printf: usage: "+printf.Synopsis)
+		return 2
+	} else if err != nil {
+		return builtinopt.Usage(r.errf, r.stdout(), r.stderr(), "printf", printf.Synopsis, err)
 	}
 	out, status := printf.Format(format, rest, func(msg string) { r.errf("%s", msg) })
 	if varName != "" {

@@ -7,12 +7,15 @@
 package printf
 
 import (
+	"errors"
 	"fmt"
 	"math/big"
 	"strconv"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
 )
 
 // Format formats args by format as bash's printf builtin does: the
@@ -440,41 +443,40 @@ func strftime(f, arg string) string {
 	return b.String()
 }
 
-// Usage is the printf builtin's usage line.
-const Usage = "printf: usage: printf [-v var] format [arguments]"
+// Synopsis is the printf builtin's usage ("printf: usage: " + Synopsis).
+const Synopsis = "printf [-v var] format [arguments]"
+
+// ErrNoFormat is printf with no format: bash prints only the usage line.
+var ErrNoFormat = errors.New("printf: no format")
+
+// IdentError is a -v var that is not a name or name[subscript]: bash
+// reports "`1a': not a valid identifier", status 2, without the usage
+// line.
+type IdentError struct{ Name string }
+
+func (e *IdentError) Error() string { return "`" + e.Name + "': not a valid identifier" }
 
 // Args reads the printf builtin's arguments (without the command's
 // name): -v var (or -vvar) names the variable the output goes to; then
-// the format and its arguments. With ok false, bad is what bash 5.2
-// reports before its Usage line ("-x: invalid option", "-v: option
-// requires an argument"; "" when the format is missing), status 2, or
-// with usage false a var that is not a name or name[subscript]
-// ("`1a': not a valid identifier"), status 2 without the usage line.
-func Args(args []string) (varName, format string, rest []string, bad string, usage, ok bool) {
-	for len(args) > 0 && strings.HasPrefix(args[0], "-") && len(args[0]) > 1 {
-		if args[0] == "--" {
-			args = args[1:]
-			break
+// the format and its arguments. A bad option or a missing value is
+// builtinopt's error, no format ErrNoFormat (both with the usage line,
+// status 2), a bad var an *IdentError; a bad var before a bad option is
+// the one reported, as bash reads them in turn.
+func Args(args []string) (varName, format string, rest []string, err error) {
+	opts, rest, err := builtinopt.Parse("v:", args)
+	for _, o := range opts {
+		if !validRef(o.Value) {
+			return "", "", nil, &IdentError{o.Value}
 		}
-		if !strings.HasPrefix(args[0], "-v") {
-			return "", "", nil, args[0][:2] + ": invalid option", true, false
-		}
-		if args[0] == "-v" {
-			if len(args) == 1 {
-				return "", "", nil, "-v: option requires an argument", true, false
-			}
-			varName, args = args[1], args[2:]
-		} else {
-			varName, args = args[0][2:], args[1:]
-		}
-		if !validRef(varName) {
-			return "", "", nil, "`" + varName + "': not a valid identifier", false, false
-		}
+		varName = o.Value
 	}
-	if len(args) == 0 {
-		return "", "", nil, "", true, false
+	if err != nil {
+		return "", "", nil, err
 	}
-	return varName, args[0], args[1:], "", false, true
+	if len(rest) == 0 {
+		return "", "", nil, ErrNoFormat
+	}
+	return varName, rest[0], rest[1:], nil
 }
 
 // validRef reports whether s is a name or name[subscript], as printf -v

@@ -1,6 +1,7 @@
 package printf
 
 import (
+	"errors"
 	"fmt"
 	"strings"
 	"testing"
@@ -112,17 +113,23 @@ func TestArgs(t *testing.T) {
 		{[]string{"--", "-%s\n", "c"}, `"-%s\n" [c]`},
 		{[]string{"-v", "z", "--", "%s", "d"}, `z "%s" [d]`},
 		{[]string{"-"}, `"-" []`},
+		{[]string{"-v", "1a", "-x"}, "bad \"`1a': not a valid identifier\""},
+		{[]string{"-v", "a", "-vb", "%s"}, `b "%s" []`},
+		{[]string{"--help"}, `bad "--help" usage`},
 	} {
-		v, f, rest, bad, usage, ok := Args(c.args)
+		v, f, rest, err := Args(c.args)
 		got := fmt.Sprintf("%s %q %v", v, f, rest)
 		if v == "" {
 			got = got[1:]
 		}
-		if !ok {
-			got = fmt.Sprintf("bad %q", bad)
-			if usage {
-				got += " usage"
-			}
+		var ie *IdentError
+		switch {
+		case errors.As(err, &ie):
+			got = fmt.Sprintf("bad %q", err.Error())
+		case errors.Is(err, ErrNoFormat):
+			got = `bad "" usage`
+		case err != nil:
+			got = fmt.Sprintf("bad %q usage", err.Error())
 		}
 		if got != c.want {
 			t.Errorf("printf %q: %s; want %s", c.args, got, c.want)

@@ -31,4 +31,5 @@ umask -Z; echo "umask -Z $?"; umask -pS; (umask -- 077; umask); (exec -Z; echo "
 mapfile -Z; echo "mapfile -Z $?"; readarray -Z; echo "readarray -Z $?"; mapfile -n x m; echo "mapfile -n x $?"; mapfile -O -1 m; echo "mapfile -O -1 $?"
 mapfile -C; echo "mapfile -C $?"; mapfile -c 0 m; echo "mapfile -c 0 $?"; mapfile -u x m; echo "mapfile -u x $?"; readarray -u 9 m; echo "readarray -u 9 $?"
 mapfile -td, -- m <<< "a,b,"; echo "mapfile -td, -- $? ${#m[@]} ${m[1]}"
+printf -Z; echo "printf -Z $?"; printf -v 1a -x; echo "printf -v 1a -x $?"; printf -v pa -vpb X; echo "printf -v -v $? [${pa-unset}] $pb"; printf; echo "printf $?"
 exec 2>&1; sed 's/^.*line [0-9]*: //' err.txt
