@@ -29,7 +29,7 @@ type pipe struct {
 	mu      sync.Mutex
 	buf     []byte // a ring of up to pipeSize bytes, grown as needed
 	start   int    // index of the first unread byte
-	n       int // unread bytes
+	n       int    // unread bytes
 	wclosed bool
 	rclosed bool
 	waiting int           // readers blocked on an empty pipe
