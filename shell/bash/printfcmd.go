@@ -6,8 +6,8 @@ import (
 	"io"
 	"strings"
 
-	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
+	"github.com/agentenkit/agentenkit/shell/bash/expand"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
