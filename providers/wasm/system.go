@@ -315,9 +315,17 @@ func (p *Provider) wasiFS(st *state, fsys *vfs.FS) *trackFS {
 // the first need: what /usr/bin lists in every program's view of its
 // sandboxes.
 type lazyCommands struct {
-	p    *Provider
-	once sync.Once
-	c    *imageCommands
+	p     *Provider
+	once  sync.Once
+	c     *imageCommands
+	early sync.Once
+}
+
+// prefetch asks for the list in the background, once: CPython's start
+// looks up /usr/bin/python3 (its $PATH search), and the list costs one
+// busybox run (10-100 ms) the first time in a process.
+func (l *lazyCommands) prefetch() {
+	l.early.Do(func() { go l.get().ensure() })
 }
 
 func (l *lazyCommands) get() *imageCommands {

@@ -420,6 +420,7 @@ func (p *Provider) image(ctx context.Context, name string) (*engine.Image, error
 			// the templates' start sees the system folders, as a
 			// sandbox's Python does, so that their clones serve it
 			img.SetTemplateFiles(withSystem(vfs.New(vfs.Options{}), &p.sysCmds))
+			p.sysCmds.prefetch()
 		}
 		return img, err
 	case "node":
