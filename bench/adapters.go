@@ -125,7 +125,7 @@ func Adapters() []Adapter {
 			if err := p.Warm(ctx); err != nil {
 				return nil, nil, fmt.Errorf("wasm: warming the provider (compiling the images, making the Python template) failed after %s: %w", time.Since(start).Round(time.Second), err)
 			}
-			return p, func() {}, nil
+			return p, func() { _ = p.Close() }, nil
 		}, KvWritten: wasmKv.written.Load},
 		{Name: "docker", New: func() (sandbox.Provider, func(), error) {
 			p := docker.New(docker.Options{Image: DockerImage})

@@ -43,8 +43,14 @@ func TestDestroyReleases(t *testing.T) {
 		}
 		return cond()
 	}
-	// The first sandbox's shell and the provider's start settle first.
-	require.True(t, settle(func() bool { return p.warmingShells.Load() == 0 }))
+	// The first sandbox's shell and the provider's start settle first, and
+	// the pool's spares (pool.go) are all made, as they are again after
+	// the sandbox took some.
+	poolFull := func() bool {
+		shells, pythons := p.pool.spares()
+		return shells == p.pool.size && pythons == p.pool.size
+	}
+	require.True(t, settle(func() bool { return p.warmingShells.Load() == 0 && poolFull() }))
 	idle0, before := p.idleShells.Load(), clonesMapped()
 	require.GreaterOrEqual(t, before, 0)
 
@@ -75,6 +81,6 @@ func TestDestroyReleases(t *testing.T) {
 		assert.NotSame(t, st, v.(*ctlEntry).st, "a control token of the destroyed sandbox")
 		return true
 	})
-	assert.True(t, settle(func() bool { return clonesMapped() <= before }),
+	assert.True(t, settle(func() bool { return poolFull() && clonesMapped() <= before }),
 		"the destroyed sandbox's clones are still mapped: %d mappings of templates, %d before it", clonesMapped(), before)
 }

@@ -102,23 +102,33 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 
 	defer st.netBegin(s.p.netConfig(rec), runCtx, s.p.opts.NetworkBytes)()
 
+	budget := engine.NewMemoryBudgetWithin(s.p.budget, uint64(max(rec.CmdMemMB, rec.MemoryMB))<<20)
 	host := &cmdHost{
 		image:   s.p.image,
 		shell:   func(ctx context.Context) (*shell, error) { return s.p.takeShell(ctx, st, memPages) },
 		release: func(sh *shell) { s.p.putShell(st, sh) },
 		python: func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell {
-			return s.p.takePython(ctx, st, img, args, env)
+			if sh := s.p.takePython(ctx, st, img, args, env); sh != nil {
+				return sh
+			}
+			// None of the sandbox's own: a spare from the pool.
+			fsys := sh.w.FS()
+			if w := s.p.pool.takePython(img, fsys, budget, memPages, args, env); w != nil {
+				return &shell{w: w, fsys: st.files()}
+			}
+			return nil
 		},
 		pythonRan: func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration) {
 			if cold > 0 {
 				s.p.pyTimes.note(&s.p.pyTimes.run, cold)
 			}
 			s.p.prestartPython(st, img, memPages, argv0, env)
+			s.p.pool.wantPython(img, argv0, env)
 		},
 		fs:       sh.w.FS(),
 		st:       st,
 		memPages: memPages,
-		budget:   engine.NewMemoryBudgetWithin(s.p.budget, uint64(max(rec.CmdMemMB, rec.MemoryMB))<<20),
+		budget:   budget,
 		maxProcs: int32(rec.MaxProcs),
 	}
 	table := newProcTable(host, 0)

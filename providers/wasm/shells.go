@@ -83,7 +83,11 @@ func (p *Provider) startShell(ctx context.Context, st *state, memPages uint32) (
 	}
 	p.shellsStarted.Add(1)
 	fsys := st.files()
-	w, err := bb.NewWarm(ctx, engine.WarmSpec{FS: p.wasiFS(st, fsys), MemoryLimitPages: memPages})
+	wfs := p.wasiFS(st, fsys)
+	if w := p.pool.takeShell(wfs, memPages); w != nil {
+		return &shell{w: w, fsys: fsys}, nil
+	}
+	w, err := bb.NewWarm(ctx, engine.WarmSpec{FS: wfs, MemoryLimitPages: memPages})
 	if err != nil {
 		return nil, err
 	}
@@ -109,12 +113,13 @@ func (p *Provider) putShell(st *state, sh *shell) {
 	}
 }
 
-// prewarm starts a shell for st in the background when it has none idle
-// and none starting, and the provider has room for one more: the shells
-// being started count against Options.WarmShells with the idle ones. (Not
-// counted, a burst of 100 sandboxes made at once started 100, of which
-// putShell kept 32 and closed the rest as they became ready, and 45 of
-// those sandboxes' first commands then started a shell of their own.)
+// prewarm gives st a shell when it has none idle and none starting, and
+// the provider has room for one more: a spare from the pool at once, else
+// one started in the background. The shells being started count against
+// Options.WarmShells with the idle ones. (Not counted, a burst of 100
+// sandboxes made at once started 100, of which putShell kept 32 and closed
+// the rest as they became ready, and 45 of those sandboxes' first commands
+// then started a shell of their own.)
 func (p *Provider) prewarm(st *state, memPages uint32) {
 	st.mu.Lock()
 	if st.gone || st.fsys == nil || len(st.shells.idle) > 0 || st.shells.warming != nil {
@@ -122,6 +127,20 @@ func (p *Provider) prewarm(st *state, memPages uint32) {
 		return
 	}
 	if p.warmingShells.Add(1)+p.idleShells.Load() > int64(p.opts.WarmShells) {
+		p.warmingShells.Add(-1)
+		st.mu.Unlock()
+		return
+	}
+	fsys := st.fsys
+	st.mu.Unlock()
+	if w := p.pool.takeShell(p.wasiFS(st, fsys), memPages); w != nil {
+		p.shellsStarted.Add(1)
+		p.warmingShells.Add(-1)
+		p.putShell(st, &shell{w: w, fsys: fsys})
+		return
+	}
+	st.mu.Lock()
+	if st.gone || st.fsys != fsys || len(st.shells.idle) > 0 || st.shells.warming != nil {
 		p.warmingShells.Add(-1)
 		st.mu.Unlock()
 		return

@@ -17,7 +17,9 @@
 // instance is a warm shell (shells.go): started once, in the background when
 // the sandbox is made, and given the next command with a new shell each
 // time, so that a command starts in well under a millisecond instead of the
-// 25 ms a Go guest takes to start; nothing but the files carries over, and
+// 25 ms a Go guest takes to start (a new sandbox's first shell, and its
+// first python3, are spares the provider started ahead: pool.go, Close
+// ends them); nothing but the files carries over, and
 // a shell where a background job still runs, or that a limit ended, is
 // dropped. After a python3 command the sandbox also gets a prestarted
 // CPython in the background, through its start, which runs the next
@@ -128,6 +130,7 @@ const (
 	DefaultMaxProcs      = 64
 	DefaultWarmShells    = 32
 	DefaultWarmPythons   = 16
+	DefaultPooledClones  = 2
 )
 
 // BusyboxFile is the busybox image's file name in the images folder.
@@ -190,6 +193,14 @@ type Options struct {
 	// initialised CPython, about 7 MiB resident (its image's pages are
 	// shared). Default DefaultWarmPythons (16); negative keeps none.
 	WarmPythons int
+	// PooledClones is how many spare shells, and how many spare Pythons,
+	// the provider keeps started ahead of need (pool.go), so that a new
+	// sandbox's first command and first python3 do not wait for an
+	// instance to start (about 1-2 ms each). Each holds an instance
+	// waiting for its first request (its template's pages shared until
+	// written, and one goroutine) until a sandbox takes it or Close.
+	// Default DefaultPooledClones (2); negative keeps none.
+	PooledClones int
 	// NetworkBytes caps the bytes one command's connections move, both
 	// ways together; default DefaultNetworkBytes (1 GiB).
 	NetworkBytes int64
@@ -243,6 +254,8 @@ type Provider struct {
 	pythonAsked   atomic.Bool  // the python image was asked for, for tests
 	prestarting   chan struct{}
 	pyTimes       pyTimes
+	pool          *clonePool // spare clones (pool.go)
+	closed        atomic.Bool
 
 	budget *engine.MemoryBudget // every running command's, together; nil: none
 
@@ -321,6 +334,12 @@ func New(opts Options) *Provider {
 	case opts.WarmShells < 0:
 		opts.WarmShells = 0
 	}
+	switch {
+	case opts.PooledClones == 0:
+		opts.PooledClones = DefaultPooledClones
+	case opts.PooledClones < 0:
+		opts.PooledClones = 0
+	}
 	if opts.MemoryBudgetMB == 0 {
 		opts.MemoryBudgetMB = defaultMemoryBudgetMB()
 	}
@@ -328,7 +347,8 @@ func New(opts Options) *Provider {
 	if opts.MemoryBudgetMB > 0 {
 		budget = engine.NewMemoryBudget(uint64(opts.MemoryBudgetMB) << 20)
 	}
-	p := &Provider{opts: opts, kv: opts.Kv, budget: budget, cache: map[string]*state{}, prestarting: make(chan struct{}, 1)}
+	p := &Provider{opts: opts, kv: opts.Kv, budget: budget, cache: map[string]*state{}, prestarting: make(chan struct{}, 1),
+		pool: newClonePool(opts.PooledClones, uint32(opts.MemoryLimitMB)*16)}
 	p.sysCmds.p = p
 	if opts.Prewarm {
 		go func() { _ = p.Warm(context.Background()) }()
@@ -455,15 +475,18 @@ func (p *Provider) Warm(ctx context.Context) error {
 		}
 		if name == "busybox" {
 			_ = img.PrewarmShell(ctx) // without a template, shells run Go's init
+			p.pool.start(p.image)
 		}
 		if name == "python" && p.opts.Prewarm {
 			rec, err := p.check(sandbox.CreateSandboxOptions{})
 			if err != nil {
 				return err
 			}
-			if err := img.PrewarmPython(ctx, "python3", environ(rec, nil)); err != nil {
+			env := environ(rec, nil)
+			if err := img.PrewarmPython(ctx, "python3", env); err != nil {
 				return fmt.Errorf("wasm: prewarm python: %w", err)
 			}
+			p.pool.wantPython(img, "python3", env)
 		}
 	}
 	return nil
@@ -503,6 +526,7 @@ func (p *Provider) warm() {
 			if bb, err := p.image(context.Background(), "busybox"); err == nil {
 				_ = bb.PrewarmShell(context.Background())
 			}
+			p.pool.start(p.image)
 		}()
 	})
 }
@@ -517,6 +541,9 @@ func newID() string { return "wasm-" + strings.ReplaceAll(uuid.NewString(), "-",
 func (p *Provider) Create(ctx context.Context, opts sandbox.CreateSandboxOptions) (sandbox.Sandbox, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
+	}
+	if p.closed.Load() {
+		return nil, ErrClosed
 	}
 	rec, err := p.check(opts)
 	if err != nil {
@@ -623,6 +650,9 @@ func (p *Provider) Connect(ctx context.Context, id string) (sandbox.Sandbox, err
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
+	if p.closed.Load() {
+		return nil, ErrClosed
+	}
 	if !idPattern.MatchString(id) {
 		return nil, sandbox.Gone(Name, id)
 	}
@@ -661,6 +691,29 @@ func (p *Provider) sweep(ctx context.Context) {
 // as another process would. It frees the host memory of a sandbox that is
 // not in use.
 func (p *Provider) Evict(id string) { p.forget(id) }
+
+// ErrClosed: Create or Connect on a provider after Close.
+var ErrClosed = errors.New("wasm: the provider is closed")
+
+// Close frees what the provider holds in this process and waits for it:
+// its spare clones (pool.go) and its copies of sandboxes, their warm
+// shells and prestarted Pythons (their commands here are stopped, as by
+// Evict). The sandboxes live on in the kv, for another provider sharing
+// it. Create and Connect then fail with ErrClosed; Close again does
+// nothing. The images compiled stay, shared by the process's providers.
+func (p *Provider) Close() error {
+	if p.closed.Swap(true) {
+		return nil
+	}
+	p.pool.close()
+	p.mu.Lock()
+	ids := slices.Collect(maps.Keys(p.cache))
+	p.mu.Unlock()
+	for _, id := range ids {
+		p.forget(id)
+	}
+	return nil
+}
 
 func (p *Provider) forget(id string) {
 	p.mu.Lock()

@@ -50,7 +50,9 @@ func newProvider(t testing.TB, store kv.Store, opts wasm.Options) *wasm.Provider
 		store = memkv.New(memkv.Options{})
 	}
 	opts.Kv = store
-	return wasm.New(opts)
+	p := wasm.New(opts)
+	t.Cleanup(func() { _ = p.Close() })
+	return p
 }
 
 // newSandbox makes a sandbox destroyed at the end of the test.

@@ -12,7 +12,7 @@ import (
 // TestPrestartLikeCold: a prestarted Python prints, exits and fails exactly
 // as a new CPython does for what it serves; TestCloneLikeCold: one cloned
 // from a template (clone.go) too.
-func TestPrestartLikeCold(t *testing.T) { testPrestartLikeCold(t, false, false) }
+func TestPrestartLikeCold(t *testing.T) { testPrestartLikeCold(t, false, false, false) }
 
 // TestRunCloneLikeCold: Image.Run, once PrewarmPython made the template,
 // runs each case in a clone, exactly as a new CPython.
@@ -22,7 +22,7 @@ func TestRunCloneLikeCold(t *testing.T) {
 	}
 	_, py := python(t)
 	before := py.cloneRuns.Load()
-	n := testPrestartLikeCold(t, true, true)
+	n := testPrestartLikeCold(t, true, true, false)
 	if got := py.cloneRuns.Load() - before; got != int64(n) {
 		t.Errorf("%d of %d runs started from a clone", got, n)
 	}
@@ -33,7 +33,7 @@ func TestCloneLikeCold(t *testing.T) {
 		t.Skip("clones need memory mappings (Linux)")
 	}
 	_, py := python(t)
-	testPrestartLikeCold(t, true, false)
+	testPrestartLikeCold(t, true, false, false)
 	py.tmpl.mu.Lock()
 	defer py.tmpl.mu.Unlock()
 	if len(py.tmpl.m) == 0 {
@@ -46,10 +46,19 @@ func TestCloneLikeCold(t *testing.T) {
 	}
 }
 
+// TestSparePythonLikeCold: a spare Python (NewSparePython), bound to the
+// files after it started, runs each case exactly as a new CPython.
+func TestSparePythonLikeCold(t *testing.T) {
+	if !canMapData {
+		t.Skip("clones need memory mappings (Linux)")
+	}
+	testPrestartLikeCold(t, true, false, true)
+}
+
 // testPrestartLikeCold runs each case in a new CPython and in a prestarted
-// one (viaRun: through Image.Run after PrewarmPython) and compares; it
-// returns how many cases it ran.
-func testPrestartLikeCold(t *testing.T, clones, viaRun bool) int {
+// one (viaRun: through Image.Run after PrewarmPython; spare: a spare bound
+// to the files) and compares; it returns how many cases it ran.
+func testPrestartLikeCold(t *testing.T, clones, viaRun, spare bool) int {
 	eng, py := python(t)
 	eng.opts.NoClones = !clones
 	defer func() { eng.opts.NoClones = false }()
@@ -115,7 +124,15 @@ func testPrestartLikeCold(t *testing.T, clones, viaRun bool) int {
 			for k, v := range env {
 				start[k] = v
 			}
-			w, err := py.Prestart(context.Background(), WarmSpec{FS: fsys}, "python3", start)
+			var w *Warm
+			var err error
+			if spare {
+				if w, err = py.NewSparePython(context.Background(), 0, "python3", start); err == nil {
+					err = w.Bind(fsys, nil)
+				}
+			} else {
+				w, err = py.Prestart(context.Background(), WarmSpec{FS: fsys}, "python3", start)
+			}
 			if err != nil {
 				t.Fatal(err)
 			}

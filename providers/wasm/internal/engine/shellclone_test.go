@@ -104,7 +104,7 @@ func TestShellCloneLikeCold(t *testing.T) {
 	cold := reactorBusybox(t, Options{NoClones: true})
 	ctx := context.Background()
 	now := time.Now()
-	runCase := func(img *Image, i int) (string, bool) {
+	runCase := func(img *Image, i int, spare bool) (string, bool) {
 		c := shellCases[i]
 		fsys := vfs.New(vfs.Options{})
 		for _, d := range []string{"/work", "/tmp"} {
@@ -115,7 +115,15 @@ func TestShellCloneLikeCold(t *testing.T) {
 		if err := fsys.WriteFile("/work/seed.txt", []byte("seed\n"), 0o644); err != nil {
 			t.Fatal(err)
 		}
-		w, err := img.NewWarm(ctx, WarmSpec{FS: fsys.WASI()})
+		var w *Warm
+		var err error
+		if spare {
+			if w, err = img.NewSpareShell(ctx, 0); err == nil {
+				err = w.Bind(fsys.WASI(), nil)
+			}
+		} else {
+			w, err = img.NewWarm(ctx, WarmSpec{FS: fsys.WASI()})
+		}
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -133,16 +141,20 @@ func TestShellCloneLikeCold(t *testing.T) {
 	for i, c := range shellCases {
 		t.Run(c.name, func(t *testing.T) {
 			before := clone.shellClones.Load()
-			got, gotReuse := runCase(clone, i)
-			if clone.shellClones.Load() != before+1 {
-				t.Fatal("the shell was not a clone")
+			got, gotReuse := runCase(clone, i, false)
+			spare, spareReuse := runCase(clone, i, true)
+			if clone.shellClones.Load() != before+2 {
+				t.Fatal("the shell or the spare was not a clone")
 			}
-			want, wantReuse := runCase(cold, i)
+			want, wantReuse := runCase(cold, i, false)
 			if cold.shellClones.Load() != 0 {
 				t.Fatal("NoClones made a clone")
 			}
 			if got != want || gotReuse != wantReuse {
 				t.Errorf("clone (reusable %v):\n%s\ncold start (reusable %v):\n%s", gotReuse, got, wantReuse, want)
+			}
+			if spare != want || spareReuse != wantReuse {
+				t.Errorf("spare clone (reusable %v):\n%s\ncold start (reusable %v):\n%s", spareReuse, spare, wantReuse, want)
 			}
 			if testing.Verbose() {
 				t.Logf("%s", got)

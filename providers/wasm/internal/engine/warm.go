@@ -49,7 +49,8 @@ import (
 // A request is JSON: {"args": [...], "env": ["K=V", ...], "dir": "/abs"}.
 type Warm struct {
 	img   *Image
-	fs    experimentalsys.FS
+	fs    experimentalsys.FS // for a spare: nil until Bind (guarded by mu)
+	spare *spare             // set when started as a spare (spare.go)
 	alloc *capAllocator
 	base  context.Context
 	kill  context.CancelFunc
@@ -197,7 +198,13 @@ func (w *Warm) run0(ctx context.Context, cfg wazero.ModuleConfig, entry func(api
 // Image.Run. One command at a time: a Run while another runs, or after the
 // instance ended, is an error with code -1.
 func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
-	if spec.FS != nil && spec.FS != w.fs {
+	w.mu.Lock()
+	own := w.fs
+	w.mu.Unlock()
+	if w.spare != nil && own == nil {
+		return -1, ErrSpareUnbound
+	}
+	if spec.FS != nil && spec.FS != own {
 		return -1, errors.New("engine: warm run: another FS than the instance's")
 	}
 	dir, err := runDir(spec.Dir)
@@ -318,7 +325,11 @@ func (w *Warm) run(ctx context.Context, raw []byte, spec RunSpec, stderr io.Writ
 }
 
 // FS is the instance's filesystem, for the processes its commands start.
-func (w *Warm) FS() experimentalsys.FS { return w.fs }
+func (w *Warm) FS() experimentalsys.FS {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.fs
+}
 
 // Reusable reports whether the instance can run another command: it did
 // not end, and nothing of the last command still runs in it.
