@@ -97,9 +97,10 @@ type wasiFS struct {
 
 var _ experimentalsys.FS = (*wasiFS)(nil)
 
-// OpenFile opens p; a file it creates gets mode 0o644, whatever perm says
-// (see WASI).
-func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+// OSOpenFlags is the os.OpenFile flag of WASI's open flag: its access mode
+// and O_APPEND, O_CREAT, O_EXCL and O_TRUNC (the others are the caller's);
+// EINVAL for an access mode that is none of read, write or both.
+func OSOpenFlags(flag experimentalsys.Oflag) (int, experimentalsys.Errno) {
 	var osFlag int
 	switch flag & (experimentalsys.O_RDONLY | experimentalsys.O_RDWR | experimentalsys.O_WRONLY) {
 	case experimentalsys.O_RDONLY:
@@ -109,7 +110,7 @@ func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (
 	case experimentalsys.O_WRONLY:
 		osFlag = os.O_WRONLY
 	default:
-		return nil, experimentalsys.EINVAL
+		return 0, experimentalsys.EINVAL
 	}
 	for from, to := range map[experimentalsys.Oflag]int{
 		experimentalsys.O_APPEND: os.O_APPEND,
@@ -120,6 +121,16 @@ func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (
 		if flag&from != 0 {
 			osFlag |= to
 		}
+	}
+	return osFlag, 0
+}
+
+// OpenFile opens p; a file it creates gets mode 0o644, whatever perm says
+// (see WASI).
+func (w *wasiFS) OpenFile(p string, flag experimentalsys.Oflag, _ fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
+	osFlag, e := OSOpenFlags(flag)
+	if e != 0 {
+		return nil, e
 	}
 	wantDir := flag&experimentalsys.O_DIRECTORY != 0
 	if wantDir && flag&experimentalsys.O_CREAT != 0 {

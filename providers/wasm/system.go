@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"log/slog"
-	"os"
 	"strings"
 	"sync"
 	"syscall"
@@ -101,26 +100,9 @@ func (s *systemFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMo
 
 // open opens a, which leads to real, through the system folders.
 func (s *systemFS) open(a, real string, flag experimentalsys.Oflag) (experimentalsys.File, experimentalsys.Errno) {
-	var osFlag int
-	switch flag & (experimentalsys.O_RDONLY | experimentalsys.O_RDWR | experimentalsys.O_WRONLY) {
-	case experimentalsys.O_RDONLY:
-		osFlag = os.O_RDONLY
-	case experimentalsys.O_RDWR:
-		osFlag = os.O_RDWR
-	case experimentalsys.O_WRONLY:
-		osFlag = os.O_WRONLY
-	default:
-		return nil, experimentalsys.EINVAL
-	}
-	for from, to := range map[experimentalsys.Oflag]int{
-		experimentalsys.O_APPEND: os.O_APPEND,
-		experimentalsys.O_CREAT:  os.O_CREATE,
-		experimentalsys.O_EXCL:   os.O_EXCL,
-		experimentalsys.O_TRUNC:  os.O_TRUNC,
-	} {
-		if flag&from != 0 {
-			osFlag |= to
-		}
+	osFlag, e := vfs.OSOpenFlags(flag)
+	if e != 0 {
+		return nil, e
 	}
 	if flag&experimentalsys.O_NOFOLLOW != 0 {
 		if fi, err := posixfs.Lstat(s.sys, a); err == nil && posixfs.IsSymlink(fi) {
