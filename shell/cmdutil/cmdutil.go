@@ -333,25 +333,32 @@ func ReadLines(ctx context.Context, r io.Reader, delim byte, fn func(line []byte
 		if rerr != nil {
 			return rerr
 		}
-		// The partial record goes to the front; a full buffer grows.
-		if start > 0 {
-			end = copy(buf, buf[start:end])
-			start = 0
-		}
-		if end == len(buf) {
-			buf = append(buf, make([]byte, len(buf))...)
-		}
-		var k int
-		k, rerr = r.Read(buf[end:])
-		end += k
-		if k == 0 && rerr == nil {
-			if empty++; empty >= 100 {
-				rerr = io.ErrNoProgress
-			}
-		} else {
-			empty = 0
-		}
+		buf, end, rerr = Refill(r, buf, start, end, &empty)
+		start = 0
 	}
+}
+
+// Refill moves buf[start:end], the data read and not used yet, to the front
+// of buf, doubles buf when that fills it, and reads once from r after it:
+// the data is then nbuf[:nend]. *empty counts reads in a row that gave
+// nothing and no error; the 100th gives io.ErrNoProgress, as bufio gives up.
+func Refill(r io.Reader, buf []byte, start, end int, empty *int) (nbuf []byte, nend int, err error) {
+	if start > 0 {
+		end = copy(buf, buf[start:end])
+	}
+	if end == len(buf) {
+		buf = append(buf, make([]byte, len(buf))...)
+	}
+	k, err := r.Read(buf[end:])
+	end += k
+	if k == 0 && err == nil {
+		if *empty++; *empty >= 100 {
+			err = io.ErrNoProgress
+		}
+	} else {
+		*empty = 0
+	}
+	return buf, end, err
 }
 
 // lineCheckEvery is how many records ReadLines passes between two looks

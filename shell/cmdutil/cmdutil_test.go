@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 	"testing/iotest"
+
+	"github.com/stretchr/testify/assert"
+	"github.com/stretchr/testify/require"
 )
 
 type record struct {
@@ -85,4 +88,40 @@ func TestReadLinesStops(t *testing.T) {
 	if err != stop || n != 1 {
 		t.Errorf("fn's error: %d records, %v", n, err)
 	}
+}
+
+// emptyReader gives nothing and no error, for ever.
+type emptyReader struct{}
+
+func (emptyReader) Read([]byte) (int, error) { return 0, nil }
+
+// TestRefill: the unused data moves to the front, a full buffer doubles,
+// and a reader that gives nothing ends in io.ErrNoProgress on its 100th
+// read in a row.
+func TestRefill(t *testing.T) {
+	empty := 0
+	buf := []byte("abcdef")
+	buf, end, err := Refill(strings.NewReader("XYZ"), buf, 4, 6, &empty)
+	require.NoError(t, err)
+	assert.Equal(t, "efXYZ", string(buf[:end]), "ef moved to the front, the read after it")
+	assert.Len(t, buf, 6)
+
+	buf, end, err = Refill(strings.NewReader("123456789"), []byte("abcd"), 0, 4, &empty)
+	require.NoError(t, err)
+	assert.Equal(t, "abcd1234", string(buf[:end]), "a full buffer doubles")
+	assert.Len(t, buf, 8)
+
+	_, _, err = Refill(strings.NewReader(""), buf, 0, 0, &empty)
+	assert.ErrorIs(t, err, io.EOF)
+
+	empty = 0
+	for i := 1; i < 100; i++ {
+		_, _, err = Refill(emptyReader{}, buf, 0, 0, &empty)
+		require.NoError(t, err, "read %d", i)
+	}
+	_, _, err = Refill(emptyReader{}, buf, 0, 0, &empty)
+	assert.ErrorIs(t, err, io.ErrNoProgress)
+	_, _, err = Refill(strings.NewReader("x"), buf, 0, 0, &empty)
+	require.NoError(t, err)
+	assert.Zero(t, empty, "a read that gave data starts the count again")
 }

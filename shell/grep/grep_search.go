@@ -16,6 +16,7 @@ import (
 	"strings"
 	"syscall"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
@@ -553,23 +554,8 @@ func (g *grepState) searchLiteral(r io.Reader, lit []byte, sep byte, name string
 		if g.w.Err != nil {
 			return g.w.Err
 		}
-		if start > 0 {
-			end = copy(buf, buf[start:end])
-			start = 0
-		}
-		if end == len(buf) {
-			buf = append(buf, make([]byte, len(buf))...)
-		}
-		var k int
-		k, rerr = r.Read(buf[end:])
-		end += k
-		if k == 0 && rerr == nil {
-			if empty++; empty >= 100 {
-				rerr = io.ErrNoProgress // as bufio gives up
-			}
-		} else {
-			empty = 0
-		}
+		buf, end, rerr = cmdutil.Refill(r, buf, start, end, &empty)
+		start = 0
 	}
 }
 
