@@ -144,8 +144,8 @@ func (cp *clonePool) fill(image func(ctx context.Context, name string) (*engine.
 // (the startup part of env is what matters: engine.Image.PrestartServes),
 // unless they are already: the spares of another start are closed.
 func (cp *clonePool) wantPython(img *engine.Image, argv0 string, env map[string]string) {
-	if cp.size <= 0 {
-		return
+	if cp.size <= 0 || !img.PrestartServes(argv0, env, []string{argv0, "-c", ""}, env) {
+		return // none to make, or they would serve nothing (PYTHONHASHSEED=random)
 	}
 	cp.mu.Lock()
 	if cp.closed || (cp.py == img && cp.pyArgv0 != "" && img.PrestartServes(cp.pyArgv0, cp.pyEnv, []string{argv0, "-c", ""}, env)) {

@@ -271,6 +271,9 @@ func (p *Provider) takePython(ctx context.Context, st *state, img *engine.Image,
 // argv0 with env, unless it has one that serves the same, the provider has
 // no room, or another is being started.
 func (p *Provider) prestartPython(st *state, img *engine.Image, memPages uint32, argv0 string, env map[string]string) {
+	if !img.PrestartServes(argv0, env, []string{argv0, "-c", ""}, env) {
+		return // it would serve nothing (PYTHONHASHSEED=random)
+	}
 	st.mu.Lock()
 	st.shells.pythons++
 	first, cur := st.shells.pythons == 1, st.fsys

@@ -326,3 +326,20 @@ func TestPythonBackToBack(t *testing.T) {
 		require.Zero(t, r.ExitCode, "run %d: stderr %q", i, r.Stderr)
 	}
 }
+
+// TestPythonHashSeedRandom: python3 commands with PYTHONHASHSEED=random
+// each draw their own str hash seed, as new CPythons do, although the
+// commands before them left a prestarted Python and clones of a template
+// (which drew theirs before) behind.
+func TestPythonHashSeedRandom(t *testing.T) {
+	_, sb := newWarmSandbox(t, Options{})
+	ctx := context.Background()
+	r, err := sb.RunCommand(ctx, `python3 -c pass; python3 -c pass; for i in 1 2 3 4; do PYTHONHASHSEED=random python3 -c 'print(hash("abc"))'; done`, sandbox.RunCommandOptions{Timeout: 2 * time.Minute})
+	require.NoError(t, err)
+	require.Zero(t, r.ExitCode, "stderr %q", r.Stderr)
+	seen := map[string]bool{}
+	for _, line := range strings.Fields(r.Stdout) {
+		seen[line] = true
+	}
+	assert.Len(t, seen, 4, "four hashes of one string, each under its own seed: %q", r.Stdout)
+}

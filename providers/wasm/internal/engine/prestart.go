@@ -23,7 +23,9 @@ import (
 // and `python3 SCRIPT ARGS` with no other option, under the program name it
 // was started with and with the same environment where CPython reads it at
 // start (PYTHON*, HOME, LANG, LANGUAGE, LC_*, TZ); the rest of the
-// environment, the folder and argv are set before the command runs.
+// environment, the folder and argv are set before the command runs. It
+// never serves PYTHONHASHSEED=random: a CPython asked for so draws its own
+// str hash seed at its start, which a prestarted one did before.
 
 //go:embed python/prestart.py
 var prestartProgram string
@@ -124,6 +126,9 @@ func (ps *prestart) request(args []string, env map[string]string, dir string) ([
 		env = map[string]string{}
 	}
 	pythonEnv(env, ps.stdlib)
+	if env["PYTHONHASHSEED"] == "random" || ps.env["PYTHONHASHSEED"] == "random" {
+		return nil, false // its own str hash seed, drawn at its start
+	}
 	for k := range env {
 		if startupKey(k) && env[k] != ps.env[k] {
 			return nil, false

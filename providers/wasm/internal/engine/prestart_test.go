@@ -192,6 +192,7 @@ func TestPrestartServes(t *testing.T) {
 		{"another HOME", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/x"}, false},
 		{"no HOME", []string{"python3", "-c", "pass"}, map[string]string{}, false},
 		{"a PYTHON variable", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "PYTHONHASHSEED": "0"}, false},
+		{"PYTHONHASHSEED=random", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "PYTHONHASHSEED": "random"}, false},
 		{"a PYTHONPATH", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "PYTHONPATH": "/lib"}, false},
 		{"a locale", []string{"python3", "-c", "pass"}, map[string]string{"HOME": "/h", "LC_ALL": "C"}, false},
 		{"a NUL", []string{"python3", "-c", "print('\x00')"}, map[string]string{"HOME": "/h"}, false},
@@ -199,6 +200,26 @@ func TestPrestartServes(t *testing.T) {
 		t.Run(c.name, func(t *testing.T) {
 			if _, ok := ps.request(c.args, c.env, "/w"); ok != c.ok {
 				t.Errorf("serves %q with %v: %v, want %v", c.args, c.env, ok, c.ok)
+			}
+		})
+	}
+	// One started with PYTHONHASHSEED=random serves nothing: each CPython
+	// asked for so must draw its own str hash seed, which a prestarted
+	// one (or a clone of a template) drew before.
+	rnd := &prestart{argv0: "python3", env: map[string]string{"HOME": "/h", "PYTHONHASHSEED": "random"}}
+	pythonEnv(rnd.env, PythonStdlibDir)
+	rnd.stdlib = PythonStdlibDir
+	for _, c := range []struct {
+		name string
+		env  map[string]string
+		ok   bool
+	}{
+		{"PYTHONHASHSEED=random", map[string]string{"HOME": "/h", "PYTHONHASHSEED": "random"}, false},
+		{"unset", map[string]string{"HOME": "/h"}, false},
+	} {
+		t.Run("started random, "+c.name, func(t *testing.T) {
+			if _, ok := rnd.request([]string{"python3", "-c", "pass"}, c.env, "/w"); ok != c.ok {
+				t.Errorf("serves with %v: %v, want %v", c.env, ok, c.ok)
 			}
 		})
 	}
