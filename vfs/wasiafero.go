@@ -4,7 +4,6 @@ import (
 	"errors"
 	"io"
 	"io/fs"
-	"path"
 	"sync"
 
 	"github.com/spf13/afero"
@@ -105,15 +104,7 @@ func (a *aferoWASIFile) Readdir(n int) ([]experimentalsys.Dirent, experimentalsy
 	if err != nil && !errors.Is(err, io.EOF) {
 		return nil, errno(err)
 	}
-	dirents := make([]experimentalsys.Dirent, len(infos))
-	for i, info := range infos {
-		dirents[i] = experimentalsys.Dirent{
-			Ino:  inode(path.Join(a.real, info.Name())),
-			Name: info.Name(),
-			Type: info.Mode().Type(),
-		}
-	}
-	return dirents, 0
+	return dirents(a.real, infos), 0
 }
 
 func (a *aferoWASIFile) Write(buf []byte) (int, experimentalsys.Errno) {

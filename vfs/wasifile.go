@@ -3,6 +3,7 @@ package vfs
 import (
 	"errors"
 	"io"
+	"io/fs"
 	"path"
 
 	"github.com/spf13/afero/mem"
@@ -81,16 +82,21 @@ func (w *wasiFile) Readdir(n int) ([]experimentalsys.Dirent, experimentalsys.Err
 	if err != nil {
 		return nil, errno(err)
 	}
-	dir := w.h.data.Name()
-	dirents := make([]experimentalsys.Dirent, len(infos))
+	return dirents(w.h.data.Name(), infos), 0
+}
+
+// dirents are the WASI entries of infos, listed in the folder whose real
+// path is dir: each entry's inode is its real path's.
+func dirents(dir string, infos []fs.FileInfo) []experimentalsys.Dirent {
+	out := make([]experimentalsys.Dirent, len(infos))
 	for i, info := range infos {
-		dirents[i] = experimentalsys.Dirent{
+		out[i] = experimentalsys.Dirent{
 			Ino:  inode(path.Join(dir, info.Name())),
 			Name: info.Name(),
 			Type: info.Mode().Type(),
 		}
 	}
-	return dirents, 0
+	return out
 }
 
 func (w *wasiFile) Write(buf []byte) (int, experimentalsys.Errno) {
