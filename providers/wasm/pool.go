@@ -164,37 +164,39 @@ func (cp *clonePool) wantPython(img *engine.Image, argv0 string, env map[string]
 // takeShell returns a spare shell bound to fsys, for an instance capped
 // at pages, or nil when there is none that can serve it.
 func (cp *clonePool) takeShell(fsys experimentalsys.FS, pages uint32) *engine.Warm {
-	if cp.size <= 0 || pages != cp.pages {
+	w := cp.take(&cp.shells, pages, func(*engine.Warm) bool { return true })
+	if w == nil {
 		return nil
 	}
-	cp.mu.Lock()
-	n := len(cp.shells)
-	if n == 0 || cp.closed {
-		cp.mu.Unlock()
-		return nil
-	}
-	w := cp.shells[n-1]
-	cp.shells = cp.shells[:n-1]
-	cp.mu.Unlock()
 	return cp.bind(w, fsys, nil, &cp.shells, &cp.shellsTaken)
 }
 
 // takePython returns a spare Python of img bound to fsys and budget that
 // serves args with env, for an instance capped at pages, or nil.
 func (cp *clonePool) takePython(img *engine.Image, fsys experimentalsys.FS, budget *engine.MemoryBudget, pages uint32, args []string, env map[string]string) *engine.Warm {
+	w := cp.take(&cp.pythons, pages, func(w *engine.Warm) bool { return cp.py == img && w.Serves(args, env) })
+	if w == nil {
+		return nil
+	}
+	return cp.bind(w, fsys, budget, &cp.pythons, &cp.pythonsTaken)
+}
+
+// take removes and returns the last spare of *list when the pool's spares
+// are capped at pages and serves (called under cp.mu) says it serves, or
+// nil.
+func (cp *clonePool) take(list *[]*engine.Warm, pages uint32, serves func(*engine.Warm) bool) *engine.Warm {
 	if cp.size <= 0 || pages != cp.pages {
 		return nil
 	}
 	cp.mu.Lock()
-	n := len(cp.pythons)
-	if n == 0 || cp.closed || cp.py != img || !cp.pythons[n-1].Serves(args, env) {
-		cp.mu.Unlock()
+	defer cp.mu.Unlock()
+	n := len(*list)
+	if n == 0 || cp.closed || !serves((*list)[n-1]) {
 		return nil
 	}
-	w := cp.pythons[n-1]
-	cp.pythons = cp.pythons[:n-1]
-	cp.mu.Unlock()
-	return cp.bind(w, fsys, budget, &cp.pythons, &cp.pythonsTaken)
+	w := (*list)[n-1]
+	*list = (*list)[:n-1]
+	return w
 }
 
 // bind binds w, just taken from *list, to fsys and budget, and wakes the
