@@ -189,29 +189,11 @@ func Whole(f *Field, ifs func() string) (segs []Seg, ok bool) {
 // (keeping empty ones between two of them); a field made only of empty
 // unquoted expansions is removed.
 func Split(f *Field, ifs string) [][]Seg {
-	if emptyExpansion(f.Segs) {
-		return nil
-	}
-	needs := false
-	for _, s := range f.Segs {
-		if s.Split && s.S != "" {
-			needs = true
-			break
+	if segs, ok := Whole(f, func() string { return ifs }); ok {
+		if segs == nil {
+			return nil
 		}
-	}
-	if !needs || ifs == "" {
-		return [][]Seg{f.Segs}
-	}
-	needs = false
-	for _, s := range f.Segs {
-		if s.Split && strings.ContainsAny(s.S, ifs) {
-			needs = true
-			break
-		}
-	}
-	if !needs {
-		// No IFS character: one field, the same text and pattern.
-		return [][]Seg{f.Segs}
+		return [][]Seg{segs}
 	}
 	var out [][]Seg
 	var cur []Seg
