@@ -278,7 +278,7 @@ func (p *Provider) prestartPython(st *state, img *engine.Image, memPages uint32,
 	st.shells.pythons++
 	first, cur := st.shells.pythons == 1, st.fsys
 	st.mu.Unlock()
-	if first && cur != nil && img.TemplateReady(argv0, env, withSystem(cur, &p.sysCmds)) {
+	if first && cur != nil && img.TemplateReady(argv0, env, p.wasiFS(st, cur)) {
 		return
 	}
 	st.mu.Lock()

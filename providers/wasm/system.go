@@ -283,8 +283,10 @@ type imageCommands struct {
 
 var _ posixfs.Commands = (*imageCommands)(nil)
 
-// commandsByImage: each busybox image's, by image.
-var commandsByImage sync.Map // *engine.Image -> *imageCommands
+// imageCommandsKey is the key of an image's *imageCommands, attached to
+// the image (engine.Image.Attach): the list lives as long as the image,
+// and every provider of the process that runs the image shares it.
+type imageCommandsKey struct{}
 
 // wasiFS is the WASI view of fsys that every instance of the sandbox st
 // mounts: the system folders listing the provider's busybox image's
@@ -319,10 +321,11 @@ func (l *lazyCommands) get() *imageCommands {
 			l.c = &imageCommands{load: func(context.Context) ([]string, error) { return nil, err }}
 			return
 		}
-		c, _ := commandsByImage.LoadOrStore(bb, &imageCommands{load: func(ctx context.Context) ([]string, error) {
-			return listCommands(ctx, bb)
-		}})
-		l.c = c.(*imageCommands)
+		l.c = bb.Attach(imageCommandsKey{}, func() any {
+			return &imageCommands{load: func(ctx context.Context) ([]string, error) {
+				return listCommands(ctx, bb)
+			}}
+		}).(*imageCommands)
 	})
 	return l.c
 }

@@ -9,6 +9,7 @@ import (
 	"maps"
 	"path"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"time"
 
@@ -102,6 +103,21 @@ type Image struct {
 	reactor     bool         // a Go reactor with the image's entry points (shellclone.go)
 	shellTmpl   shellSlot    // reactor: the template warm instances are cloned from
 	shellClones atomic.Int64 // reactor: warm instances started from its template
+	attached    sync.Map     // Attach's values, by key
+}
+
+// Attach returns the value kept with the image under key, made by mk at the
+// first call: concurrent first calls may each run mk, and all get the one
+// value stored, so mk only makes a value (no side effect). Callers
+// keep state about the image there, so that it lives as long as the image
+// (its Engine) and no longer; key is a comparable value of the caller's own
+// type, as for context keys.
+func (img *Image) Attach(key any, mk func() any) any {
+	if v, ok := img.attached.Load(key); ok {
+		return v
+	}
+	v, _ := img.attached.LoadOrStore(key, mk())
+	return v
 }
 
 // Name is the name the image was loaded under.
