@@ -474,19 +474,22 @@ func Exec(sh Shell, list []*Job, args []string, pgid int, run func(args []string
 	return run(out)
 }
 
-// List is the jobs builtin, jobs [-lnprs] (args without the command's
-// name): the running jobs of list as bash lists them ('+' the current,
-// '-' the previous), or with -p their process ids; jobspec operands are
-// not looked at. A finished job is not listed: a non-interactive bash
-// has reaped it. jobs -x command [args] is Exec, with the shell's
-// process group pgid and run to run the command; -x after -l, -n or -p
-// is bash's error (status 1).
+// List is the jobs builtin, jobs [-lnprs] [jobspec ...] (args without the
+// command's name): the running jobs of list as bash lists them ('+' the
+// current, '-' the previous; -l adds the process id, -p prints it alone;
+// -s lists stopped jobs, of which there are none), or only the jobs the
+// operands name (%N or N, %%, %+, %-, %name, %?text), in their order and
+// whatever -r or -s say. An operand that names no running job is "no such
+// job" (status 1); one that names more than one is ambiguous too. A
+// finished job is not listed: a non-interactive bash has reaped it. jobs
+// -x command [args] is Exec, with the shell's process group pgid and run
+// to run the command; -x after -l, -n or -p is bash's error (status 1).
 func List(sh Shell, list []*Job, args []string, pgid int, run func(args []string) int) int {
 	opts, args, err := builtinopt.Parse("lpnxrs", args)
 	if err != nil {
 		return builtinopt.Usage(sh.Errf, sh.Stdout(), sh.Stderr(), "jobs", "jobs [-lnprs] [jobspec ...] or jobs -x command [args]", err)
 	}
-	pids, form := false, false // form: -l, -n or -p given (bash's listing form)
+	pids, long, stopped, form := false, false, false, false // form: -l, -n or -p given (bash's listing form)
 	exec := false
 	for _, o := range opts {
 		switch o.Letter {
@@ -498,20 +501,21 @@ func List(sh Shell, list []*Job, args []string, pgid int, run func(args []string
 			exec = true
 		case 'p':
 			pids, form = true, true
-		case 'l', 'n':
+		case 'l':
+			long, form = true, true
+		case 'n':
 			form = true
+		case 's':
+			stopped = true
 		}
 	}
 	if exec {
 		return Exec(sh, list, args, pgid, run)
 	}
-	for i, j := range list {
-		if j.Finished() || j.Waited {
-			continue
-		}
+	show := func(i int, j *Job) {
 		if pids {
 			fmt.Fprintln(sh.Stdout(), j.PID)
-			continue
+			return
 		}
 		mark := ' '
 		switch i {
@@ -520,7 +524,60 @@ func List(sh Shell, list []*Job, args []string, pgid int, run func(args []string
 		case len(list) - 2:
 			mark = '-'
 		}
+		if long {
+			fmt.Fprintf(sh.Stdout(), "[%d]%c %5d %-24s%s &\n", j.ID, mark, j.PID, "Running", j.Text)
+			return
+		}
 		fmt.Fprintf(sh.Stdout(), "[%d]%c  %-24s%s &\n", j.ID, mark, "Running", j.Text)
 	}
-	return 0
+	if len(args) == 0 {
+		if stopped {
+			return 0 // no job is ever stopped
+		}
+		for i, j := range list {
+			if !j.Finished() && !j.Waited {
+				show(i, j)
+			}
+		}
+		return 0
+	}
+	status := 0
+	for _, a := range args {
+		spec := a
+		if spec != "" && strings.Trim(spec, "0123456789") == "" {
+			spec = "%" + spec // a number alone is a job number
+		}
+		if name, many := ambiguous(list, spec); many {
+			sh.Errf("jobs: %s: ambiguous job spec", name)
+			sh.Errf("jobs: %s: no such job", a)
+			status = 1
+			continue
+		}
+		j := Find(list, spec)
+		if j == nil || j.Finished() || j.Waited {
+			sh.Errf("jobs: %s: no such job", a)
+			status = 1
+			continue
+		}
+		show(slices.Index(list, j), j)
+	}
+	return status
+}
+
+// ambiguous reports whether spec, a %name or %?text job spec, names more
+// than one running job, and the name bash reports it by (without "%" and
+// "?").
+func ambiguous(list []*Job, spec string) (string, bool) {
+	s, ok := strings.CutPrefix(spec, "%")
+	if !ok || s == "" || s[0] == '%' || s[0] == '+' || s[0] == '-' || s[0] >= '0' && s[0] <= '9' {
+		return "", false
+	}
+	text, sub := strings.CutPrefix(s, "?")
+	n := 0
+	for _, j := range list {
+		if !j.Finished() && !j.Waited && (sub && strings.Contains(j.Text, text) || !sub && strings.HasPrefix(j.Text, text)) {
+			n++
+		}
+	}
+	return text, n > 1
 }

@@ -24,6 +24,7 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/builtinopt"
+	"github.com/agentenkit/agentenkit/shell/bash/hashorder"
 )
 
 // Shell is what the lookup builtins need of the shell.
@@ -215,28 +216,46 @@ func Command(sh Shell, names []string, v, bigV bool) int {
 type Table struct {
 	paths    map[string]*entry
 	pathList string // the $PATH the paths were found in
+	next     int    // the seq of the next name remembered
 }
 
-// entry is a remembered command path and how often it ran from it.
+// entry is a remembered command path, how often it ran from it, and when
+// its name was remembered (its place in bash's hash table).
 type entry struct {
 	path string
 	hits int
+	seq  int
 }
 
 // Clone returns a copy of t for a subshell.
 func (t *Table) Clone() Table {
 	c := Table{pathList: t.pathList}
-	for k, e := range t.paths {
+	for _, k := range t.inserted() {
+		e := t.paths[k]
 		c.remember(k, e.path, e.hits)
 	}
 	return c
 }
 
+// remember remembers name's path; a name remembered already keeps its
+// place, as bash updates the entry in place.
 func (t *Table) remember(name, path string, hits int) {
 	if t.paths == nil {
 		t.paths = map[string]*entry{}
 	}
-	t.paths[name] = &entry{path, hits}
+	if e, ok := t.paths[name]; ok {
+		e.path, e.hits = path, hits
+		return
+	}
+	t.paths[name] = &entry{path, hits, t.next}
+	t.next++
+}
+
+// inserted lists the names in the order they were remembered.
+func (t *Table) inserted() []string {
+	names := slices.Collect(maps.Keys(t.paths))
+	slices.SortFunc(names, func(a, b string) int { return t.paths[a].seq - t.paths[b].seq })
+	return names
 }
 
 // sync forgets the paths when $PATH is no longer pathList.
@@ -268,10 +287,10 @@ func (t *Table) Run(sh Shell, name string) string {
 // looked up in $PATH and remembered ("hash: NAME: not found", status 1,
 // when it is not there), or with -p remembered as pathname; -d forgets
 // each name, -t prints each one's path ("name\tpath" when more than one)
-// and -l lists the table as hash -p commands. Listing the table prints
-// nothing on stdout when it is empty, as bash's "hash table empty" goes
-// to a terminal only. Listings are in the order of the names (bash's is
-// its hash table's).
+// and -l lists the table as hash -p commands. Listing an empty table
+// prints "hash: hash table empty" on stdout (bash's printf), nothing with
+// -l. Listings are in bash's order: its table of 256
+// buckets (hashorder.Order).
 func Hash(sh Shell, t *Table, args []string) int {
 	opts, args, err := builtinopt.Parse("dlp:rt", args)
 	if err != nil {
@@ -340,14 +359,14 @@ func Hash(sh Shell, t *Table, args []string) int {
 func (t *Table) list(sh Shell, portable bool) {
 	if len(t.paths) == 0 {
 		if !portable {
-			fmt.Fprintln(sh.Stderr(), "hash: hash table empty")
+			fmt.Fprintln(sh.Stdout(), "hash: hash table empty")
 		}
 		return
 	}
 	if !portable {
 		fmt.Fprintln(sh.Stdout(), "hits\tcommand")
 	}
-	for _, name := range slices.Sorted(maps.Keys(t.paths)) {
+	for _, name := range hashorder.Order(t.inserted(), 256) {
 		e := t.paths[name]
 		if portable {
 			fmt.Fprintf(sh.Stdout(), "builtin hash -p %s %s\n", e.path, name)

@@ -29,7 +29,7 @@ var Text = map[string]string{
 var IgnoredByDefault = map[string]bool{"CHLD": true, "CONT": true, "URG": true, "WINCH": true}
 
 // Run is trap [-lp] [[action] signal ...] (args without the command's
-// name) over traps, the shell's actions by name (EXIT, ERR, DEBUG,
+// name; trap -p SIG ... prints only those signals' traps) over traps, the shell's actions by name (EXIT, ERR, DEBUG,
 // RETURN, signal names without SIG). *shown, when not nil, is the table
 // trap with no arguments and trap -p list instead (in a subshell that set
 // no trap yet: the parent's); any other use of trap clears it. errf
@@ -43,15 +43,39 @@ func Run(traps map[string]string, shown *map[string]string, args []string, stdou
 		if *shown != nil {
 			list = *shown
 		}
-		// EXIT first, then the signals by number, as bash lists them.
-		keys := slices.Sorted(maps.Keys(list))
-		sort.SliceStable(keys, func(i, j int) bool { return order(keys[i]) < order(keys[j]) })
-		for _, k := range keys {
+		line := func(k string) {
 			name := k
 			if _, ok := Numbers[k]; ok {
 				name = "SIG" + k
 			}
 			fmt.Fprintf(stdout, "trap -- '%s' %s\n", strings.ReplaceAll(list[k], "'", `'\''`), name)
+		}
+		if len(args) > 1 {
+			// trap -p SIG ...: the traps of those signals only, in
+			// the order given
+			sigs := args[1:]
+			if sigs[0] == "--" {
+				sigs = sigs[1:]
+			}
+			status := 0
+			for _, s := range sigs {
+				name, ok := Name(s)
+				if !ok {
+					errf("trap: %s: invalid signal specification", s)
+					status = 1
+					continue
+				}
+				if _, set := list[name]; set {
+					line(name)
+				}
+			}
+			return status
+		}
+		// EXIT first, then the signals by number, as bash lists them.
+		keys := slices.Sorted(maps.Keys(list))
+		sort.SliceStable(keys, func(i, j int) bool { return order(keys[i]) < order(keys[j]) })
+		for _, k := range keys {
+			line(k)
 		}
 		return 0
 	}
@@ -142,10 +166,12 @@ func Table() string {
 		if n == "" {
 			continue
 		}
-		fmt.Fprintf(&b, "%2d) SIG%s\t", i, n)
+		fmt.Fprintf(&b, "%2d) SIG%s", i, n)
 		col++
 		if col%5 == 0 {
 			b.WriteString("\n")
+		} else {
+			b.WriteString("\t")
 		}
 	}
 	if col%5 != 0 {

@@ -17,6 +17,7 @@ import (
 	"strconv"
 	"strings"
 
+	"github.com/agentenkit/agentenkit/shell/bash/hashorder"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
 )
 
@@ -358,50 +359,10 @@ func (s *Scope) Resolve(name string) (target string, circular bool) {
 	}
 }
 
-// bashHash is bash's hash_string (FNV-1 over the bytes).
-func bashHash(s string) uint32 {
-	h := uint32(2166136261)
-	for i := 0; i < len(s); i++ {
-		h *= 16777619
-		h ^= uint32(s[i])
-	}
-	return h
-}
-
 // AssocOrder lists an associative array's keys, given in insertion
-// order, in the order bash lists them: its hash table's buckets (1024 at
-// first, four times as many once there are two entries per bucket) in
-// order, the latest inserted first within a bucket.
-func AssocOrder(keys []string) []string {
-	n := uint32(1024)
-	buckets := map[uint32][]string{} // each list oldest first
-	count := 0
-	for _, k := range keys {
-		if count >= int(n)*2 {
-			nn := n * 4
-			nb := map[uint32][]string{}
-			for _, id := range slices.Sorted(maps.Keys(buckets)) {
-				lst := buckets[id]
-				for i := len(lst) - 1; i >= 0; i-- {
-					j := bashHash(lst[i]) & (nn - 1)
-					nb[j] = append(nb[j], lst[i])
-				}
-			}
-			buckets, n = nb, nn
-		}
-		j := bashHash(k) & (n - 1)
-		buckets[j] = append(buckets[j], k)
-		count++
-	}
-	out := make([]string, 0, len(keys))
-	for _, id := range slices.Sorted(maps.Keys(buckets)) {
-		lst := buckets[id]
-		for i := len(lst) - 1; i >= 0; i-- {
-			out = append(out, lst[i])
-		}
-	}
-	return out
-}
+// order, in the order bash lists them: its hash table of 1024 buckets at
+// first (hashorder.Order).
+func AssocOrder(keys []string) []string { return hashorder.Order(keys, 1024) }
 
 // From lists an indexed array's values from index off on, as
 // ${a[@]:off} does: a negative off counts back from the end (-1 is the
