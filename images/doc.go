@@ -30,11 +30,9 @@
 //     "built" (Paths.PythonFor), with the npm image as the fallback while it
 //     is not built.
 //     It is CPython 3.11, not 3.12 (Debian bookworm serves 3.11.2's source
-//     only), so it is not the default: on it go test ./providers/wasm fails
-//     where a test expects 3.12 (TestPython's sys.version_info,
-//     TestNetworkPython's urllib User-Agent), the shell's pip evaluates
-//     markers for 3.12 and installs into python3.12/site-packages (which
-//     sitecustomize still puts on sys.path), and 3.12-only syntax fails.
+//     only): Paths.PythonVersionFor says which version a choice runs, and
+//     the wasm adapter follows it (the shell's python3.X, its pip's user
+//     site folder and markers, the user site sitecustomize adds).
 //
 // The busybox image (the project's shell built for GOOS=wasip1) and the node
 // image (the shell's node, on goja, alone: ./images/node) are built from

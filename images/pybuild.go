@@ -63,19 +63,34 @@ const EnvPythonImage = "AGENTENKIT_PYTHON_IMAGE"
 // Python (the fallback) when not. Empty means $AGENTENKIT_PYTHON_IMAGE,
 // and PythonImageNPM when that is empty too. Any other value is an error.
 func (p Paths) PythonFor(choice string) (string, error) {
+	wasm, _, err := p.pythonImage(choice)
+	return wasm, err
+}
+
+// PythonVersionFor returns the CPython version ("3.12.0", "3.11.2") of the
+// image PythonFor(choice) returns, the fallback's when the built image is
+// not there: what its sys.version starts with, and what a sandbox's
+// python3.X command, its pip's site folder and markers follow.
+func (p Paths) PythonVersionFor(choice string) (string, error) {
+	_, version, err := p.pythonImage(choice)
+	return version, err
+}
+
+// pythonImage is PythonFor and PythonVersionFor in one.
+func (p Paths) pythonImage(choice string) (wasm, version string, err error) {
 	if choice == "" {
 		choice = os.Getenv(EnvPythonImage)
 	}
 	switch choice {
 	case "", PythonImageNPM:
-		return p.Python, nil
+		return p.Python, PythonVersion, nil
 	case PythonImageBuilt:
 		if p.BuiltPython != "" {
-			return p.BuiltPython, nil
+			return p.BuiltPython, BuiltPythonVersion, nil
 		}
-		return p.Python, nil
+		return p.Python, PythonVersion, nil
 	}
-	return "", fmt.Errorf("images: python image %q: want %q or %q", choice, PythonImageNPM, PythonImageBuilt)
+	return "", "", fmt.Errorf("images: python image %q: want %q or %q", choice, PythonImageNPM, PythonImageBuilt)
 }
 
 // ErrBuild: building the python image failed; the wrapping error has the

@@ -71,6 +71,14 @@ func TestPythonFor(t *testing.T) {
 			if got != tt.want {
 				t.Errorf("PythonFor(%q) = %q, want %q", tt.choice, got, tt.want)
 			}
+			version, err := p.PythonVersionFor(tt.choice)
+			if (err != nil) != tt.wantErr {
+				t.Fatalf("PythonVersionFor: err = %v, want error %v", err, tt.wantErr)
+			}
+			wantVersion := map[string]string{npm: PythonVersion, built: BuiltPythonVersion}[tt.want]
+			if version != wantVersion {
+				t.Errorf("PythonVersionFor(%q) = %q, want %q", tt.choice, version, wantVersion)
+			}
 		})
 	}
 }

@@ -13,9 +13,11 @@
 // It runs as `sh -c SCRIPT [NAME [ARGS...]]` (or bash, or a script file and
 // its arguments, or a script on stdin) over the files WASI gives it — the
 // sandbox's, mounted at "/" by the host — with the environment WASI gives it
-// and the folder $PWD names. python3 (python, python3.12) runs as a new
-// instance of the python image, started by the host on the same files with
-// wired stdio; anything else unknown is "command not found" (127).
+// and the folder $PWD names. python3 (python, python3.X for the python
+// image's version) runs as a new instance of the python image, started by
+// the host on the same files with wired stdio; anything else unknown is
+// "command not found" (127). The host gives the python image's version in
+// $AGENTENKIT_PYTHON_VERSION (pythonEnv), which the shell does not see.
 package main
 
 import (
@@ -28,8 +30,26 @@ import (
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
-// hostNames are the commands other images answer: python's and node's.
-var hostNames = []string{"python", "python3", "python3.12", "node", "nodejs"}
+// pythonEnv is the wasm adapter's pythonVersionEnv: the CPython version of
+// the python image ("3.11.2"), which run takes out of the environment.
+const pythonEnv = "AGENTENKIT_PYTHON_VERSION"
+
+// pythonName is python3.X for CPython version py (pip.DefaultPython's
+// when empty).
+func pythonName(py string) string {
+	if py == "" {
+		py = pip.DefaultPython
+	}
+	major, rest, _ := strings.Cut(py, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	return "python" + major + "." + minor
+}
+
+// hostNames are the commands other images answer: python's (for CPython
+// version py) and node's.
+func hostNames(py string) []string {
+	return []string{"python", "python3", pythonName(py), "node", "nodejs"}
+}
 
 func main() {
 	if os.Getenv(warmEnv) == "1" {
@@ -61,8 +81,10 @@ func environ(kvs []string) map[string]string {
 // as /usr/bin lists them (shell.SystemCommands), for the wasm adapter to
 // show the same /usr/bin to the sandbox's other programs.
 func run(argv []string, env map[string]string, dir string) int {
+	py := env[pythonEnv]
+	delete(env, pythonEnv)
 	if len(argv) == 2 && argv[0] == "busybox" && argv[1] == "--list" {
-		names := posixfs.CommandNames(shell.SystemCommands(commands()))
+		names := posixfs.CommandNames(shell.SystemCommands(commands(py)))
 		if _, err := os.Stdout.WriteString(strings.Join(names, "\n") + "\n"); err != nil {
 			return 1
 		}
@@ -77,34 +99,37 @@ func run(argv []string, env map[string]string, dir string) int {
 			name, params = argv[3], argv[4:]
 		}
 	}
-	opts := commands()
+	opts := commands(py)
 	opts.FS, opts.Dir, opts.Env = shell.WASIFS(), dir, env
 	opts.Stdin, opts.Stdout, opts.Stderr = os.Stdin, os.Stdout, os.Stderr
 	opts.Name, opts.Args = name, params
-	code, _ := shell.Run(context.Background(), script, opts)
+	code, _ := shell.Run(pip.WithPython(context.Background(), py), script, opts)
 	return code
 }
 
-// commands are the shell's command tables: what it runs besides its own
-// commands.
-func commands() shell.Options {
-	return shell.Options{Fallback: fallback, FallbackNames: hostNames}
+// commands are the shell's command tables for CPython version py: what it
+// runs besides its own commands.
+func commands(py string) shell.Options {
+	return shell.Options{Fallback: fallback(pythonName(py)), FallbackNames: hostNames(py)}
 }
 
-// fallback runs the names the shell does not know itself.
-func fallback(ctx context.Context, c *shell.Call, args []string) error {
-	switch args[0] {
-	case "python", "python3", "python3.12":
-		// `python3 -m pip ...` is the shell's pip (shell/pip): the
-		// sandbox's CPython cannot run the real one.
-		if len(args) >= 3 && args[1] == "-m" && args[2] == "pip" {
-			return pip.Main(ctx, c, append([]string{"pip"}, args[3:]...))
+// fallback runs the names the shell does not know itself; python3X is
+// python3.X of the python image.
+func fallback(python3X string) shell.Builtin {
+	return func(ctx context.Context, c *shell.Call, args []string) error {
+		switch args[0] {
+		case "python", "python3", python3X:
+			// `python3 -m pip ...` is the shell's pip (shell/pip): the
+			// sandbox's CPython cannot run the real one.
+			if len(args) >= 3 && args[1] == "-m" && args[2] == "pip" {
+				return pip.Main(ctx, c, append([]string{"pip"}, args[3:]...))
+			}
+			return shell.HostImage("python")(ctx, c, args)
+		case "node", "nodejs":
+			return shell.HostImage("node")(ctx, c, args)
+		case "sh", "bash":
+			return shell.HostImage("busybox")(ctx, c, args)
 		}
-		return shell.HostImage("python")(ctx, c, args)
-	case "node", "nodejs":
-		return shell.HostImage("node")(ctx, c, args)
-	case "sh", "bash":
-		return shell.HostImage("busybox")(ctx, c, args)
+		return shell.NotFound(args[0])
 	}
-	return shell.NotFound(args[0])
 }

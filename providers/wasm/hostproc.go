@@ -79,6 +79,7 @@ type cmdHost struct {
 	python    func(ctx context.Context, img *engine.Image, args []string, env map[string]string) *shell
 	pythonRan func(img *engine.Image, argv0 string, env map[string]string, cold time.Duration)
 	fs        experimentalsys.FS
+	pyVersion string // the python image's CPython version, for busybox children (pythonVersionEnv)
 	st        *state // the sandbox: control files of its Pythons (pyproc.go)
 	memPages  uint32
 	budget    *engine.MemoryBudget
@@ -277,6 +278,9 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 		tok, unregister := registerCtl(ctx, t.host.st, child)
 		defer unregister()
 		env[ctlEnv] = tok
+	}
+	if spec.Image == "busybox" {
+		withPythonVersion(env, t.host.pyVersion)
 	}
 	rs := engine.RunSpec{
 		Args:             spec.Args,

@@ -230,6 +230,7 @@ func clientCases(t *testing.T, cmd string, cases func(s *netServers, api, sec st
 }
 
 func TestNetworkPython(t *testing.T) {
+	v := pythonMinor(t)
 	clientCases(t, `python3 -c "$SRC"`, func(s *netServers, api, sec string) [][2]string {
 		return [][2]string{
 			{"import urllib.request\nprint(urllib.request.urlopen('" + api + "/hello').read().decode(), end='')",
@@ -237,7 +238,7 @@ func TestNetworkPython(t *testing.T) {
 			{"import urllib.request\nprint(urllib.request.urlopen('" + sec + "/hello').read().decode(), end='')",
 				"hello GET secure.test:" + s.tlsPort + "\n"},
 			{"import urllib.request\nr = urllib.request.urlopen(urllib.request.Request('" + api + "/echo', data=b'x=1'))\nprint(r.status, r.read().decode(), end='')",
-				"200 POST /echo ct=application/x-www-form-urlencoded ua=Python-urllib/3.12 body=x=1\n"},
+				"200 POST /echo ct=application/x-www-form-urlencoded ua=Python-urllib/" + v + " body=x=1\n"},
 			{"import http.client\nc = http.client.HTTPConnection('api.test', " + s.port + ")\nc.request('GET', '/missing')\nr = c.getresponse()\nprint(r.status, r.reason)",
 				"404 Not Found\n"},
 			{"import http.client\nc = http.client.HTTPSConnection('secure.test', " + s.tlsPort + ")\nc.request('GET', '/hello')\nprint(c.getresponse().read().decode(), end='')",

@@ -116,6 +116,7 @@ func TestPip(t *testing.T) {
 	store := memkv.New(memkv.Options{})
 	opts := wasm.Options{TestNetwork: &wasm.TestNetwork{Resolve: map[string]string{"pypi.test": "127.0.0.1"}, AllowLoopback: true}}
 	p := newProvider(t, store, opts)
+	site := "/home/user/.local/lib/python" + pythonMinor(t) + "/site-packages" // the python image's user site
 	sb := newSandbox(t, p, sandbox.CreateSandboxOptions{
 		Network: sandbox.AllowDomains("pypi.test"),
 		Envs:    map[string]string{"PIP_INDEX_URL": "http://pypi.test:" + port + "/simple/"},
@@ -140,7 +141,7 @@ func TestPip(t *testing.T) {
 	assert.Equal(t, "Package Version\n------- -------\nleafpkg 2.0\nmidpkg  1.1\ntoppkg  1.0\n"+
 		"leafpkg==2.0\nmidpkg==1.1\ntoppkg==1.0\n"+
 		"Name: toppkg\nVersion: 1.0\nSummary: the test package toppkg\nHome-page: \nAuthor: \nAuthor-email: \nLicense: \n"+
-		"Location: /home/user/.local/lib/python3.12/site-packages\nRequires: midpkg\nRequired-by: \n", res.Stdout, res.Stderr)
+		"Location: "+site+"\nRequires: midpkg\nRequired-by: \n", res.Stdout, res.Stderr)
 
 	// Another process (a provider on the same kv) finds them.
 	other := newProvider(t, store, opts)
@@ -153,7 +154,8 @@ func TestPip(t *testing.T) {
 		cmd, out, errHas string
 		code             int
 	}{
-		{cmd: "pip install toppkg", out: "Requirement already satisfied: toppkg in /home/user/.local/lib/python3.12/site-packages (1.0)\n"},
+		{cmd: "pip install toppkg", out: "Requirement already satisfied: toppkg in " + site + " (1.0)\n"},
+		{cmd: "pip --version; bash -c 'python3 -m pip -V'", out: strings.Repeat("pip 24.0 from "+site+"/pip (python "+pythonMinor(t)+")\n", 2)},
 		{cmd: "echo 'midpkg==1.0  # pinned' > req.txt && pip install -q -r req.txt && pip freeze | grep midpkg", out: "midpkg==1.0\n"},
 		{cmd: "python3 -m pip install --upgrade midpkg | tail -1", out: "Successfully installed midpkg-1.1\n"},
 		{cmd: "pip uninstall -y leafpkg && python3 -c 'import leafpkg' 2>&1 | tail -1", out: "Found existing installation: leafpkg 2.0\nUninstalling leafpkg-2.0:\n  Successfully uninstalled leafpkg-2.0\nModuleNotFoundError: No module named 'leafpkg'\n"},

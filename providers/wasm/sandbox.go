@@ -125,18 +125,19 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 			s.p.prestartPython(st, img, memPages, argv0, env)
 			s.p.pool.wantPython(img, argv0, env)
 		},
-		fs:       sh.w.FS(),
-		st:       st,
-		memPages: memPages,
-		budget:   budget,
-		maxProcs: int32(rec.MaxProcs),
+		fs:        sh.w.FS(),
+		pyVersion: s.p.pythonVersion(),
+		st:        st,
+		memPages:  memPages,
+		budget:    budget,
+		maxProcs:  int32(rec.MaxProcs),
 	}
 	table := newProcTable(host, 0)
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	changes := st.changes.Load()
 	code, runErr := sh.w.Run(withTable(runCtx, table), engine.RunSpec{
 		Args:   []string{"bash", "-c", command},
-		Env:    environ(rec, opts.Env),
+		Env:    withPythonVersion(environ(rec, opts.Env), host.pyVersion),
 		Dir:    dir,
 		Stdout: stdout,
 		Stderr: stderr,
@@ -197,6 +198,15 @@ func environ(rec *liveRecord, extra map[string]string) map[string]string {
 	}
 	maps.Copy(env, rec.Envs)
 	maps.Copy(env, extra)
+	return env
+}
+
+// withPythonVersion adds pythonVersionEnv (py, when not "") to a busybox
+// run's env and returns env.
+func withPythonVersion(env map[string]string, py string) map[string]string {
+	if py != "" {
+		env[pythonVersionEnv] = py
+	}
 	return env
 }
 

@@ -283,10 +283,11 @@ type imageCommands struct {
 
 var _ posixfs.Commands = (*imageCommands)(nil)
 
-// imageCommandsKey is the key of an image's *imageCommands, attached to
-// the image (engine.Image.Attach): the list lives as long as the image,
-// and every provider of the process that runs the image shares it.
-type imageCommandsKey struct{}
+// imageCommandsKey is the key of an image's *imageCommands for CPython
+// version py (its python3.X, pythonVersionEnv), attached to the image
+// (engine.Image.Attach): the list lives as long as the image, and every
+// provider of the process that runs the image with that python shares it.
+type imageCommandsKey struct{ py string }
 
 // wasiFS is the WASI view of fsys that every instance of the sandbox st
 // mounts: the system folders listing the provider's busybox image's
@@ -321,9 +322,10 @@ func (l *lazyCommands) get() *imageCommands {
 			l.c = &imageCommands{load: func(context.Context) ([]string, error) { return nil, err }}
 			return
 		}
-		l.c = bb.Attach(imageCommandsKey{}, func() any {
+		py := l.p.pythonVersion()
+		l.c = bb.Attach(imageCommandsKey{py}, func() any {
 			return &imageCommands{load: func(ctx context.Context) ([]string, error) {
-				return listCommands(ctx, bb)
+				return listCommands(ctx, bb, py)
 			}}
 		}).(*imageCommands)
 	})
@@ -371,10 +373,11 @@ func (c *imageCommands) Names() []string {
 	return c.names
 }
 
-// listCommands runs `busybox --list` in bb, on no files.
-func listCommands(ctx context.Context, bb *engine.Image) ([]string, error) {
+// listCommands runs `busybox --list` in bb, on no files, for CPython
+// version py (pythonVersionEnv; "" the image's default).
+func listCommands(ctx context.Context, bb *engine.Image, py string) ([]string, error) {
 	var out, errb bytes.Buffer
-	code, err := bb.Run(ctx, engine.RunSpec{Args: []string{"busybox", "--list"}, Stdout: &out, Stderr: &errb, Timeout: time.Minute})
+	code, err := bb.Run(ctx, engine.RunSpec{Args: []string{"busybox", "--list"}, Env: withPythonVersion(map[string]string{}, py), Stdout: &out, Stderr: &errb, Timeout: time.Minute})
 	if err == nil && code != 0 {
 		err = fmt.Errorf("exit %d: %s", code, strings.TrimSpace(errb.String()))
 	}

@@ -25,7 +25,7 @@
 // CPython in the background, through its start, which runs the next
 // `python3 -c`, `-m` or script command whose environment CPython would
 // read at start the same (about 20 ms instead of 150). python3
-// (python, python3.12), pipeline stages and `bash -c` in a pipeline run as
+// (python, python3.X for the image's version), pipeline stages and `bash -c` in a pipeline run as
 // further instances that the host starts on the same files, joined by host
 // pipes of 64 KiB, so `python3 x.py > out.txt`, `echo 'print(2+2)' |
 // python3` and `python3 -c 'while True: print(1)' | head -1` behave as in
@@ -237,6 +237,8 @@ type Options struct {
 	// which falls back to the npm image when it has not been built. Empty
 	// means $AGENTENKIT_PYTHON_IMAGE, else the npm image; any other value is
 	// an error of the first command that runs python3 (images.Paths.PythonFor).
+	// The shell follows the image's version (images.Paths.PythonVersionFor):
+	// python3.X, and pip's user site folder and markers.
 	PythonImage string
 }
 
@@ -412,6 +414,30 @@ func (p *Provider) imagePaths() (images.Paths, string, error) {
 	p.found, p.paths, p.busybox = true, paths, bb
 	p.mu.Unlock()
 	return paths, bb, nil
+}
+
+// pythonVersionEnv gives the busybox image the CPython version of the
+// provider's python image ("3.11.2"; images.Paths.PythonVersionFor) in the
+// environment of every shell the provider starts: the image takes it out
+// before the shell sees its environment, and answers python3.X for that
+// version and installs with its pip (shell/pip.WithPython) for it. Without
+// it the image assumes pip.DefaultPython.
+const pythonVersionEnv = "AGENTENKIT_PYTHON_VERSION"
+
+// pythonVersion is the CPython version of the python image the provider
+// runs (its Options.PythonImage, the fallback's when the built one is not
+// there), or "" when the images are not found or the choice is unknown
+// (python3 then fails saying why).
+func (p *Provider) pythonVersion() string {
+	paths, _, err := p.imagePaths()
+	if err != nil {
+		return ""
+	}
+	v, err := paths.PythonVersionFor(p.opts.PythonImage)
+	if err != nil {
+		return ""
+	}
+	return v
 }
 
 // image returns the compiled image "busybox", "python" or "node",

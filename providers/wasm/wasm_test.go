@@ -3,6 +3,7 @@ package wasm_test
 import (
 	"context"
 	"errors"
+	"strings"
 	"sync"
 	"testing"
 	"time"
@@ -40,6 +41,21 @@ func needImages(t testing.TB) {
 		defer sb.Destroy(ctx)
 		_, _ = sb.RunCommand(ctx, "python3 -c pass", sandbox.RunCommandOptions{})
 	})
+}
+
+// pythonMinor is the major.minor version ("3.12", "3.11") of the python
+// image the providers of these tests run ($AGENTENKIT_PYTHON_IMAGE: the
+// fetched one, or the project's own build).
+func pythonMinor(t testing.TB) string {
+	t.Helper()
+	needImages(t)
+	paths, err := images.Find("")
+	require.NoError(t, err)
+	v, err := paths.PythonVersionFor("")
+	require.NoError(t, err)
+	major, rest, _ := strings.Cut(v, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	return major + "." + minor
 }
 
 // newProvider returns a provider on store (a fresh memkv when nil).

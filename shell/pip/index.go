@@ -10,7 +10,6 @@ import (
 	"regexp"
 	"strings"
 
-	"github.com/agentenkit/agentenkit/shell/command"
 	shnet "github.com/agentenkit/agentenkit/shell/net"
 )
 
@@ -30,7 +29,7 @@ type file struct {
 }
 
 // get fetches u with redirects (each hop checked by the host's policy).
-func get(ctx context.Context, c *command.Call, u *url.URL, accept string) ([]byte, string, *url.URL, error) {
+func get(ctx context.Context, c *call, u *url.URL, accept string) ([]byte, string, *url.URL, error) {
 	for hops := 0; hops < 10; hops++ {
 		req := &shnet.Request{Method: "GET", URL: u, Header: []shnet.Field{{Name: "User-Agent", Value: "pip/24.0 (agentenkit)"}, {Name: "Accept", Value: accept}}}
 		resp, err := shnet.Do(ctx, shnet.ChannelDialer(c.FS), req)
@@ -74,7 +73,7 @@ var attrRE = regexp.MustCompile(`(?is)([a-z-]+)\s*=\s*(?:"([^"]*)"|'([^']*)')`)
 
 // projectFiles lists a project's files from the index (PEP 691 JSON or
 // PEP 503 HTML).
-func projectFiles(ctx context.Context, c *command.Call, index, name string) ([]file, error) {
+func projectFiles(ctx context.Context, c *call, index, name string) ([]file, error) {
 	base, err := url.Parse(strings.TrimSuffix(index, "/") + "/" + normalize(name) + "/")
 	if err != nil {
 		return nil, err

@@ -29,7 +29,7 @@ type installOpts struct {
 
 // readRequirements reads a requirements file (comments, blank lines,
 // continuations, -r and index options).
-func readRequirements(c *command.Call, name string) ([]requirement, error) {
+func readRequirements(c *call, name string) ([]requirement, error) {
 	o := &installOpts{}
 	if err := o.readFile(c, name, 0); err != nil {
 		return nil, err
@@ -37,7 +37,7 @@ func readRequirements(c *command.Call, name string) ([]requirement, error) {
 	return o.reqs, nil
 }
 
-func (o *installOpts) readFile(c *command.Call, name string, depth int) error {
+func (o *installOpts) readFile(c *call, name string, depth int) error {
 	b, err := readFile(c, c.Abs(name))
 	if err != nil {
 		fmt.Fprintf(c.Stderr, "ERROR: Could not open requirements file: [Errno 2] No such file or directory: '%s'\n", name)
@@ -87,7 +87,7 @@ func (o *installOpts) readFile(c *command.Call, name string, depth int) error {
 	return nil
 }
 
-func install(ctx context.Context, c *command.Call, args []string) error {
+func install(ctx context.Context, c *call, args []string) error {
 	o := &installOpts{}
 	var index string
 	var extra []string
@@ -168,13 +168,13 @@ type pick struct {
 	replace *dist
 }
 
-func (o *installOpts) printf(c *command.Call, format string, a ...any) {
+func (o *installOpts) printf(c *call, format string, a ...any) {
 	if !o.quiet {
 		fmt.Fprintf(c.Stdout, format, a...)
 	}
 }
 
-func (o *installOpts) run(ctx context.Context, c *command.Call) error {
+func (o *installOpts) run(ctx context.Context, c *call) error {
 	have := installed(c)
 	picks := map[string]*pick{}
 	var order []string
@@ -185,7 +185,7 @@ func (o *installOpts) run(ctx context.Context, c *command.Call) error {
 	}
 	queue := make([]item, 0, len(o.reqs))
 	for _, r := range o.reqs {
-		if ok, err := evalMarker(r.marker, ""); err != nil || !ok {
+		if ok, err := evalMarker(c.env, r.marker, ""); err != nil || !ok {
 			if err == nil {
 				o.printf(c, "Ignoring %s: markers '%s' don't match your environment\n", r.name, r.marker)
 			}
@@ -244,10 +244,10 @@ func (o *installOpts) run(ctx context.Context, c *command.Call) error {
 			}
 			ok := false
 			if len(it.extras) == 0 {
-				ok, _ = evalMarker(dep.marker, "")
+				ok, _ = evalMarker(c.env, dep.marker, "")
 			}
 			for _, e := range it.extras {
-				if m, _ := evalMarker(dep.marker, e); m {
+				if m, _ := evalMarker(c.env, dep.marker, e); m {
 					ok = true
 				}
 			}
@@ -304,7 +304,7 @@ func (o *installOpts) run(ctx context.Context, c *command.Call) error {
 }
 
 // choose finds the best file for r on the indexes.
-func (o *installOpts) choose(ctx context.Context, c *command.Call, r requirement) (file, error) {
+func (o *installOpts) choose(ctx context.Context, c *call, r requirement) (file, error) {
 	var all []file
 	for _, idx := range o.indexes {
 		files, err := projectFiles(ctx, c, idx, r.name)
@@ -325,7 +325,7 @@ func (o *installOpts) choose(ctx context.Context, c *command.Call, r requirement
 			pinnedPre = true
 		}
 	}
-	py, _ := parseVersion(environment["python_full_version"])
+	py, _ := parseVersion(c.py)
 	var versions []version
 	seenV := map[string]bool{}
 	var best, bestAny *file
@@ -386,7 +386,7 @@ func isPinned(r requirement) bool {
 }
 
 // download fetches f and checks its sha256.
-func (o *installOpts) download(ctx context.Context, c *command.Call, f file) ([]byte, error) {
+func (o *installOpts) download(ctx context.Context, c *call, f file) ([]byte, error) {
 	u := *f.url
 	data, _, _, err := get(ctx, c, &u, "*/*")
 	if err != nil {
@@ -453,7 +453,7 @@ func wheelMetadata(data []byte) (map[string][]string, error) {
 }
 
 // unpack installs a wheel's files into site(c).
-func unpack(c *command.Call, p *pick) error {
+func unpack(c *call, p *pick) error {
 	zr, err := zip.NewReader(bytes.NewReader(p.data), int64(len(p.data)))
 	if err != nil {
 		return err

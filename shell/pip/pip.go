@@ -1,6 +1,7 @@
 // Package pip is the shell's pip: it installs pure-Python wheels
 // (py3-none-any, py2.py3-none-any) and their dependencies, with PEP 508
-// environment markers evaluated for the sandbox's CPython (3.12 on WASI),
+// environment markers evaluated for the sandbox's CPython (WithPython; 3.12
+// on WASI by default),
 // from a PEP 503/691 simple index — PIP_INDEX_URL or --index-url, by
 // default PyPI's — reached through the sandbox's network policy, each file
 // checked against the index's sha256. It is the project's own installer,
@@ -23,19 +24,53 @@ import (
 	"github.com/agentenkit/agentenkit/shell/command"
 )
 
-// UserSite is where pip installs, under $HOME: the user site folder, as
-// `pip install --user` uses on Linux. The wasm adapter's CPython has it on
+// UserSite is where pip installs for CPython version py ("3.11.2"), under
+// $HOME: the user site folder, as `pip install --user` uses on Linux
+// (.local/lib/python3.X/site-packages). The wasm adapter's CPython has it on
 // sys.path (its sitecustomize adds it, even when made after the start), and
 // it is in the sandbox's work folder, so it is kept with the files.
-const UserSite = ".local/lib/python3.12/site-packages"
+func UserSite(py string) string {
+	return ".local/lib/python" + minorOf(py) + "/site-packages"
+}
+
+// DefaultPython is the CPython version pip installs for when the context
+// names none (WithPython): the wasm adapter's default image's.
+const DefaultPython = "3.12.0"
+
+// minorOf is "3.12" of "3.12.0" (and of "3.12"); DefaultPython's when py
+// is empty.
+func minorOf(py string) string {
+	if py == "" {
+		py = DefaultPython
+	}
+	major, rest, _ := strings.Cut(py, ".")
+	minor, _, _ := strings.Cut(rest, ".")
+	return major + "." + minor
+}
+
+type pythonKey struct{}
+
+// WithPython returns ctx saying that the sandbox's CPython is version py
+// ("3.11.2"): Main installs into its UserSite and evaluates markers and
+// Requires-Python for it. Empty py means DefaultPython.
+func WithPython(ctx context.Context, py string) context.Context {
+	return context.WithValue(ctx, pythonKey{}, py)
+}
+
+// call is a command call with the CPython version it installs for.
+type call struct {
+	*command.Call
+	py  string            // "3.12.0"
+	env map[string]string // markerEnv(py)
+}
 
 // site is the folder pip installs into for c.
-func site(c *command.Call) string {
+func site(c *call) string {
 	home, ok := c.Env("HOME")
 	if !ok || home == "" {
 		home = "/root"
 	}
-	return path.Join(home, UserSite)
+	return path.Join(home, UserSite(c.py))
 }
 
 // Version is the pip this one answers as.
@@ -46,7 +81,12 @@ func init() {
 }
 
 // Main is `pip ARGS` (and `python3 -m pip ARGS`, which the shell sends here).
-func Main(ctx context.Context, c *command.Call, args []string) error {
+func Main(ctx context.Context, cc *command.Call, args []string) error {
+	py, _ := ctx.Value(pythonKey{}).(string)
+	if py == "" {
+		py = DefaultPython
+	}
+	c := &call{Call: cc, py: py, env: markerEnv(py)}
 	rest := args[1:]
 	var sub string
 	var opts []string
@@ -57,7 +97,7 @@ func Main(ctx context.Context, c *command.Call, args []string) error {
 		}
 		switch a {
 		case "--version", "-V":
-			fmt.Fprintf(c.Stdout, "pip %s from %s/pip (python 3.12)\n", Version, site(c))
+			fmt.Fprintf(c.Stdout, "pip %s from %s/pip (python %s)\n", Version, site(c), minorOf(c.py))
 			return nil
 		case "--help", "-h":
 			fmt.Fprint(c.Stdout, usage)
@@ -106,7 +146,7 @@ type dist struct {
 }
 
 // installed reads the site-packages' .dist-info folders, by normalized name.
-func installed(c *command.Call) map[string]*dist {
+func installed(c *call) map[string]*dist {
 	out := map[string]*dist{}
 	f, err := c.FS.Open(site(c))
 	if err != nil {
@@ -163,7 +203,7 @@ func parseMetadata(b []byte) map[string][]string {
 	return meta
 }
 
-func readFile(c *command.Call, p string) ([]byte, error) {
+func readFile(c *call, p string) ([]byte, error) {
 	f, err := c.FS.Open(p)
 	if err != nil {
 		return nil, err
@@ -172,7 +212,7 @@ func readFile(c *command.Call, p string) ([]byte, error) {
 	return io.ReadAll(f)
 }
 
-func writeFile(c *command.Call, p string, data []byte, mode os.FileMode) error {
+func writeFile(c *call, p string, data []byte, mode os.FileMode) error {
 	if err := c.FS.MkdirAll(path.Dir(p), 0o755); err != nil {
 		return err
 	}
@@ -187,7 +227,7 @@ func writeFile(c *command.Call, p string, data []byte, mode os.FileMode) error {
 	return f.Close()
 }
 
-func list(c *command.Call, opts []string) error {
+func list(c *call, opts []string) error {
 	ds := sorted(installed(c))
 	format := ""
 	for i, o := range opts {
@@ -232,14 +272,14 @@ func sorted(m map[string]*dist) []*dist {
 	return ds
 }
 
-func freeze(c *command.Call) error {
+func freeze(c *call) error {
 	for _, d := range sorted(installed(c)) {
 		fmt.Fprintf(c.Stdout, "%s==%s\n", d.name, d.version)
 	}
 	return nil
 }
 
-func show(c *command.Call, opts []string) error {
+func show(c *call, opts []string) error {
 	all := installed(c)
 	var missing []string
 	n := 0
@@ -259,7 +299,7 @@ func show(c *command.Call, opts []string) error {
 		var requires, requiredBy []string
 		for _, r := range d.meta["Requires-Dist"] {
 			if req, err := parseRequirement(r); err == nil {
-				if ok, _ := evalMarker(req.marker, ""); ok {
+				if ok, _ := evalMarker(c.env, req.marker, ""); ok {
 					requires = append(requires, req.name)
 				}
 			}
@@ -285,7 +325,7 @@ func show(c *command.Call, opts []string) error {
 	return nil
 }
 
-func uninstall(c *command.Call, opts []string) error {
+func uninstall(c *call, opts []string) error {
 	yes := false
 	var names []string
 	for i := 0; i < len(opts); i++ {
@@ -336,7 +376,7 @@ func uninstall(c *command.Call, opts []string) error {
 }
 
 // removeDist deletes the files its RECORD lists, then empty folders.
-func removeDist(c *command.Call, d *dist) {
+func removeDist(c *call, d *dist) {
 	rec, _ := readFile(c, path.Join(d.dir, "RECORD"))
 	dirs := map[string]bool{}
 	for _, line := range strings.Split(string(rec), "\n") {

@@ -63,12 +63,33 @@ func TestMarkers(t *testing.T) {
 		{`platform_machine not in "x86_64 aarch64"`, "", true},
 		{`python_full_version >= "3.12.0"`, "", true},
 	} {
-		got, err := evalMarker(tc.marker, tc.extra)
+		got, err := evalMarker(markerEnv(""), tc.marker, tc.extra)
 		require.NoError(t, err, tc.marker)
 		assert.Equal(t, tc.ok, got, "%s (extra %q)", tc.marker, tc.extra)
 	}
-	_, err := evalMarker(`no_such_var == "1"`, "")
+	_, err := evalMarker(markerEnv(""), `no_such_var == "1"`, "")
 	assert.Error(t, err)
+}
+
+// TestPythonVersion: markers and the site folder follow the CPython
+// version WithPython gives (the wasm adapter's python image), 3.12.0 when
+// none.
+func TestPythonVersion(t *testing.T) {
+	for _, tc := range []struct {
+		py, marker string
+		ok         bool
+		site       string
+	}{
+		{"", `python_version == "3.12" and python_full_version == "3.12.0"`, true, ".local/lib/python3.12/site-packages"},
+		{"3.11.2", `python_version == "3.11" and implementation_version == "3.11.2"`, true, ".local/lib/python3.11/site-packages"},
+		{"3.11.2", `python_full_version >= "3.12.0"`, false, ".local/lib/python3.11/site-packages"},
+		{"3.13.1", `python_version > "3.12"`, true, ".local/lib/python3.13/site-packages"},
+	} {
+		got, err := evalMarker(markerEnv(tc.py), tc.marker, "")
+		require.NoError(t, err, tc.marker)
+		assert.Equal(t, tc.ok, got, "%s on %q", tc.marker, tc.py)
+		assert.Equal(t, tc.site, UserSite(tc.py), tc.py)
+	}
 }
 
 func TestParseRequirement(t *testing.T) {
@@ -115,7 +136,7 @@ func FuzzMarkers(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, m string) {
-		_, _ = evalMarker(m, "e") // never panics
+		_, _ = evalMarker(markerEnv(""), m, "e") // never panics
 		_, _ = parseRequirement("p; " + m)
 	})
 }

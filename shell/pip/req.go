@@ -58,27 +58,34 @@ var normRE = regexp.MustCompile(`[-_.]+`)
 // normalize is PEP 503's name normalization.
 func normalize(name string) string { return strings.ToLower(normRE.ReplaceAllString(name, "-")) }
 
-// environment is the marker environment of the sandbox's CPython.
-var environment = map[string]string{
-	"os_name":                        "posix",
-	"sys_platform":                   "wasi",
-	"platform_machine":               "wasm32",
-	"platform_python_implementation": "CPython",
-	"platform_release":               "",
-	"platform_system":                "WASI",
-	"platform_version":               "",
-	"python_version":                 "3.12",
-	"python_full_version":            "3.12.0",
-	"implementation_name":            "cpython",
-	"implementation_version":         "3.12.0",
+// markerEnv is the marker environment of the sandbox's CPython, version
+// py ("3.12.0"; DefaultPython when empty).
+func markerEnv(py string) map[string]string {
+	if py == "" {
+		py = DefaultPython
+	}
+	return map[string]string{
+		"os_name":                        "posix",
+		"sys_platform":                   "wasi",
+		"platform_machine":               "wasm32",
+		"platform_python_implementation": "CPython",
+		"platform_release":               "",
+		"platform_system":                "WASI",
+		"platform_version":               "",
+		"python_version":                 minorOf(py),
+		"python_full_version":            py,
+		"implementation_name":            "cpython",
+		"implementation_version":         py,
+	}
 }
 
-// evalMarker evaluates a PEP 508 marker with extra set to extra ("" none).
-func evalMarker(marker, extra string) (bool, error) {
+// evalMarker evaluates a PEP 508 marker in env (markerEnv) with extra set
+// to extra ("" none).
+func evalMarker(env map[string]string, marker, extra string) (bool, error) {
 	if strings.TrimSpace(marker) == "" {
 		return true, nil
 	}
-	p := &markerParser{toks: tokenize(marker), extra: extra}
+	p := &markerParser{toks: tokenize(marker), extra: extra, env: env}
 	v, err := p.or()
 	if err == nil && p.i < len(p.toks) {
 		err = fmt.Errorf("unexpected %q", p.toks[p.i])
@@ -130,6 +137,7 @@ type markerParser struct {
 	toks  []string
 	i     int
 	extra string
+	env   map[string]string
 }
 
 func (p *markerParser) peek() string {
@@ -239,7 +247,7 @@ func (p *markerParser) value() (string, string, error) {
 	if t == "extra" {
 		return p.extra, "extra", nil
 	}
-	v, ok := environment[t]
+	v, ok := p.env[t]
 	if !ok {
 		return "", "", fmt.Errorf("unknown variable %q", t)
 	}

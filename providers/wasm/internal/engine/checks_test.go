@@ -317,7 +317,7 @@ func BenchmarkCancelCost(b *testing.B) {
 						b.Fatal(err)
 					}
 					b.Cleanup(func() { e.Close(ctx) })
-					if imgs[k], err = e.Load(ctx, Python, paths.Python); err != nil {
+					if imgs[k], err = e.Load(ctx, Python, testPyWasm); err != nil {
 						b.Fatal(err)
 					}
 				} else {

@@ -105,7 +105,7 @@ func TestCloseWhileRunning(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	py, err := e.Load(ctx, Python, paths.Python)
+	py, err := e.Load(ctx, Python, testPyWasm)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -26,11 +26,12 @@ import (
 // One engine and one compiled python for the whole package, as the adapter
 // has: compiling python.wasm takes seconds.
 var (
-	setupOnce sync.Once
-	testEng   *Engine
-	testPy    *Image
-	setupErr  error
-	skipWhy   string
+	setupOnce  sync.Once
+	testEng    *Engine
+	testPy     *Image
+	testPyWasm string // testPy's file: the python image $AGENTENKIT_PYTHON_IMAGE names
+	setupErr   error
+	skipWhy    string
 )
 
 func python(t testing.TB) (*Engine, *Image) {
@@ -51,6 +52,7 @@ func python(t testing.TB) (*Engine, *Image) {
 		if py, setupErr = paths.PythonFor(""); setupErr != nil { // $AGENTENKIT_PYTHON_IMAGE
 			return
 		}
+		testPyWasm = py
 		testPy, setupErr = testEng.Load(ctx, Python, py)
 		if setupErr == nil {
 			fmt.Fprintf(os.Stderr, "engine_test: python.wasm loaded in %v\n", time.Since(start).Round(time.Millisecond))
@@ -505,14 +507,13 @@ func BenchmarkPythonPrint(b *testing.B) {
 // cache, with an empty one (compiles and writes it), and with a warm one.
 func BenchmarkLoadPython(b *testing.B) {
 	python(b) // skip when not fetched
-	paths, _ := images.Find("")
 	ctx := context.Background()
 	load := func(b *testing.B, cacheDir string) {
 		e, err := New(ctx, Options{CacheDir: cacheDir})
 		if err != nil {
 			b.Fatal(err)
 		}
-		if _, err := e.Load(ctx, Python, paths.Python); err != nil {
+		if _, err := e.Load(ctx, Python, testPyWasm); err != nil {
 			b.Fatal(err)
 		}
 		e.Close(ctx)

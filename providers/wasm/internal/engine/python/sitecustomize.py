@@ -49,14 +49,14 @@ del _sys
 
 
 # agentenkit: the folder the shell's pip installs into (shell/pip
-# UserSite: the user site folder, which this CPython does not enable by
-# itself), on sys.path even when pip makes it after this CPython started (a
-# prestarted one): the path finder's cached "no such folder" is dropped
-# once the folder is there.
+# UserSite, python3.X for this CPython's 3.X: the user site folder, which
+# this CPython does not enable by itself), on sys.path even when pip makes
+# it after this CPython started (a prestarted one): the path finder's
+# cached "no such folder" is dropped once the folder is there.
 def _agentenkit_site():
     import os
     import sys
-    d = os.path.join(os.environ.get("HOME") or "/root", ".local/lib/python3.12/site-packages")
+    d = os.path.join(os.environ.get("HOME") or "/root", ".local/lib/python%d.%d/site-packages" % sys.version_info[:2])
     if d not in sys.path:
         sys.path.append(d)
 
