@@ -1,7 +1,7 @@
 # agentenkit — the whole test suite is `make test`; CI runs exactly that (.ci/run).
 GO ?= go
 
-.PHONY: test vet unit images python-image bench bench-peers fuzz install-test
+.PHONY: test vet unit images python-image test-python-built bench bench-peers fuzz install-test
 
 test: vet unit
 
@@ -33,6 +33,14 @@ images:
 # 2 cores; needs root for apt-get when the toolchain is missing).
 python-image:
 	$(GO) run ./images/cmd/fetch -build-python
+
+# The whole suite (make test) on the project's own python image instead of
+# the fetched one: builds it first when it is not in the images folder
+# (python-image, which also does what make images does), then runs make
+# test with AGENTENKIT_PYTHON_IMAGE=built. The wasm adapter's shell follows
+# the image's CPython version (python3.11, pip's python3.11 user site).
+test-python-built: python-image
+	AGENTENKIT_PYTHON_IMAGE=built $(MAKE) test
 
 # Every adapter available here on the same workloads, in one run: the table
 # of ratios goes to bench/out/results.md and their chart to
