@@ -42,6 +42,7 @@ func (s *session) runScript(ctx context.Context, src string, sp scriptSpec) (int
 		Args:         sp.params,
 		Flags:        sp.flags,
 		FinalDir:     &final,
+		Go:           goReuse,
 		Umask: func(set bool, mask uint32) uint32 {
 			if set {
 				posixfs.SetUmask(s.base, fs.FileMode(mask))

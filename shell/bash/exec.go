@@ -97,16 +97,16 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		ch := make(chan struct{})
 		done[i] = ch
-		go func(i int, st *syntax.Stmt, in *pipe.Reader, out *pipe.Writer) {
+		r.goStage(func() {
 			defer close(ch)
 			statuses[i] = s.runSub(func(s *Runner) { s.stmt(st) })
-			if out != nil {
-				out.Close()
+			if pw != nil {
+				pw.Close()
 			}
 			if in != nil {
 				in.CloseWithError(io.ErrClosedPipe)
 			}
-		}(i, st, in, pw)
+		})
 		prevR = pr
 	}
 	for _, ch := range done {
@@ -125,6 +125,16 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 	}
 	r.status = st
 	r.setPipestatus(statuses)
+}
+
+// goStage runs f, a pipeline's stage, on a goroutine of its own
+// (Options.Go's when set).
+func (r *Runner) goStage(f func()) {
+	if r.opts.Go != nil {
+		r.opts.Go(f)
+		return
+	}
+	go f()
 }
 
 // debugTrap runs the DEBUG trap before a command, keeping $?, and reports

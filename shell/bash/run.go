@@ -87,6 +87,10 @@ type Options struct {
 	Umask func(set bool, mask uint32) uint32
 	// FinalDir, when set, receives the folder the script ended in.
 	FinalDir *string
+	// Go, when set, runs f on a goroutine of its own, as the go statement
+	// does (the stages of a pipeline); it may be a goroutine that ran
+	// an earlier f, whose stack has grown already. Nil: a new goroutine.
+	Go func(f func())
 }
 
 // Run runs script, bash's language, and returns its exit status.

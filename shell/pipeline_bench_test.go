@@ -1,0 +1,53 @@
+package shell
+
+import (
+	"bytes"
+	"context"
+	"os"
+	"testing"
+
+	"github.com/spf13/afero"
+)
+
+// BenchmarkPipeline runs issue 19's 5-stage pipeline (and its prefixes,
+// to see what each stage adds). Under GOOS=wasip1 it measures the shell
+// as busybox.wasm runs it.
+func BenchmarkPipeline(b *testing.B) {
+	cases := []struct{ name, script string }{
+		{"echo", "echo hi"},
+		{"true5", "true | true | true | true | true"},
+		{"seq", "seq 1 10000 >/dev/null"},
+		{"seq_cat", "seq 1 10000 | cat >/dev/null"},
+		{"seq_grep", "seq 1 10000 | grep 7 >/dev/null"},
+		{"seq_grep_sort", "seq 1 10000 | grep 7 | sort -r >/dev/null"},
+		{"seq_grep_sort_uniq", "seq 1 10000 | grep 7 | sort -r | uniq >/dev/null"},
+		{"all", "seq 1 10000 | grep 7 | sort -r | uniq | wc -l"},
+		{"cat_file", "cat /in >/dev/null"},
+		{"cat_file_pipe", "cat /in | cat >/dev/null"},
+		{"grep_file", "grep 7 /in >/dev/null"},
+		{"sort_file", "sort -r /g >/dev/null"},
+		{"uniq_file", "uniq /s >/dev/null"},
+		{"wc_file", "wc -l /u >/dev/null"},
+	}
+	if s := os.Getenv("PIPELINE_BENCH"); s != "" {
+		cases = cases[:0]
+		cases = append(cases, struct{ name, script string }{"env", s})
+	}
+	fsys := afero.NewMemMapFs()
+	ctx := context.Background()
+	if code, err := Run(ctx, "seq 1 10000 >/in; grep 7 /in >/g; sort -r /g >/s; uniq /s >/u", Options{FS: fsys}); err != nil || code != 0 {
+		b.Fatal(code, err)
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				code, err := Run(ctx, c.script, Options{FS: fsys, Stdout: &out, Stderr: &out})
+				if err != nil || code != 0 {
+					b.Fatal(code, err, out.String())
+				}
+			}
+		})
+	}
+}
