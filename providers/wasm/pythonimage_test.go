@@ -14,25 +14,31 @@ import (
 
 // TestPythonImageChoice: Options.PythonImage picks the fetched CPython
 // 3.12 or the project's own 3.11 build (the npm one while it is not
-// built), and an unknown name fails the command that runs python3,
-// saying why.
+// built), the shell's python3.X and /usr/bin follow it, and an unknown name
+// fails the command that runs python3, saying why.
 func TestPythonImageChoice(t *testing.T) {
 	needImages(t)
 	paths, err := images.Find("")
 	require.NoError(t, err)
-	built := "3.12."
+	built := "3.12"
 	if paths.BuiltPython != "" {
-		built = "3.11."
+		built = "3.11"
 	}
+	// Both in one process, so that they share the busybox image: each
+	// provider's shell answers its own image's python3.X.
 	for _, tt := range []struct{ choice, want string }{
-		{images.PythonImageNPM, "3.12."},
+		{images.PythonImageNPM, "3.12"},
 		{images.PythonImageBuilt, built},
 	} {
 		p := newProvider(t, nil, wasm.Options{PythonImage: tt.choice})
 		sb := newSandbox(t, p, sandbox.CreateSandboxOptions{})
 		res := run(t, sb, `python3 -c 'import sys; print(sys.version)'`, sandbox.RunCommandOptions{})
-		if !strings.HasPrefix(res.Stdout, tt.want) || res.ExitCode != 0 {
+		if !strings.HasPrefix(res.Stdout, tt.want+".") || res.ExitCode != 0 {
 			t.Errorf("%s: exit %d, stdout %q, stderr %q; want version %s", tt.choice, res.ExitCode, res.Stdout, res.Stderr, tt.want)
+		}
+		res = run(t, sb, `ls /usr/bin | grep '^python3\.'; python`+tt.want+` -c 'import sys; print("%d.%d" % sys.version_info[:2])'`, sandbox.RunCommandOptions{})
+		if want := "python" + tt.want + "\n" + tt.want + "\n"; res.Stdout != want {
+			t.Errorf("%s: stdout %q, stderr %q; want %q", tt.choice, res.Stdout, res.Stderr, want)
 		}
 	}
 
