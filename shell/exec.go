@@ -356,6 +356,9 @@ func shBash(ctx context.Context, c *Call, args []string) error {
 		s = newSession(Options{FS: c.FS})
 	}
 	me := args[0]
+	if a, ok := bash.Argv0(ctx); ok {
+		me = a // exec -a NAME
+	}
 	var flags []string
 	cmd, fromStdin, haveCmd := "", false, false
 	i := 1

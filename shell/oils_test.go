@@ -82,9 +82,9 @@ const (
 // oilsFloor is the lowest overall identical rate (percent) the test
 // accepts: the measured rate, ratcheted up as the shell improves, less a
 // margin of about 15 cases for those that depend on timing under load
-// (background jobs, xtrace of concurrent pipeline stages): 1409/1471
-// (95.8%) measured on shell/bash, twice on an idle machine.
-const oilsFloor = 94.5
+// (background jobs, xtrace of concurrent pipeline stages): 1435/1471
+// (97.6%) measured on shell/bash (at load 17), less 15 cases.
+const oilsFloor = 96.5
 
 // oilsCase is one case of a spec file.
 type oilsCase struct {

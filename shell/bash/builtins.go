@@ -566,7 +566,6 @@ func execBuiltin(r *Runner, args []string) int {
 	if len(args) == 0 {
 		return 0
 	}
-	_ = argv0 // a command's argv[0] is its name in the sandbox
 	if b, ok := builtins[args[0]]; ok {
 		st := b(r, args)
 		r.exit(st)
@@ -575,7 +574,9 @@ func execBuiltin(r *Runner, args []string) int {
 	if body, ok := r.funcs[args[0]]; ok {
 		r.callFunc(args[0], body, args[1:])
 	} else {
+		r.execArgv0 = argv0 // a nested shell's $0 (Argv0)
 		r.external(args, nil)
+		r.execArgv0 = ""
 	}
 	r.exit(r.status)
 	return r.status

@@ -448,6 +448,7 @@ func (r *Runner) runBuiltin(b builtinFunc, args []string) {
 
 // callFunc runs a shell function.
 func (r *Runner) callFunc(name string, body *syntax.Stmt, args []string) {
+	r.jobExec, r.jobAsync = 0, false // a function's commands are not exec'd (execChild)
 	if r.funcDepth >= 1000 {
 		r.errf("%s: maximum function nesting level exceeded (1000)", name)
 		r.status = 1
@@ -593,7 +594,7 @@ func (r *Runner) external(args []string, tmp []tmpVar) {
 			err = &notFound{args[0]}
 			return
 		}
-		err = r.opts.Exec(r.ctx, c, args)
+		err = r.opts.Exec(r.cmdContext(), c, args)
 		if r.ctx.Err() != nil && r.ctx != r.shared.ctx && r.shared.ctx.Err() == nil {
 			err = nil // a killed job: its status is the signal's
 		}

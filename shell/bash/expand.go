@@ -278,6 +278,9 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 	s.shownJobs = r.visibleJobs()
 	s.fds = cloneMap(r.fds)
 	s.fds[1] = &redir.FD{W: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: expand.SubstBuffer{Buf: &buf}}}, Name: "cmdsubst"}
+	if len(stmts) == 1 {
+		r.execChild(s, stmts[0])
+	}
 	code := s.runSub(func(s *Runner) { s.runStmts(stmts) })
 	r.lastSubStatus = code
 	r.status = code
@@ -299,9 +302,9 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 // for it: cmd sees all the output at once).
 func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 	_ = r.fs.MkdirAll("/tmp", 0o777)
+	id := r.procs.alloc()
 	r.shared.mu.Lock()
-	r.shared.nextID++
-	name := fmt.Sprintf("/tmp/.sh-procsubst-%d-%d", r.shared.rootPID, r.shared.nextID)
+	name := fmt.Sprintf("/tmp/.sh-procsubst-%d-%d", r.shared.rootPID, id)
 	r.shared.temps = append(r.shared.temps, name)
 	r.shared.mu.Unlock()
 	f, err := r.fs.Create(name)

@@ -26,6 +26,7 @@ import (
 	"io"
 	"maps"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -106,6 +107,7 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 		return 1, fmt.Errorf("bash: Options.Dir %q is not absolute", opts.Dir)
 	}
 	r := newRunner(ctx, &opts, path.Clean(dir))
+	defer r.shared.detachProcs()
 	if r.cMode() {
 		r.vars.Global().Vars["BASH_EXECUTION_STRING"] = &vars.Var{Set: true, Str: script}
 	}
@@ -135,9 +137,10 @@ type shared struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	mu      sync.Mutex
-	nextID  int      // pids of jobs and subshells
 	temps   []string // files of process substitutions, removed at the end
-	rootPID int
+	rootPID int      // $$
+	procs   *procs   // the process ids, shared with the shells this one starts (procs.go)
+	sigState
 	// jobs counts the background jobs and pipeline stages running now:
 	// at maxJobs more are refused as a failed fork is, so a fork bomb
 	// (f() { f & f; }; f, or f() { echo | f; }; f) ends instead of taking
@@ -213,6 +216,12 @@ type Runner struct {
 	callRedirs    []*syntax.Redirect // the next simple command's redirections (stmtSync to cmd)
 	src           string             // the source text positions refer to
 	procOut       []func()           // >(cmd) of the running statements: run when theirs ends
+	jobAsync      bool               // with jobExec: a background job's (cmdContext)
+	execArgv0     string             // exec -a's name for the command it runs (cmdContext)
+	jobExec       int                // a background job's subshell running its one simple command: the parent's pid (cmdContext)
+	cmdCtx        context.Context    // cmdContext's, for cmdCtxOf and cmdCtxPID
+	cmdCtxOf      context.Context
+	cmdCtxPID     int
 }
 
 func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
@@ -221,8 +230,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		sh.name = "bash"
 	}
 	sh.ctx, sh.cancel = context.WithCancel(ctx)
-	sh.nextID = 4242
-	sh.rootPID = 4242
+	ppid := sh.attachProcs(ctx)
 	r := &Runner{
 		shared:  sh,
 		vars:    vars.NewScope(),
@@ -282,6 +290,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 			g[d.name] = newVar(vars.Var{Set: true, Str: d.value})
 		}
 	}
+	g["PPID"] = newVar(vars.Var{Set: true, Str: strconv.Itoa(ppid)})
 	delete(g, "PS1")
 	// Their values are the options' (Runner.special); assigning is an error.
 	g["SHELLOPTS"] = &vars.Var{Set: true, ReadOnly: true}
@@ -319,7 +328,7 @@ var defaultVars = []struct{ name, value string }{
 	{"PS4", "+ "}, {"OPTIND", "1"}, {"PS1", ""}, {"PS2", "> "}, {"SHLVL", "1"}, {"BASH", "/bin/bash"},
 	{"BASH_VERSION", "5.2.15(1)-release"}, {"HOSTTYPE", "x86_64"}, {"OSTYPE", "linux-gnu"},
 	{"MACHTYPE", "x86_64-pc-linux-gnu"}, {"OPTERR", "1"}, {"UID", "1000"}, {"EUID", "1000"},
-	{"PPID", "4241"}, {"HOSTNAME", "sandbox"}, {"SHELL", "/bin/bash"},
+	{"HOSTNAME", "sandbox"}, {"SHELL", "/bin/bash"},
 }
 
 // cancelable makes reads of rd return when ctx ends: rd is copied into a
@@ -393,10 +402,7 @@ func (r *Runner) subshellCopy() *Runner {
 	c.procOut = nil
 	c.inStage = false
 	c.subshell = r.subshell + 1
-	c.shared.mu.Lock()
-	c.shared.nextID++
-	c.pid = c.shared.nextID
-	c.shared.mu.Unlock()
+	c.pid = c.procs.alloc()
 	c.brk, c.cont, c.returning, c.exiting = 0, 0, false, false
 	return &c
 }
@@ -526,6 +532,9 @@ func (r *Runner) stopped() bool {
 func (r *Runner) runTop(stmts []*syntax.Stmt) {
 	skipLine := uint(0)
 	for _, st := range stmts {
+		if r.sigPending.Load() {
+			r.runPending()
+		}
 		if r.stopped() {
 			return
 		}
@@ -544,10 +553,16 @@ func (r *Runner) runTop(stmts []*syntax.Stmt) {
 			skipLine = st.End().Line()
 		}
 	}
+	if r.sigPending.Load() {
+		r.runPending()
+	}
 }
 
 func (r *Runner) runStmts(stmts []*syntax.Stmt) {
 	for _, st := range stmts {
+		if r.sigPending.Load() {
+			r.runPending()
+		}
 		if r.stopped() {
 			return
 		}
@@ -682,7 +697,7 @@ func (r *Runner) runTrap(text string) {
 	saved := r.status
 	r.inTrap = true
 	savedOff, savedFrozen := r.lineOff, r.lineFrozen
-	if r.trapName == "exit trap" {
+	if r.trapName == "exit trap" || r.trapName == "signal trap" {
 		r.lineOff, r.lineFrozen = 0, 0
 	} else {
 		r.lineFrozen++
@@ -692,7 +707,7 @@ func (r *Runner) runTrap(text string) {
 	r.trapName = ""
 	file, err := parse.Script(text)
 	if err != nil {
-		if name == "" {
+		if name == "" || name == "signal trap" {
 			name = "trap"
 		}
 		parse.PrintSyntaxError(r.stderr(), r.name+": "+name, text, 1, err)
@@ -1173,6 +1188,8 @@ func (r *Runner) background(st *syntax.Stmt) {
 	st2.Background = false
 	ctx, cancel := context.WithCancel(r.ctx)
 	s.ctx = ctx
+	r.execChild(s, &st2)
+	s.jobAsync = s.jobExec != 0
 	j := jobs.New(jobs.NextID(r.jobs), s.pid, stmtText(&st2), cancel)
 	go func() {
 		defer cancel()
@@ -1193,6 +1210,20 @@ func (r *Runner) background(st *syntax.Stmt) {
 	r.jobs = append(r.jobs, j)
 	r.lastBg = s.pid
 	r.status = 0
+}
+
+// execChild marks s, a subshell of r about to run st alone (a background
+// job, a command substitution), as bash's forked child that execs st's
+// command: a shell that command starts has s's pid as its $$ and r's as
+// its $PPID. Only a simple command is exec'd, and not a function's body.
+func (r *Runner) execChild(s *Runner, st *syntax.Stmt) {
+	ce, ok := st.Cmd.(*syntax.CallExpr)
+	if !ok || len(ce.Args) == 0 || st.Negated {
+		return
+	}
+	if name := ce.Args[0].Lit(); name == "" || r.funcs[name] == nil {
+		s.jobExec = r.pid // callFunc clears it
+	}
 }
 
 // asyncNoErrTrap reports whether st, run with &, is a simple command or

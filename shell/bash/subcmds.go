@@ -118,7 +118,11 @@ func mapfileBuiltin(r *Runner, args []string) int {
 
 // trapBuiltin is trap over the runner's traps.
 func trapBuiltin(r *Runner, args []string) int {
-	return trap.Run(r.traps, &r.shownTraps, args[1:], r.stdout(), r.stderr(), r.errf)
+	st := trap.Run(r.traps, &r.shownTraps, args[1:], r.stdout(), r.stderr(), r.errf)
+	if r.pid == r.rootPID {
+		r.noteTraps()
+	}
+	return st
 }
 
 func (h host) Opt(name string) bool             { return h.r.opt[name] }
@@ -143,6 +147,12 @@ func (h jobHost) SetVar(name, value string) error { return h.r.setVar(name, valu
 func (h jobHost) UnsetVar(name string)            { h.r.unsetVar(name) }
 func (h jobHost) Self(pid string) bool {
 	return pid == strconv.Itoa(h.r.rootPID) || pid == strconv.Itoa(h.r.pid)
+}
+
+// Signal sends the signal to another shell of the process table by its
+// $$ (a bash -c this shell or one of its callers started).
+func (h jobHost) Signal(pid, name string, handledOnly bool) bool {
+	return h.r.signalOther(pid, name, handledOnly)
 }
 
 // SignalSelf runs the shell's trap for the signal, or without one makes

@@ -83,6 +83,10 @@ type KillShell interface {
 	// runs the shell's trap for it and returns false, or with no trap
 	// makes the shell exit and returns true.
 	SignalSelf(name string) (exited bool)
+	// Signal delivers the signal to another shell by its process id (as
+	// written); false when no shell has it, or with handledOnly when that
+	// shell would end by it (then a job is cancelled instead).
+	Signal(pid, name string, handledOnly bool) (found bool)
 }
 
 // NextID is the number a new job gets: one more than the highest of the
@@ -363,6 +367,9 @@ func Kill(sh KillShell, list []*Job, args []string) int {
 			if trap.IgnoredByDefault[name] || name == "EXIT" {
 				continue
 			}
+			if sh.Signal(strconv.Itoa(j.PID), name, true) {
+				continue // the job is a shell that traps it
+			}
 			j.Sig.Store(int32(trap.Numbers[name]))
 			j.Cancel()
 			continue
@@ -372,6 +379,10 @@ func Kill(sh KillShell, list []*Job, args []string) int {
 			if sh.SignalSelf(name) {
 				return 128 + trap.Numbers[name]
 			}
+			continue
+		}
+		if sh.Signal(a, name, false) {
+			sent = true
 			continue
 		}
 		if n, err := strconv.Atoi(strings.TrimPrefix(a, "-")); err != nil || a == "-" {

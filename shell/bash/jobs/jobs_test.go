@@ -28,6 +28,7 @@ func (f *fakeShell) Self(pid string) bool {
 	}
 	return false
 }
+func (f *fakeShell) Signal(pid, name string, handledOnly bool) bool { return false }
 func (f *fakeShell) SignalSelf(name string) bool {
 	fmt.Fprintf(&f.out, "self %s\n", name)
 	return name != "USR1"
