@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"path"
 	"strings"
 	"sync"
@@ -264,6 +265,19 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 	}
 	outW := &childWriter{ctx: ctx, p: p.stdout, proc: p}
 	errW := &childWriter{ctx: ctx, p: stderr, proc: p}
+	code, _ := t.runChild(ctx, child, spec, pipeReader{ctx: ctx, p: p.stdinSrc}, outW, errW)
+	if p.sigpipe.Load() {
+		code = SIGPIPEExitCode
+	}
+	p.code = code
+}
+
+// runChild runs spec, a child whose processes are child's, with the given
+// stdio, and returns its exit status as a shell sees it (0-255: a code
+// past them is taken modulo 256, as by wait(2); a child that could not
+// start is 127 or 126, with a line on stderr saying why) and, when the
+// engine ended it (time, cancellation, memory, trap), the *engine.RunError.
+func (t *procTable) runChild(ctx context.Context, child *procTable, spec procSpec, stdin io.Reader, stdout, stderr io.Writer) (int, error) {
 	env := make(map[string]string, len(spec.Env))
 	for _, kv := range spec.Env {
 		if k, v, ok := strings.Cut(kv, "="); ok && k != "" {
@@ -287,9 +301,9 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 		Env:              env,
 		Dir:              dir,
 		FS:               t.host.fs,
-		Stdin:            pipeReader{ctx: ctx, p: p.stdinSrc},
-		Stdout:           outW,
-		Stderr:           errW,
+		Stdin:            stdin,
+		Stdout:           stdout,
+		Stderr:           stderr,
 		MemoryLimitPages: t.host.memPages,
 		Budget:           t.host.budget,
 	}
@@ -309,19 +323,19 @@ func (t *procTable) run(ctx context.Context, p *proc, child *procTable, spec pro
 		}
 	}
 	if startErr != nil {
-		fmt.Fprintf(errW, "%s: %v\n", spec.Args[0], startErr)
-		p.code = 127
-		return
+		fmt.Fprintf(stderr, "%s: %v\n", spec.Args[0], startErr)
+		return 127, nil
 	}
 	var re *engine.RunError
 	switch {
-	case p.sigpipe.Load():
-		code = SIGPIPEExitCode
-	case err != nil && !errors.As(err, &re):
-		fmt.Fprintf(errW, "%s: cannot start: %v\n", spec.Args[0], err)
-		code = 126
+	case err == nil:
+	case errors.As(err, &re):
+		return code & 0xff, err
+	default:
+		fmt.Fprintf(stderr, "%s: cannot start: %v\n", spec.Args[0], err)
+		return 126, nil
 	}
-	p.code = code
+	return code & 0xff, nil
 }
 
 // childWriter is a child's stdout or stderr. When the reader is gone the

@@ -85,18 +85,32 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	if _, err := s.p.readLive(ctx, s.id); err != nil {
 		return sandbox.CommandResult{}, err
 	}
-	sh, err := s.p.takeShell(ctx, st, memPages)
-	if err != nil {
-		if ctx.Err() != nil {
-			return sandbox.CommandResult{}, ctx.Err()
+	env, pyVersion := environ(rec, opts.Env), s.p.pythonVersion()
+	// A plain python3 call runs without the shell (direct.go); the shell
+	// gets PWD as the folder (engine.Warm.Run), and passes it on.
+	withPWD := maps.Clone(env)
+	withPWD["PWD"] = dir
+	argv, direct := directArgs(command, withPWD, st.files(), pyVersion)
+	var sh *shell
+	var wfs experimentalsys.FS // the files every process of the command sees
+	if direct {
+		wfs = s.p.wasiFS(st, st.files())
+	} else {
+		if sh, err = s.p.takeShell(ctx, st, memPages); err != nil {
+			if ctx.Err() != nil {
+				return sandbox.CommandResult{}, ctx.Err()
+			}
+			if _, lerr := s.p.readLive(context.WithoutCancel(ctx), s.id); lerr != nil {
+				return sandbox.CommandResult{}, lerr
+			}
+			return sandbox.CommandResult{}, fmt.Errorf("wasm: start the shell: %w", err)
 		}
-		if _, lerr := s.p.readLive(context.WithoutCancel(ctx), s.id); lerr != nil {
-			return sandbox.CommandResult{}, lerr
-		}
-		return sandbox.CommandResult{}, fmt.Errorf("wasm: start the shell: %w", err)
+		wfs = sh.w.FS()
 	}
 	defer func() {
-		s.p.putShell(st, sh)
+		if sh != nil {
+			s.p.putShell(st, sh)
+		}
 		s.p.prewarm(st, memPages)
 	}()
 
@@ -112,8 +126,7 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 				return sh
 			}
 			// None of the sandbox's own: a spare from the pool.
-			fsys := sh.w.FS()
-			if w := s.p.pool.takePython(img, fsys, budget, memPages, args, env); w != nil {
+			if w := s.p.pool.takePython(img, wfs, budget, memPages, args, env); w != nil {
 				return &shell{w: w, fsys: st.files()}
 			}
 			return nil
@@ -125,8 +138,8 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 			s.p.prestartPython(st, img, memPages, argv0, env)
 			s.p.pool.wantPython(img, argv0, env)
 		},
-		fs:        sh.w.FS(),
-		pyVersion: s.p.pythonVersion(),
+		fs:        wfs,
+		pyVersion: pyVersion,
 		st:        st,
 		memPages:  memPages,
 		budget:    budget,
@@ -135,14 +148,21 @@ func (s *Sandbox) RunCommand(ctx context.Context, command string, opts sandbox.R
 	table := newProcTable(host, 0)
 	stdout, stderr := sandbox.NewOutput(opts.Stdout), sandbox.NewOutput(opts.Stderr)
 	changes := st.changes.Load()
-	code, runErr := sh.w.Run(withTable(runCtx, table), engine.RunSpec{
-		Args:   []string{"bash", "-c", command},
-		Env:    withPythonVersion(environ(rec, opts.Env), host.pyVersion),
-		Dir:    dir,
-		Stdout: stdout,
-		Stderr: stderr,
-		Budget: host.budget,
-	})
+	var code int
+	var runErr error
+	if direct {
+		s.p.directRuns.Add(1)
+		code, runErr = table.runDirect(withTable(runCtx, table), procSpec{Image: "python", Args: argv, Dir: dir, Env: envList(withPWD)}, stdout, stderr)
+	} else {
+		code, runErr = sh.w.Run(withTable(runCtx, table), engine.RunSpec{
+			Args:   []string{"bash", "-c", command},
+			Env:    withPythonVersion(env, pyVersion),
+			Dir:    dir,
+			Stdout: stdout,
+			Stderr: stderr,
+			Budget: host.budget,
+		})
+	}
 	table.closeAll()
 	took := time.Since(start)
 	// The time limit, also when a child it killed made the shell exit by

@@ -30,6 +30,10 @@
 // pipes of 64 KiB, so `python3 x.py > out.txt`, `echo 'print(2+2)' |
 // python3` and `python3 -c 'while True: print(1)' | head -1` behave as in
 // bash (the last stage's reader gone, a writer ends with status 141).
+// A command that is one python3 call in plain words (`python3 -c '...'`,
+// `python3 x.py a b`) runs without the shell, as bash -c execs such a
+// command in its place: the host starts the Python with what the shell
+// would have given it (direct.go).
 //
 // Every program sees the system folders the shell shows (system.go):
 // /usr/bin with a file per command the shell runs itself (0755, root's, a
@@ -251,6 +255,7 @@ type Provider struct {
 	idleShells    atomic.Int64 // warm shells idle in all sandboxes (shells.go)
 	warmingShells atomic.Int64 // shells prewarm is starting (shells.go)
 	shellsStarted atomic.Int64 // warm shells ever started, for tests
+	directRuns    atomic.Int64 // commands run without the shell (direct.go), for tests
 	idlePythons   atomic.Int64 // prestarted Pythons held (shells.go)
 	pythonsUsed   atomic.Int64 // prestarted Pythons that ran a command, for tests
 	pythonAsked   atomic.Bool  // the python image was asked for, for tests
