@@ -6,6 +6,7 @@ import (
 	"maps"
 	"sync"
 	"sync/atomic"
+	"time"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
@@ -17,21 +18,41 @@ import (
 // first shell and its first python3 take an instance that is already
 // instantiated (about 1-2 ms of wazero's module set-up each) instead of
 // starting one while the caller waits. A spare is bound to the taking
-// sandbox's files when it is taken and never served another sandbox
-// (engine/spare.go says why it is then the instance a start on those
-// files would have made).
+// sandbox's files when it is taken, and serves that sandbox only until it
+// is recycled (engine/spare.go says why it is then the instance a start
+// on those files would have made).
 //
 // Options.PooledClones spares of each kind are kept: shells from the
 // first Create or Connect on (when the busybox template is made), Pythons
 // once the provider knows which program name and environment to start
 // them with (Warm with Options.Prewarm: a new sandbox's; else the first
 // python3 command's, kept after). Spares are made one at a time on one
-// goroutine, after a take, so that a burst of sandboxes is not slowed by
-// more than one start for later. Every spare is capped at the memory of a
+// goroutine, so that a burst of sandboxes is not slowed by more than one
+// start for later: Pythons after each take, shells at once when the pool
+// has none left, else once no shell was taken or given back for
+// fillQuiet.
+//
+// A spare shell whose sandbox ended (or dropped it) goes back to the pool
+// when there is room, recycled (engine.Warm.Recycle: its memory laid
+// again from the template, unbound) instead of closed: that costs about a
+// fifth of a new spare's start, most of which is wazero's set-up of the
+// instance's function table. So sandboxes made and ended one after
+// another keep being served by the same few instances, and the filler,
+// which waits for a quiet moment unless the pool is empty, starts none
+// meanwhile (starting one after each take made the filler compete for the
+// CPU with the very sandboxes it serves: create + first echo took 1.1 ms
+// alone but about 2.8 ms back to back on 2 cores). A shell started
+// because the pool had none is started as a spare too (startShell), so
+// that it can be recycled as well. Every spare is capped at the memory of a
 // sandbox made with the provider's defaults (Options.MemoryLimitMB); a
 // sandbox with Resources.MemoryMB of its own starts its instances itself.
 // There is no pool where clones are not made (memory cannot be mapped:
 // not Linux), and Close ends it.
+
+// fillQuiet is how long no spare shell must have been taken or given back
+// before the filler starts one while the pool still has some: sandboxes
+// made and ended one after another are served by recycled ones meanwhile.
+const fillQuiet = 20 * time.Millisecond
 
 // clonePool is a provider's spares.
 type clonePool struct {
@@ -47,6 +68,10 @@ type clonePool struct {
 	pyGen   int               // changes with py, pyArgv0 and pyEnv
 	started bool
 	closed  bool
+	quiet   time.Duration // fillQuiet (a test's own)
+	back    int           // shells being recycled, to be put back
+	backs   sync.WaitGroup
+	lastUse atomic.Int64 // when a shell was last taken or given back (unix ns)
 
 	ctx  context.Context
 	stop context.CancelFunc
@@ -54,11 +79,12 @@ type clonePool struct {
 	done chan struct{} // closed when the filler has ended
 
 	shellsTaken, pythonsTaken atomic.Int64 // for tests
+	recycled, shellsMade      atomic.Int64 // shells put back by recycle, and started by the filler, for tests
 }
 
 func newClonePool(size int, pages uint32) *clonePool {
 	ctx, stop := context.WithCancel(context.Background())
-	return &clonePool{size: size, pages: pages, ctx: ctx, stop: stop, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	return &clonePool{size: size, pages: pages, quiet: fillQuiet, ctx: ctx, stop: stop, wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // signal wakes the filler.
@@ -90,12 +116,17 @@ func (cp *clonePool) fill(image func(ctx context.Context, name string) (*engine.
 	shellFailed, pyFailed := false, false
 	for {
 		cp.mu.Lock()
-		needShell := !shellFailed && len(cp.shells) < cp.size
+		have := len(cp.shells) + cp.back
+		needShell := !shellFailed && have < cp.size
+		var shellWait time.Duration // until the shells' quiet time has passed
+		if needShell && have > 0 {
+			shellWait = cp.quiet - time.Since(time.Unix(0, cp.lastUse.Load()))
+		}
 		py, argv0, env, gen := cp.py, cp.pyArgv0, cp.pyEnv, cp.pyGen
 		needPy := !pyFailed && py != nil && argv0 != "" && len(cp.pythons) < cp.size
 		cp.mu.Unlock()
 		switch {
-		case needShell:
+		case needShell && shellWait <= 0:
 			bb, err := image(cp.ctx, "busybox")
 			var w *engine.Warm
 			if err == nil {
@@ -105,6 +136,7 @@ func (cp *clonePool) fill(image func(ctx context.Context, name string) (*engine.
 				shellFailed = true
 				continue
 			}
+			cp.shellsMade.Add(1)
 			cp.mu.Lock()
 			keep := !cp.closed && len(cp.shells) < cp.size
 			if keep {
@@ -128,6 +160,13 @@ func (cp *clonePool) fill(image func(ctx context.Context, name string) (*engine.
 			cp.mu.Unlock()
 			if !keep {
 				w.Close()
+			}
+		case needShell:
+			select {
+			case <-time.After(shellWait):
+			case <-cp.wake:
+			case <-cp.ctx.Done():
+				return
 			}
 		default:
 			select {
@@ -161,6 +200,40 @@ func (cp *clonePool) wantPython(img *engine.Image, argv0 string, env map[string]
 	cp.signal()
 }
 
+// recycle puts w, a shell its sandbox is done with, back in the pool as
+// an unbound spare when it is one of the pool's (engine.Warm.IsSpare) and
+// there is room, recycled in the background; else it closes w.
+func (cp *clonePool) recycle(w *engine.Warm) {
+	cp.mu.Lock()
+	room := cp.size > 0 && !cp.closed && w.IsSpare() && len(cp.shells)+cp.back < cp.size
+	if room {
+		cp.back++
+		cp.backs.Add(1)
+		cp.lastUse.Store(time.Now().UnixNano())
+	}
+	cp.mu.Unlock()
+	if !room {
+		go w.Close()
+		return
+	}
+	go func() {
+		defer cp.backs.Done()
+		err := w.Recycle(cp.ctx)
+		cp.mu.Lock()
+		cp.back--
+		keep := err == nil && !cp.closed && len(cp.shells) < cp.size
+		if keep {
+			cp.shells = append(cp.shells, w)
+			cp.recycled.Add(1)
+		}
+		cp.mu.Unlock()
+		if !keep {
+			w.Close()
+			cp.signal()
+		}
+	}()
+}
+
 // takeShell returns a spare shell bound to fsys, for an instance capped
 // at pages, or nil when there is none that can serve it.
 func (cp *clonePool) takeShell(fsys experimentalsys.FS, pages uint32) *engine.Warm {
@@ -168,7 +241,29 @@ func (cp *clonePool) takeShell(fsys experimentalsys.FS, pages uint32) *engine.Wa
 	if w == nil {
 		return nil
 	}
+	cp.lastUse.Store(time.Now().UnixNano())
 	return cp.bind(w, fsys, nil, &cp.shells, &cp.shellsTaken)
+}
+
+// startShell starts a spare shell of bb now and binds it to fsys, for an
+// instance capped at pages when the pool had none to take: the same clone
+// NewWarm would start, which the pool can then recycle when its sandbox is
+// done with it. Nil where the pool's spares are not for such an instance
+// (no pool, another cap) or a spare cannot serve fsys: the caller starts
+// one itself.
+func (cp *clonePool) startShell(ctx context.Context, bb *engine.Image, fsys experimentalsys.FS, pages uint32) *engine.Warm {
+	if cp.size <= 0 || pages != cp.pages {
+		return nil
+	}
+	w, err := bb.NewSpareShell(ctx, pages)
+	if err != nil {
+		return nil
+	}
+	if err := w.Bind(fsys, nil); err != nil {
+		w.Close()
+		return nil
+	}
+	return w
 }
 
 // takePython returns a spare Python of img bound to fsys and budget that
@@ -242,6 +337,7 @@ func (cp *clonePool) close() {
 	if started {
 		<-cp.done
 	}
+	cp.backs.Wait()
 	var wg sync.WaitGroup
 	for _, w := range spares {
 		wg.Go(w.Close)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"runtime"
 	"slices"
+	"strings"
 	"testing"
 	"time"
 
@@ -213,4 +214,39 @@ func poolRun(t *testing.T, sb sandbox.Sandbox, cmd string, opts sandbox.RunComma
 	res, err := sb.RunCommand(context.Background(), cmd, opts)
 	require.NoError(t, err, "RunCommand(%q)", cmd)
 	return res
+}
+
+// TestPoolRecycles: sandboxes made and ended one after another are served
+// by the pool's spares recycled (no new spare started meanwhile), each
+// seeing only its own files and drawing random numbers of its own.
+func TestPoolRecycles(t *testing.T) {
+	p := poolProvider(t, Options{Prewarm: true, PooledClones: 2})
+	if !engineClones(t, p) {
+		t.Skip("no clones here (memory cannot be mapped)")
+	}
+	waitSpares(t, p, 2, 2)
+	// No quiet moment between the sandboxes, however slow the machine:
+	// the filler starts a shell only when the pool has none.
+	p.pool.mu.Lock()
+	p.pool.quiet = time.Hour
+	p.pool.mu.Unlock()
+	ctx := context.Background()
+	made, recycled := p.pool.shellsMade.Load(), p.pool.recycled.Load()
+	seen := map[string]bool{}
+	const n = 6
+	for i := range n {
+		sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+		require.NoError(t, err)
+		name := fmt.Sprintf("f%d.txt", i)
+		require.NoError(t, sb.FileSystem().WriteFile(ctx, name, []byte("x")))
+		res := poolRun(t, sb, "ls; echo $RANDOM $RANDOM", sandbox.RunCommandOptions{})
+		require.NoError(t, sb.Destroy(ctx))
+		files, rnd, _ := strings.Cut(res.Stdout, "\n")
+		assert.Equal(t, name, files, "sandbox %d sees other files (stderr %q)", i, res.Stderr)
+		assert.False(t, seen[rnd], "two sandboxes drew $RANDOM %q", rnd)
+		seen[rnd] = true
+		waitSpares(t, p, 2, 2)
+	}
+	assert.Equal(t, int64(n), p.pool.recycled.Load()-recycled, "the sandboxes' shells were not put back")
+	assert.Equal(t, made, p.pool.shellsMade.Load(), "the filler started spares while recycled ones served")
 }

@@ -50,14 +50,14 @@ func (p *Provider) takeShell(ctx context.Context, st *state, memPages uint32) (*
 			p.idleShells.Add(-1)
 			if sh.fsys == fsys && sh.w.Reusable() {
 				st.mu.Unlock()
-				closeShells(stale)
+				p.retireShells(stale)
 				return sh, nil
 			}
 			stale = append(stale, sh)
 		}
 		warming := st.shells.warming
 		st.mu.Unlock()
-		closeShells(stale)
+		p.retireShells(stale)
 		if warming == nil {
 			break
 		}
@@ -87,6 +87,9 @@ func (p *Provider) startShell(ctx context.Context, st *state, memPages uint32) (
 	if w := p.pool.takeShell(wfs, memPages); w != nil {
 		return &shell{w: w, fsys: fsys}, nil
 	}
+	if w := p.pool.startShell(ctx, bb, wfs, memPages); w != nil {
+		return &shell{w: w, fsys: fsys}, nil
+	}
 	w, err := bb.NewWarm(ctx, engine.WarmSpec{FS: wfs, MemoryLimitPages: memPages})
 	if err != nil {
 		return nil, err
@@ -94,7 +97,8 @@ func (p *Provider) startShell(ctx context.Context, st *state, memPages uint32) (
 	return &shell{w: w, fsys: fsys}, nil
 }
 
-// putShell keeps sh idle when it can run another command, else closes it.
+// putShell keeps sh idle when it can run another command, else retires
+// it.
 func (p *Provider) putShell(st *state, sh *shell) {
 	if !sh.w.Reusable() {
 		sh.w.Close()
@@ -109,7 +113,7 @@ func (p *Provider) putShell(st *state, sh *shell) {
 	}
 	st.mu.Unlock()
 	if !keep {
-		sh.w.Close()
+		p.retireShells([]*shell{sh})
 	}
 }
 
@@ -163,8 +167,8 @@ func (p *Provider) prewarm(st *state, memPages uint32) {
 	}()
 }
 
-// dropShellsLocked takes st's idle shells away, for closeShells once st.mu
-// is released (the sandbox ended).
+// dropShellsLocked takes st's idle shells away, for retireShells once
+// st.mu is released (the sandbox ended).
 func (p *Provider) dropShellsLocked(st *state) []*shell {
 	idle := st.shells.idle
 	st.shells.idle = nil
@@ -177,9 +181,11 @@ func (p *Provider) dropShellsLocked(st *state) []*shell {
 	return idle
 }
 
-func closeShells(shells []*shell) {
+// retireShells ends shells a sandbox is done with: the pool's spares go
+// back to it (clonePool.recycle), the others are closed.
+func (p *Provider) retireShells(shells []*shell) {
 	for _, sh := range shells {
-		go sh.w.Close()
+		p.pool.recycle(sh.w)
 	}
 }
 

@@ -169,7 +169,7 @@ func (p *Provider) end(st *state) {
 	}
 	idle := p.dropShellsLocked(st)
 	st.mu.Unlock()
-	closeShells(idle)
+	p.retireShells(idle)
 }
 
 // open returns the sandbox's current files and record: ErrGone when it is

@@ -175,6 +175,22 @@ func (m *capMemory) Reallocate(size uint64) []byte {
 	return m.buf
 }
 
+// relay lays the snapshot (a.snap) over the memory again, as it was when
+// first laid in: the pages written since are dropped (a mapped memory is
+// mapped anew from the image; a copied one copied again). The memory must
+// be the snapshot's size; false when it is not, or the mapping fails.
+func (a *capAllocator) relay() bool {
+	m, s := a.mem, a.snap
+	if m == nil || s == nil || !m.snapped || len(m.buf) != s.size {
+		return false
+	}
+	if m.mapped != nil {
+		return s.mapInto(m.mapped)
+	}
+	copy(m.buf, s.bytes)
+	return true
+}
+
 func (m *capMemory) Free() {
 	if b := m.a.budget; b != nil && m.size > 0 {
 		b.give(m.size)

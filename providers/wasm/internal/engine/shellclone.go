@@ -162,6 +162,7 @@ func (w *Warm) startReactor(ctx context.Context, cfg wazero.ModuleConfig, fsys e
 
 func (w *Warm) startShellClone(ctx context.Context, cfg wazero.ModuleConfig, t *shellTemplate) (*Warm, error) {
 	w.alloc.snap = t.image
+	w.shell = t
 	w.img.shellClones.Add(1)
 	return w.run0(ctx, cfg.WithStartFunctions(), func(mod api.Module) error {
 		mem := mod.Memory()
@@ -171,21 +172,30 @@ func (w *Warm) startShellClone(ctx context.Context, cfg wazero.ModuleConfig, t *
 				return errors.New("engine: shell clone: the memory cap is under the template's")
 			}
 		}
-		if mem.Size() != uint32(len(t.image.bytes)) {
-			return errors.New("engine: shell clone: the memory is not the template's size")
-		}
-		if err := reseedRuntimeRand(mem, t.rand); err != nil {
-			return err
-		}
-		for k, v := range t.globals {
-			g, ok := mod.ExportedGlobal(fmt.Sprint(globalPrefix, k)).(api.MutableGlobal)
-			if !ok {
-				return errors.New("engine: shell clone: a global is missing")
+		for {
+			if mem.Size() != uint32(len(t.image.bytes)) {
+				return errors.New("engine: shell clone: the memory is not the template's size")
 			}
-			g.Set(v)
+			if err := reseedRuntimeRand(mem, t.rand); err != nil {
+				return err
+			}
+			for k, v := range t.globals {
+				g, ok := mod.ExportedGlobal(fmt.Sprint(globalPrefix, k)).(api.MutableGlobal)
+				if !ok {
+					return errors.New("engine: shell clone: a global is missing")
+				}
+				g.Set(v)
+			}
+			_, err := mod.ExportedFunction(reactorServe).Call(w.base)
+			if !errors.Is(err, errRecycle) {
+				return err
+			}
+			// Recycle: the guest's stack is gone; its memory goes back to
+			// the template's before it serves again.
+			if !w.alloc.relay() {
+				return errors.New("engine: shell clone: the memory cannot be laid again")
+			}
 		}
-		_, err := mod.ExportedFunction(reactorServe).Call(w.base)
-		return err
 	})
 }
 
@@ -370,7 +380,7 @@ func (img *Image) PrewarmShell(ctx context.Context) error {
 }
 
 // ShellClones is how many warm instances of img started from its template
-// so far.
+// so far; a spare made a spare again by Recycle counts once more.
 func (img *Image) ShellClones() int64 { return img.shellClones.Load() }
 
 // ClonesShells reports whether img's warm instances start from a

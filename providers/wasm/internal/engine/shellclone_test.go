@@ -3,6 +3,7 @@ package engine
 import (
 	"bytes"
 	"context"
+	"errors"
 	"fmt"
 	"maps"
 	"strconv"
@@ -104,7 +105,14 @@ func TestShellCloneLikeCold(t *testing.T) {
 	cold := reactorBusybox(t, Options{NoClones: true})
 	ctx := context.Background()
 	now := time.Now()
-	runCase := func(img *Image, i int, spare bool) (string, bool) {
+	// dirty is what a recycled spare ran for another sandbox before: it
+	// changes what a shell can change (folder, environment, umask,
+	// options, traps, aliases, functions, files) and ends, small enough
+	// that its memory stays the template's (Recycle's condition).
+	const dirty = `cd /work; export Z=1 PATH=/nowhere; umask 077; set -o pipefail; shopt -s extglob; alias q=ls; f() { :; }; ` +
+		`trap 'echo trapped' EXIT; echo secret > /work/seed.txt; echo x > /secret; ` +
+		`mkdir -p /tmp/d; cd /tmp/d; echo $RANDOM > /dev/null`
+	runCase := func(img *Image, i int, spare, recycled bool) (string, bool) {
 		c := shellCases[i]
 		fsys := vfs.New(vfs.Options{})
 		for _, d := range []string{"/work", "/tmp"} {
@@ -118,7 +126,20 @@ func TestShellCloneLikeCold(t *testing.T) {
 		var w *Warm
 		var err error
 		if spare {
-			if w, err = img.NewSpareShell(ctx, 0); err == nil {
+			w, err = img.NewSpareShell(ctx, 0)
+			if err == nil && recycled {
+				other := vfs.New(vfs.Options{})
+				if err = errors.Join(other.MkdirAll("/work", 0o755), other.MkdirAll("/tmp", 0o755)); err == nil {
+					err = w.Bind(other.WASI(), nil)
+				}
+				if err == nil {
+					if _, _, code := shellRun(t, w, dirty, nil, "/"); code != 0 {
+						t.Fatalf("the other sandbox's command: exit %d", code)
+					}
+					err = w.Recycle(ctx)
+				}
+			}
+			if err == nil {
 				err = w.Bind(fsys.WASI(), nil)
 			}
 		} else {
@@ -141,12 +162,13 @@ func TestShellCloneLikeCold(t *testing.T) {
 	for i, c := range shellCases {
 		t.Run(c.name, func(t *testing.T) {
 			before := clone.shellClones.Load()
-			got, gotReuse := runCase(clone, i, false)
-			spare, spareReuse := runCase(clone, i, true)
-			if clone.shellClones.Load() != before+2 {
-				t.Fatal("the shell or the spare was not a clone")
+			got, gotReuse := runCase(clone, i, false, false)
+			spare, spareReuse := runCase(clone, i, true, false)
+			recycled, recycledReuse := runCase(clone, i, true, true)
+			if clone.shellClones.Load() != before+4 {
+				t.Fatal("the shell or a spare was not a clone, or the recycled spare not recycled")
 			}
-			want, wantReuse := runCase(cold, i, false)
+			want, wantReuse := runCase(cold, i, false, false)
 			if cold.shellClones.Load() != 0 {
 				t.Fatal("NoClones made a clone")
 			}
@@ -155,6 +177,9 @@ func TestShellCloneLikeCold(t *testing.T) {
 			}
 			if spare != want || spareReuse != wantReuse {
 				t.Errorf("spare clone (reusable %v):\n%s\ncold start (reusable %v):\n%s", spareReuse, spare, wantReuse, want)
+			}
+			if recycled != want || recycledReuse != wantReuse {
+				t.Errorf("recycled spare (reusable %v):\n%s\ncold start (reusable %v):\n%s", recycledReuse, recycled, wantReuse, want)
 			}
 			if testing.Verbose() {
 				t.Logf("%s", got)

@@ -19,7 +19,9 @@ import (
 // shell clone (shellclone.go), NewSparePython a prestarted Python clone
 // (clone.go), each on a spareFS mounted at "/" in place of the files; Bind
 // gives it its files and memory budget once, and from then on it is the
-// Warm instance NewWarm or Prestart would have started on them.
+// Warm instance NewWarm or Prestart would have started on them. A spare
+// shell its files' sandbox is done with can be made an unbound spare
+// again by Recycle, without a new instantiation.
 //
 // Why a spare is the same instance as one started on its files:
 //
@@ -30,8 +32,11 @@ import (
 //     (prestart.py's serve, which reseeds random first and touches no
 //     file). Until Bind every call on the spareFS fails with ENOENT (which
 //     wazero's preopen does not keep), and Run refuses an unbound spare.
-//   - Bind binds once: a spare never served other files, and nothing of
-//     another sandbox can be reached from it.
+//   - Bind binds once: a spare serves one set of files until Recycle,
+//     which unbinds it only once its guest is back in the template's state
+//     (memory, globals, random state, WASI's open files, the preopen's
+//     own folder: see Recycle), and nothing of the files bound before can
+//     be reached from it.
 //   - The template's start looked up paths in its "/"; Bind refuses files
 //     where one of them does not look as it did there (a shell template's:
 //     missing; a Python template's: missing or of the same type, see
@@ -48,6 +53,10 @@ import (
 // A spare that waits costs its memory (the template's pages are shared
 // until written) and one parked goroutine; Close ends it.
 
+// ErrNotRecyclable: Recycle cannot make the instance a spare again (see
+// Recycle); the caller closes it.
+var ErrNotRecyclable = errors.New("engine: spare: the instance cannot be recycled")
+
 // ErrNoSpare: a spare cannot be made here (clones are off, memory cannot
 // be mapped, the image has no template of that kind).
 var ErrNoSpare = errors.New("engine: no spare clones for this image")
@@ -61,8 +70,19 @@ var (
 )
 
 // spareFS is a spare's "/": no files until bound, then the bound files.
+//
+// For Recycle it keeps apart the first file opened through it, which is
+// the preopen's own: wazero opens "/" (fd 3) lazily at the first use of
+// the descriptor, and every path the guest names is resolved under fd 3
+// after a check that it is a folder, so nothing else can be opened
+// before it. That file (root) follows the bound files: Recycle closes
+// what it had open, and its next use opens "." of the files bound then,
+// as the preopen of a new clone would. Every other file is counted until
+// closed (open).
 type spareFS struct {
 	target atomic.Pointer[fsRef]
+	root   *rootFile // guest's goroutine, or with the guest parked (Recycle)
+	open   atomic.Int64
 }
 
 type fsRef struct{ fs experimentalsys.FS }
@@ -75,7 +95,30 @@ func (s *spareFS) get() experimentalsys.FS {
 }
 
 func (s *spareFS) OpenFile(p string, flag experimentalsys.Oflag, perm fs.FileMode) (experimentalsys.File, experimentalsys.Errno) {
-	return s.get().OpenFile(p, flag, perm)
+	f, errno := s.get().OpenFile(p, flag, perm)
+	if errno != 0 {
+		return nil, errno
+	}
+	if s.root == nil {
+		s.root = &rootFile{File: f, flag: flag}
+		return s.root, 0
+	}
+	s.open.Add(1)
+	return &spareFile{File: f, fs: s}, 0
+}
+
+// spareFile is a file opened through a spareFS, counted there until closed.
+type spareFile struct {
+	experimentalsys.File
+	fs     *spareFS
+	closed atomic.Bool
+}
+
+func (f *spareFile) Close() experimentalsys.Errno {
+	if f.closed.CompareAndSwap(false, true) {
+		f.fs.open.Add(-1)
+	}
+	return f.File.Close()
 }
 func (s *spareFS) Lstat(p string) (sys.Stat_t, experimentalsys.Errno) { return s.get().Lstat(p) }
 func (s *spareFS) Stat(p string) (sys.Stat_t, experimentalsys.Errno)  { return s.get().Stat(p) }
@@ -97,6 +140,22 @@ func (s *spareFS) Symlink(oldPath, linkName string) experimentalsys.Errno {
 func (s *spareFS) Readlink(p string) (string, experimentalsys.Errno) { return s.get().Readlink(p) }
 func (s *spareFS) Utimens(p string, atim, mtim int64) experimentalsys.Errno {
 	return s.get().Utimens(p, atim, mtim)
+}
+
+// rootFile is the preopen's own "/" (see spareFS): the root folder of the
+// files bound now. Recycle closes it; Bind opens "." of the new files.
+type rootFile struct {
+	experimentalsys.File // nil between Recycle and Bind
+	flag                 experimentalsys.Oflag
+	closed               bool // the guest closed it: no Recycle
+}
+
+func (r *rootFile) Close() experimentalsys.Errno {
+	r.closed = true
+	if r.File == nil {
+		return 0
+	}
+	return r.File.Close()
 }
 
 // noFS is an unbound spare's "/": nothing there.
@@ -204,7 +263,86 @@ func (w *Warm) Bind(fsys experimentalsys.FS, budget *MemoryBudget) error {
 	case !w.alloc.rebudget(budget):
 		return ErrSpareBudget
 	}
+	if r := w.spare.fs.root; r != nil { // a recycled spare's
+		f, errno := fsys.OpenFile(".", r.flag, 0)
+		if errno != 0 {
+			w.alloc.rebudget(nil)
+			return fmt.Errorf("engine: spare: open the files' root: %w", errno)
+		}
+		r.File = f
+	}
 	w.fs = fsys
 	w.spare.fs.target.Store(&fsRef{fs: fsys})
+	return nil
+}
+
+// errRecycle unwinds a shell clone's guest for Recycle (warmNext panics
+// with it; startShellClone's loop catches it).
+var errRecycle = errors.New("engine: spare: recycled")
+
+// Recycle makes w, a spare shell (NewSpareShell) whose files' sandbox is
+// done with it, an unbound spare again, the same instance a new
+// NewSpareShell would start, without wazero's instantiation (about 1.5 ms
+// of CPU, most of it the function table's set-up): the guest's stack is
+// unwound from its wait for a request, its memory laid again from the
+// template (the pages it wrote are dropped), its globals set and its
+// runtime's random state given a new seed as a new clone's are, and it
+// waits for a request in WarmProtocol's next() again; "/" has no files
+// until the next Bind, and the memory no budget.
+//
+// What lives outside the guest's memory and globals must be as a new
+// clone's, so Recycle refuses (ErrNotRecyclable; nothing changed, the
+// caller closes w) an instance that is not a spare shell, is running a
+// command or ended (Reusable false: a command that left goroutines, closed
+// its stdio, or hit its memory cap ends its reuse), was never bound (it
+// is a spare as it is), has a file open through its "/" (WASI's table
+// of open files would then differ: a new clone's next file gets the
+// lowest free descriptor), or whose memory grew past the template's.
+// Other WASI state (stdio, the preopen, clocks, argv, environment) a
+// command cannot change. An error after the checks means w ended.
+func (w *Warm) Recycle(ctx context.Context) error {
+	if w.spare == nil || w.shell == nil {
+		return ErrNotRecyclable
+	}
+	w.mu.Lock()
+	m := w.alloc.mem
+	switch {
+	case w.busy || w.broken || w.fs == nil, w.spare.fs.open.Load() != 0, w.spare.fs.root != nil && w.spare.fs.root.closed,
+		m == nil || len(m.buf) != len(w.shell.image.bytes) || w.alloc.peak.Load() > uint64(len(w.shell.image.bytes)) || w.alloc.hit.Load():
+		w.mu.Unlock()
+		return ErrNotRecyclable
+	}
+	w.busy = true
+	if r := w.spare.fs.root; r != nil && r.File != nil {
+		_ = r.File.Close()
+		r.File = nil
+	}
+	w.spare.fs.target.Store(nil)
+	w.fs = nil
+	w.alloc.rebudget(nil)
+	w.mu.Unlock()
+	back := make(chan struct{})
+	select {
+	case w.reqs <- &warmCmd{recycle: back}:
+	case <-w.exited:
+		return fmt.Errorf("engine: spare: recycle: the instance ended: %w", w.exitErr)
+	case <-ctx.Done():
+		w.Close()
+		return ctx.Err()
+	}
+	select {
+	case <-back:
+	case <-w.exited:
+		return fmt.Errorf("engine: spare: recycle: the instance ended: %w", w.exitErr)
+	case <-ctx.Done():
+		w.Close()
+		return ctx.Err()
+	}
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.alloc.over.Store(false)
+	w.alloc.refused.Store(nil)
+	w.busy = false
+	w.img.shellClones.Add(1)
 	return nil
 }

@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"slices"
 	"strings"
 	"testing"
 	"time"
@@ -189,5 +190,120 @@ func TestSparePython(t *testing.T) {
 			t.Fatalf("got %q (the files, or the same random value as another spare)", out)
 		}
 		seen[out] = true
+	}
+}
+
+// TestSpareRecycle: a spare shell recycled after its sandbox's commands is
+// an unbound spare again, then sees only the files it is bound to next
+// (the preopen's root folder too), draws random numbers of its own, and
+// counts as a clone; one that is not a spare shell, was never bound, has a
+// file open, ended (by its time limit here) or grew its memory is refused and closed
+// by the caller.
+func TestSpareRecycle(t *testing.T) {
+	bb := reactorBusybox(t, Options{})
+	ctx := context.Background()
+	files := func(name string) *vfs.FS {
+		f := vfs.New(vfs.Options{})
+		if err := f.WriteFile("/"+name+".txt", []byte(name+"\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return f
+	}
+	w, err := bb.NewSpareShell(ctx, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer w.Close()
+	if err := w.Recycle(ctx); !errors.Is(err, ErrNotRecyclable) {
+		t.Fatalf("Recycle of an unbound spare: %v", err)
+	}
+	a, b := files("a"), files("b")
+	if err := w.Bind(a.WASI(), nil); err != nil {
+		t.Fatal(err)
+	}
+	first, _, _ := shellRun(t, w, "echo $RANDOM $RANDOM; echo new > /made.txt; ls /", nil, "/")
+	before := bb.ShellClones()
+	if err := w.Recycle(ctx); err != nil {
+		t.Fatal(err)
+	}
+	if bb.ShellClones() != before+1 || !w.IsSpare() || w.FS() != nil || !w.Reusable() {
+		t.Fatal("a recycled spare is not an unbound spare counted as a clone")
+	}
+	if code, err := w.Run(ctx, RunSpec{Args: []string{"sh", "-c", "echo hi"}}); !errors.Is(err, ErrSpareUnbound) || code != -1 {
+		t.Fatalf("Run of a recycled spare before Bind: %d %v", code, err)
+	}
+	if err := w.Bind(b.WASI(), nil); err != nil {
+		t.Fatal(err)
+	}
+	out, _, code := shellRun(t, w, "echo $RANDOM $RANDOM; ls /*.txt; cat /a.txt 2>/dev/null || echo no a; echo b2 > /b2.txt", nil, "/")
+	rnd, rest, _ := strings.Cut(out, "\n")
+	if code != 0 || rest != "/b.txt\nno a\n" {
+		t.Fatalf("after Recycle and Bind to other files: %q (exit %d)", out, code)
+	}
+	if firstRnd, _, _ := strings.Cut(first, "\n"); rnd == firstRnd {
+		t.Fatalf("the recycled spare drew the same $RANDOM %q", rnd)
+	}
+	if _, err := a.Stat("/b2.txt"); err == nil {
+		t.Fatal("a write after Recycle landed in the files bound before")
+	}
+	if _, err := b.Stat("/b2.txt"); err != nil {
+		t.Fatal("a write after Recycle did not land in the files bound now")
+	}
+	// The preopen's own folder is the new files' root.
+	if r := w.spare.fs.root; r == nil || r.File == nil {
+		t.Fatal("the preopen's root folder was never opened")
+	} else if ents, errno := r.Readdir(-1); errno != 0 {
+		t.Fatalf("readdir of the preopen: %v", errno)
+	} else {
+		var names []string
+		for _, e := range ents {
+			names = append(names, e.Name)
+		}
+		if !slices.Contains(names, "b.txt") || slices.Contains(names, "a.txt") || slices.Contains(names, "made.txt") {
+			t.Fatalf("the preopen lists %q, not the bound files", names)
+		}
+	}
+
+	// Refused: a file open through "/" (closed, it is recycled).
+	f, errno := w.spare.fs.OpenFile("b.txt", 0, 0)
+	if errno != 0 {
+		t.Fatal(errno)
+	}
+	if err := w.Recycle(ctx); !errors.Is(err, ErrNotRecyclable) {
+		t.Fatalf("Recycle with a file open: %v", err)
+	}
+	_ = f.Close()
+	if err := w.Recycle(ctx); err != nil {
+		t.Fatalf("Recycle once the file is closed: %v", err)
+	}
+	for _, script := range []string{
+		"",                              // ended by its time limit: not Reusable
+		"x=$(seq 1 200000); echo ${#x}", // the memory grew past the template's
+	} {
+		if err := w.Bind(files("c").WASI(), nil); err != nil {
+			t.Fatal(err)
+		}
+		if script == "" {
+			_, _ = w.Run(ctx, RunSpec{Args: []string{"sh", "-c", "sleep 10"}, Timeout: 50 * time.Millisecond})
+		} else {
+			shellRun(t, w, script, nil, "/")
+		}
+		if err := w.Recycle(ctx); !errors.Is(err, ErrNotRecyclable) {
+			t.Fatalf("Recycle after %q: %v", script, err)
+		}
+		w.Close()
+		if w, err = bb.NewSpareShell(ctx, 0); err != nil {
+			t.Fatal(err)
+		}
+		defer w.Close()
+	}
+	cold, err := bb.NewWarm(ctx, WarmSpec{FS: files("d").WASI()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer cold.Close()
+	shellRun(t, cold, "true", nil, "/")
+	if err := cold.Recycle(ctx); !errors.Is(err, ErrNotRecyclable) {
+		t.Fatalf("Recycle of a shell that is not a spare: %v", err)
 	}
 }

@@ -51,12 +51,14 @@ type Warm struct {
 	img   *Image
 	fs    experimentalsys.FS // for a spare: nil until Bind (guarded by mu)
 	spare *spare             // set when started as a spare (spare.go)
+	shell *shellTemplate     // set when started as a shell clone
 	alloc *capAllocator
 	base  context.Context
 	kill  context.CancelFunc
 
 	reqs    chan *warmCmd
-	pending *warmCmd // handed to next() but not yet fitted in its buffer
+	pending *warmCmd      // handed to next() but not yet fitted in its buffer
+	back    chan struct{} // a Recycle waiting for the guest's next() (guest's goroutine only)
 
 	// A prestarted Python (Prestart): one command, read from stdin.
 	python  *prestart
@@ -91,6 +93,7 @@ type WarmSpec struct {
 }
 
 type warmCmd struct {
+	recycle        chan struct{} // not a command: Recycle's, closed when the guest waits again
 	ctx            context.Context
 	req            []byte
 	stdin          io.Reader
@@ -448,6 +451,10 @@ func warmNext(ctx context.Context, m api.Module, stack []uint64) {
 		w.baseline.Store(goroutines)
 		w.signalReady()
 	}
+	if w.back != nil { // back from a Recycle: waiting as a new clone does
+		close(w.back)
+		w.back = nil
+	}
 	c := w.pending
 	if c == nil {
 		select {
@@ -455,6 +462,12 @@ func warmNext(ctx context.Context, m api.Module, stack []uint64) {
 		case <-w.base.Done():
 			return
 		}
+	}
+	if c.recycle != nil {
+		// Unwinds the guest's stack to startShellClone, which lays the
+		// template in again and calls serve anew.
+		w.back = c.recycle
+		panic(errRecycle)
 	}
 	if uint32(len(c.req)) > size {
 		w.pending = c
