@@ -300,7 +300,11 @@ func (lr *LineReader) Next() ([]byte, error) {
 // records read before it (a partial last one is dropped). Records are cut
 // from a buffer of r's data as it is read, not copied one by one.
 func ReadLines(ctx context.Context, r io.Reader, delim byte, fn func(line []byte, terminated bool) error) error {
-	buf := make([]byte, 64*1024)
+	pooled := GetBuf()
+	// Refill may move the data to a larger array; the pooled one is then
+	// unused and goes back all the same.
+	defer PutBuf(pooled)
+	buf := *pooled
 	start, end := 0, 0 // unread data: buf[start:end]
 	var rerr error
 	n, empty := 0, 0
@@ -400,7 +404,7 @@ type Out struct {
 }
 
 func NewOut(c *command.Call) Out {
-	return Out{bufio.NewWriterSize(c.Stdout, 32*1024)}
+	return Out{bufio.NewWriterSize(c.Stdout, OutSize)}
 }
 
 // Finish turns the error a command ended with into its exit status:

@@ -14,12 +14,16 @@ import (
 	"path"
 	"strconv"
 	"strings"
+	"sync"
 	"syscall"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/spf13/afero"
 )
+
+// readerPool keeps the buffered readers of searches for the next ones.
+var readerPool = sync.Pool{New: func() any { return bufio.NewReaderSize(nil, 64<<10) }}
 
 // grepBinaryPeek is how much of a file is examined for a NUL byte.
 const grepBinaryPeek = 32 << 10
@@ -51,7 +55,8 @@ func grepRun(ctx context.Context, c *command.Call, o *grepOpts, files []string) 
 		return c.Errorf(2, "grep", "%s", err)
 	}
 	w := &Writer{W: c.Stdout}
-	g := &grepState{ctx: ctx, c: c, o: o, m: m, w: w, out: bufio.NewWriterSize(w, 32<<10)}
+	g := &grepState{ctx: ctx, c: c, o: o, m: m, w: w, out: cmdutil.GetWriter(w)}
+	defer cmdutil.PutWriter(g.out)
 	g.multi = len(files) > 1
 	if o.maxCount == 0 {
 		return command.Exit(1)
@@ -319,7 +324,12 @@ func (g *grepState) search(r io.Reader, name string, showName bool) error {
 	case 1:
 		showName = true
 	}
-	br := bufio.NewReaderSize(r, 64<<10)
+	br := readerPool.Get().(*bufio.Reader)
+	br.Reset(r)
+	defer func() {
+		br.Reset(nil)
+		readerPool.Put(br)
+	}()
 	sep := byte('\n')
 	if o.nullData {
 		sep = 0
@@ -493,14 +503,28 @@ func (g *grepState) oneLiteral(sep byte) ([]byte, bool) {
 // matches". It looks at the context before each read and every 64
 // selected lines, and stops at the first failed write.
 func (g *grepState) searchLiteral(r io.Reader, lit []byte, sep byte, name string, showName, nulCheck bool) error {
-	buf := make([]byte, 64<<10)
+	pooled := cmdutil.GetBuf()
+	defer cmdutil.PutBuf(pooled)
+	buf := *pooled
 	start, end := 0, 0 // unread data: buf[start:end]
 	var rerr error
 	selected, empty := 0, 0
+	// Selected lines next to each other in buf are written in one go
+	// when nothing comes before each: buf[runStart:runEnd], separators
+	// included.
+	runs := !showName
+	runStart, runEnd := 0, 0
+	flush := func() {
+		if runEnd > runStart {
+			g.out.Write(buf[runStart:runEnd])
+		}
+		runStart, runEnd = 0, 0
+	}
 	// sel prints one selected line; false when the search ends there.
 	sel := func(text []byte) bool {
 		g.matched = true
 		if nulCheck && bytes.IndexByte(text, 0) >= 0 {
+			flush()
 			g.out.Flush()
 			fmt.Fprintf(g.c.Stderr, "grep: %s: binary file matches\n", name)
 			return false
@@ -529,7 +553,14 @@ func (g *grepState) searchLiteral(r io.Reader, lit []byte, sep byte, name string
 						return err
 					}
 				}
-				if !sel(buf[ls:le]) {
+				if runs && !(nulCheck && bytes.IndexByte(buf[ls:le], 0) >= 0) {
+					g.matched, g.used = true, true
+					if ls != runEnd || runEnd == runStart {
+						flush()
+						runStart = ls
+					}
+					runEnd = le + 1
+				} else if !sel(buf[ls:le]) {
 					return nil
 				}
 				if g.w.Err != nil {
@@ -538,6 +569,7 @@ func (g *grepState) searchLiteral(r io.Reader, lit []byte, sep byte, name string
 				start = le + 1
 			}
 		}
+		flush()
 		if rerr != nil {
 			// A last line without sep.
 			if start < end && bytes.Contains(buf[start:end], lit) && !sel(buf[start:end]) {

@@ -146,7 +146,8 @@ func textSeq(ctx context.Context, c *command.Call, args []string) error {
 			spec = textCFloatSpec{conv: 'g', prec: -1}
 		}
 	}
-	out := cmdutil.NewOut(c)
+	out := cmdutil.Out{Writer: cmdutil.GetWriter(c.Stdout)}
+	defer cmdutil.PutWriter(out.Writer)
 	emit := func(s string) error {
 		_, err := out.WriteString(s)
 		return err
@@ -234,14 +235,16 @@ func seqFast(ctx context.Context, out cmdutil.Out, first, last int64, sep string
 		return nil
 	}
 	const chunkSize = 32 << 10
-	digits := strconv.AppendInt(make([]byte, 0, 20), first, 10)
-	chunk := make([]byte, 0, chunkSize+64)
-	for n := first; ; n++ {
-		chunk = append(chunk, digits...)
-		if n == last {
-			break
-		}
-		chunk = append(chunk, sep...)
+	// line is the number being printed and sep after it: one append a
+	// number.
+	line := strconv.AppendInt(make([]byte, 0, 20+len(sep)), first, 10)
+	nd := len(line) // its digits: line[:nd]
+	line = append(line, sep...)
+	pooled := cmdutil.GetBuf()
+	defer cmdutil.PutBuf(pooled)
+	chunk := (*pooled)[:0]
+	for n := first; n < last; n++ {
+		chunk = append(chunk, line...)
 		if len(chunk) >= chunkSize {
 			if err := ctx.Err(); err != nil {
 				return err
@@ -251,18 +254,20 @@ func seqFast(ctx context.Context, out cmdutil.Out, first, last int64, sep string
 			}
 			chunk = chunk[:0]
 		}
-		i := len(digits) - 1
-		for i >= 0 && digits[i] == '9' {
-			digits[i] = '0'
+		i := nd - 1
+		for i >= 0 && line[i] == '9' {
+			line[i] = '0'
 			i--
 		}
 		if i < 0 {
-			digits = append(digits[:1], digits...)
-			digits[0] = '1'
+			line = append(line[:1], line...)
+			line[0] = '1'
+			nd++
 		} else {
-			digits[i]++
+			line[i]++
 		}
 	}
+	chunk = append(chunk, line[:nd]...)
 	chunk = append(chunk, '\n')
 	_, err := out.Write(chunk)
 	return err

@@ -1,7 +1,6 @@
 package textutil
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"fmt"
@@ -210,7 +209,6 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 	// allocation per line, and a sort that moves no pointers (a slice of
 	// []byte sorted while the GC marks pays a write barrier per move).
 	var buf []byte
-	var spans []sortSpan
 	for _, name := range files {
 		r, err := cmdutil.Open(c, name)
 		if err != nil {
@@ -219,11 +217,7 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 			}
 			return c.Errorf(2, "sort", "cannot read: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 		}
-		err = cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
-			spans = append(spans, sortSpan{len(buf), len(buf) + len(line)})
-			buf = append(buf, line...)
-			return nil
-		})
+		buf, err = sortRead(ctx, r, buf)
 		r.Close()
 		if err != nil {
 			if ctx.Err() != nil {
@@ -231,7 +225,12 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 			}
 			return c.Errorf(2, "sort", "read failed: %s: %s", quotearg.Name(name), cmdutil.ErrText(err))
 		}
+		if len(buf) > 0 && buf[len(buf)-1] != delim {
+			// A last line without its delimiter is a line all the same.
+			buf = append(buf, delim)
+		}
 	}
+	spans := sortSpans(buf, delim)
 	if len(s.keys) == 0 {
 		// Whole lines in byte order (reversed by -r: equal lines are the
 		// same bytes, so their order cannot show): no comparisons.
@@ -258,19 +257,21 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 		}
 		file, w = f, f
 	}
-	out := cmdutil.Out{Writer: bufio.NewWriterSize(w, 32*1024)}
+	out := cmdutil.NewLineOut(w)
 	for i, sp := range spans {
 		if i%1024 == 0 && ctx.Err() != nil {
+			out.Close()
 			return ctx.Err()
 		}
 		line := buf[sp.start:sp.end]
 		if s.unique && i > 0 && s.compare(buf[spans[i-1].start:spans[i-1].end], line) == 0 {
 			continue
 		}
-		out.Write(line)
-		out.WriteByte(delim)
+		if out.Line(line, delim) != nil {
+			break
+		}
 	}
-	err = out.Flush()
+	err = out.Close()
 	if file != nil {
 		if cerr := file.Close(); err == nil {
 			err = cerr
@@ -283,6 +284,45 @@ func textSort(ctx context.Context, c *command.Call, args []string) error {
 		return c.Errorf(2, "sort", "write failed: %s", cmdutil.ErrText(err))
 	}
 	return nil
+}
+
+// sortRead appends all of r to buf, looking at ctx before each read.
+func sortRead(ctx context.Context, r io.Reader, buf []byte) ([]byte, error) {
+	empty := 0
+	for {
+		if err := ctx.Err(); err != nil {
+			return buf, err
+		}
+		if len(buf) == cap(buf) {
+			buf = slices.Grow(buf, max(cmdutil.BufSize, len(buf)))
+		}
+		n, err := r.Read(buf[len(buf):cap(buf)])
+		buf = buf[:len(buf)+n]
+		switch {
+		case err == io.EOF:
+			return buf, nil
+		case err != nil:
+			return buf, err
+		case n == 0:
+			if empty++; empty >= 100 {
+				return buf, io.ErrNoProgress
+			}
+		default:
+			empty = 0
+		}
+	}
+}
+
+// sortSpans returns the lines of buf, each ended by delim (the last one
+// too), as spans without their delimiters.
+func sortSpans(buf []byte, delim byte) []sortSpan {
+	spans := make([]sortSpan, 0, bytes.Count(buf, []byte{delim}))
+	for start := 0; start < len(buf); {
+		end := start + bytes.IndexByte(buf[start:], delim)
+		spans = append(spans, sortSpan{start, end})
+		start = end + 1
+	}
+	return spans
 }
 
 // sortSpan is one line of sort's input: buf[start:end].

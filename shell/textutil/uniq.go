@@ -116,7 +116,8 @@ func textUniq(ctx context.Context, c *command.Call, args []string) error {
 		}
 		file, w = f, f
 	}
-	out := bufio.NewWriterSize(w, 32*1024)
+	out := cmdutil.GetWriter(w)
+	defer cmdutil.PutWriter(out)
 	err = u.run(ctx, r, out, delim)
 	if ferr := out.Flush(); err == nil && ferr != nil {
 		err = &cmdutil.WriteError{Err: ferr}
@@ -176,15 +177,15 @@ func (u *uniqSettings) run(ctx context.Context, r io.Reader, out *bufio.Writer, 
 		u.unique && u.firstRepeated && !u.laterRepeated && u.sepMode == "" {
 		// Plain uniq: the first line of each run of equal lines, written
 		// when the next run starts (as check_file does, below).
+		// prev holds its delimiter: one write per line.
 		write := func(line []byte) error {
-			out.Write(line)
-			if err := out.WriteByte(delim); err != nil {
+			if _, err := out.Write(line); err != nil {
 				return &cmdutil.WriteError{Err: err}
 			}
 			return nil
 		}
 		err := cmdutil.ReadLines(ctx, r, delim, func(line []byte, _ bool) error {
-			if have && bytes.Equal(line, prev) {
+			if have && bytes.Equal(line, prev[:len(prev)-1]) {
 				return nil
 			}
 			if have {
@@ -193,7 +194,7 @@ func (u *uniqSettings) run(ctx context.Context, r io.Reader, out *bufio.Writer, 
 				}
 			}
 			have = true
-			prev = append(prev[:0], line...)
+			prev = append(append(prev[:0], line...), delim)
 			return nil
 		})
 		if err != nil {

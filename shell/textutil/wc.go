@@ -190,7 +190,9 @@ func wcWidth(c *command.Call, files []string, nshow int) int {
 // and bytes (wc -l: the newlines, without decoding characters or words).
 func wcCount(ctx context.Context, r io.Reader, linesOnly bool) (wcCounts, error) {
 	var k wcCounts
-	buf := make([]byte, 64*1024)
+	pooled := cmdutil.GetBuf()
+	defer cmdutil.PutBuf(pooled)
+	buf := *pooled
 	if linesOnly {
 		for {
 			if err := ctx.Err(); err != nil {

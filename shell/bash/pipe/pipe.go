@@ -7,6 +7,20 @@ import (
 	"sync"
 )
 
+// bufPool keeps the buffers of drained pipes for the next ones: a
+// pipeline's pipes each fill a buffer of up to Size bytes, and allocating
+// them anew was a good part of a short pipeline's garbage.
+var bufPool = sync.Pool{New: func() any { return new([Size]byte) }}
+
+// release gives p's buffer back to bufPool (with p.mu held); nothing reads
+// or writes p's buffer after.
+func (p *pipe) release() {
+	if cap(p.buf) == Size {
+		bufPool.Put((*[Size]byte)(p.buf[:Size]))
+	}
+	p.buf, p.r = nil, 0
+}
+
 // pipe is an in-memory pipe with a buffer, as the kernel's: a write
 // returns once its bytes are buffered (it waits only while the buffer is
 // full), so the stages of a pipeline do not hand over every small write.
@@ -48,6 +62,7 @@ func (r *Reader) Read(b []byte) (int, error) {
 			return 0, io.ErrClosedPipe
 		}
 		if p.wclosed {
+			p.release()
 			return 0, p.werr
 		}
 		p.cond.Wait()
@@ -72,7 +87,7 @@ func (r *Reader) CloseWithError(err error) error {
 	if p.rerr == nil {
 		p.rerr = err
 	}
-	p.buf, p.r = nil, 0
+	p.release()
 	p.cond.Broadcast()
 	return nil
 }
@@ -97,6 +112,9 @@ func (w *Writer) Write(b []byte) (int, error) {
 			continue
 		}
 		k := min(room, len(b))
+		if p.buf == nil {
+			p.buf = bufPool.Get().(*[Size]byte)[:0]
+		}
 		if p.r > 0 && len(p.buf)+k > cap(p.buf) {
 			// Move the unread bytes to the front rather than grow.
 			p.buf = p.buf[:copy(p.buf, p.buf[p.r:])]

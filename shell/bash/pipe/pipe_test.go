@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"errors"
 	"io"
+	"strings"
 	"testing"
 )
 
@@ -33,5 +34,28 @@ func TestPipe(t *testing.T) {
 	r.Close()
 	if err := <-done; !errors.Is(err, io.ErrClosedPipe) {
 		t.Errorf("write after the reader closed: %v", err)
+	}
+}
+
+// TestPipeReuse: pipes drained or closed give their buffer back, and
+// the next pipes carry their own bytes only.
+func TestPipeReuse(t *testing.T) {
+	for i := range 20 {
+		r, w := New()
+		want := strings.Repeat(string(rune('a'+i%26)), i*5000)
+		go func() {
+			w.Write([]byte(want))
+			w.Close()
+		}()
+		got, err := io.ReadAll(r)
+		if err != nil || string(got) != want {
+			t.Fatalf("pipe %d: %d bytes, %v; want %d", i, len(got), err, len(want))
+		}
+		if i%3 == 0 {
+			r.Close()
+			if _, err := w.Write([]byte("x")); err != io.ErrClosedPipe {
+				t.Fatalf("write after close: %v", err)
+			}
+		}
 	}
 }
