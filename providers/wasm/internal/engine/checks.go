@@ -25,19 +25,22 @@ const yieldField = "sched_yield"
 
 var errChecksShape = errors.New("engine: module cannot be instrumented")
 
-// addChecks returns wasm with a countdown at the head of every loop, so
+// addChecks returns wasm with a countdown on every loop iteration, so
 // that a guest spinning in a loop is ended at its deadline without wazero's
 // WithCloseOnContextDone (which leaves native code at every back-edge and
 // function entry, and doubles the CPU a guest takes). The rewrite adds one
-// mutable i32 global, the countdown, starting at checkEvery; each loop
-// iteration first runs
+// mutable i32 global, the countdown, starting at checkEvery, and the check
 //
 //	global.get $n  i32.eqz
 //	if  i32.const checkEvery  global.set $n  call $sched_yield  drop  end
 //	global.get $n  i32.const 1  i32.sub  global.set $n
 //
 // where $sched_yield is the module's import of WASI's sched_yield, so that
-// no function index moves. Nothing else changes.
+// no function index moves. The check goes before each br back to a loop
+// whose every way back is a plain br (backEdgeLoops: Go's entry loops,
+// which every call enters, once threadJumps has made the forward jumps
+// direct), or at the head of any other loop; a loop nothing branches back
+// to gets none. Nothing else changes.
 //
 // A module without loops is returned as it is. A module with loops that
 // does not import sched_yield with WASI's type () -> i32, or that has an
@@ -162,24 +165,54 @@ func addChecks(wasm []byte) ([]byte, error) {
 			return nil, fmt.Errorf("%w: function %d: malformed locals", errChecksShape, fn)
 		}
 		out = append(out[:0], f.b[:f.i]...)
+		atBr, err := backEdgeLoops(f.b, f.i)
+		if err != nil {
+			return nil, fmt.Errorf("%w: function %d: %v", errChecksShape, fn, err)
+		}
+		// frames mirrors the control stack: whether each frame is a loop
+		// whose checks sit at its back-edges (atBr).
+		var frames []bool
+		nloop := 0
 		for f.i < len(f.b) {
 			start := f.i
 			op := f.byte()
-			isLoop := op == 0x03
-			if err := f.skipImmediates(op); err != nil {
+			var imm uint32
+			if op == 0x0c {
+				imm = f.u32()
+			} else if err := f.skipImmediates(op); err != nil {
 				return nil, fmt.Errorf("%w: function %d at byte %d: %v", errChecksShape, fn, start, err)
 			}
 			if f.bad {
 				return nil, fmt.Errorf("%w: function %d at byte %d: truncated instruction", errChecksShape, fn, start)
 			}
-			out = append(out, f.b[start:f.i]...)
-			if isLoop {
+			if op == 0x03 || op == 0x0c && int(imm) < len(frames) && frames[len(frames)-1-int(imm)] {
 				if yield < 0 {
 					return nil, fmt.Errorf("%w: it has loops but does not import %s.%s () -> i32", errChecksShape, wasiModuleName, yieldField)
 				}
-				out = check(out)
 				loops++
 			}
+			switch op {
+			case 0x02, 0x04:
+				frames = append(frames, false)
+			case 0x03:
+				frames = append(frames, atBr[nloop])
+				if !atBr[nloop] {
+					out = append(out, f.b[start:f.i]...)
+					out = check(out)
+					nloop++
+					continue
+				}
+				nloop++
+			case 0x0b:
+				if len(frames) > 0 {
+					frames = frames[:len(frames)-1]
+				}
+			case 0x0c:
+				if int(imm) < len(frames) && frames[len(frames)-1-int(imm)] {
+					out = check(out) // a back-edge of a loop checked at its back-edges
+				}
+			}
+			out = append(out, f.b[start:f.i]...)
 		}
 		body = appendUleb(body, uint32(len(out)))
 		body = append(body, out...)
@@ -214,6 +247,65 @@ func addChecks(wasm []byte) ([]byte, error) {
 		secs[gsec].body = append(b, glob...)
 	}
 	return assemble(wasm[:8], secs), nil
+}
+
+// backEdgeLoops reads a function's instructions (from byte at of f) and
+// tells, for each loop in order, whether its countdown check can sit at
+// its back-edges instead of its head: every branch to it is a plain br
+// (none a br_if or br_table), so each iteration after the first starts
+// with one of those br, and a check before each counts the iterations as
+// one at the head does, without one for the entry. A loop no branch
+// targets does not repeat and gets no check. Go's wasm enters its entry
+// loop at every call, and threadJumps leaves only its backward jumps
+// going through it, so most calls of Go code then pass no check.
+func backEdgeLoops(f []byte, at int) ([]bool, error) {
+	r := reader{b: f, i: at}
+	var frames []int // index of each open loop in atBr, or -1
+	var atBr []bool
+	target := func(depth uint32) int {
+		if int64(depth) >= int64(len(frames)) {
+			return -1
+		}
+		return frames[len(frames)-1-int(depth)]
+	}
+	for r.i < len(r.b) {
+		start := r.i
+		op := r.byte()
+		switch op {
+		case 0x0c:
+			r.u32()
+		case 0x0d:
+			if k := target(r.u32()); k >= 0 {
+				atBr[k] = false
+			}
+		case 0x0e:
+			n := r.u32()
+			for k := uint32(0); k <= n && !r.bad; k++ {
+				if l := target(r.u32()); l >= 0 {
+					atBr[l] = false
+				}
+			}
+		default:
+			if err := r.skipImmediates(op); err != nil {
+				return nil, fmt.Errorf("at byte %d: %v", start, err)
+			}
+		}
+		if r.bad {
+			return nil, fmt.Errorf("at byte %d: truncated instruction", start)
+		}
+		switch op {
+		case 0x02, 0x04:
+			frames = append(frames, -1)
+		case 0x03:
+			frames = append(frames, len(atBr))
+			atBr = append(atBr, true)
+		case 0x0b:
+			if len(frames) > 0 {
+				frames = frames[:len(frames)-1]
+			}
+		}
+	}
+	return atBr, nil
 }
 
 type section struct {
@@ -460,7 +552,7 @@ func appendSleb32(b []byte, v int32) []byte {
 }
 
 // schedYield is WASI's sched_yield for the engine's guests, and the call
-// addChecks puts at loop heads: when the context of the call has ended, it
+// addChecks puts in loops: when the context of the call has ended, it
 // closes the instance with the exit code wazero gives a run its context
 // ended (sys.ExitCodeDeadlineExceeded or sys.ExitCodeContextCanceled) and
 // unwinds the guest; else it yields to other goroutines, as wazero's does.
@@ -478,9 +570,9 @@ func schedYield(ctx context.Context, mod api.Module, stack []uint64) {
 }
 
 // preparedVersion names the rewrites prepare makes; a change to addEntry,
-// threadJumps, addChecks or addGlobalExports must change it, so that no module rewritten the old way is
-// taken from the cache.
-const preparedVersion = "v3"
+// threadJumps, foldGoCode, addChecks or addGlobalExports must change it,
+// so that no module rewritten the old way is taken from the cache.
+const preparedVersion = "v4"
 
 // prepare is the module the engine compiles for wasm: rewrite's result.
 // With a compilation cache, the result is kept in its folder, keyed by
@@ -510,7 +602,8 @@ func (e *Engine) prepare(wasm []byte, python bool) ([]byte, error) {
 // needs (addEntry; a module of another shape goes without them), with
 // the checks that end a run at its deadline (addChecks), and for any
 // other image (Go's) with direct jumps where Go's code dispatches through
-// its entry loop (threadJumps) and its mutable globals exported
+// its entry loop (threadJumps), two of Go's instruction sequences
+// shortened (foldGoCode) and its mutable globals exported
 // (addGlobalExports).
 func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	b := wasm
@@ -521,9 +614,13 @@ func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	}
 	if !python {
 		// Go's images: direct jumps where Go's wasm code goes through its
-		// entry loop (threadJumps).
+		// entry loop (threadJumps), then shorter address and SP
+		// arithmetic (foldGoCode).
 		var err error
 		if b, err = threadJumps(b); err != nil {
+			return nil, err
+		}
+		if b, err = foldGoCode(b); err != nil {
 			return nil, err
 		}
 	}

@@ -283,7 +283,7 @@ func TestBusyGuestsEndAtDeadline(t *testing.T) {
 
 // BenchmarkCancelCost runs a CPU-bound CPython program and the shell loop
 // on three engines, one after the other in each op: the default (checks at
-// loop heads), one without any cancellation (the image as built), and one
+// loop iterations), one without any cancellation (the image as built), and one
 // with wazero's WithCloseOnContextDone (what the engine used before). It
 // reports each one's CPU per op and the ratios to the uncancellable one.
 func BenchmarkCancelCost(b *testing.B) {

@@ -20,7 +20,7 @@
 // # Limits
 //
 //   - Time: RunSpec.Timeout and ctx's deadline. Each image is instrumented
-//     at Load with a countdown at every loop head (checks.go): every
+//     at Load with a countdown on every loop iteration (checks.go): every
 //     checkEvery iterations the guest calls WASI's sched_yield, which ends
 //     the instance when its context has ended and lets other goroutines
 //     run, so a spinning guest ends soon after its deadline even when more

@@ -45,7 +45,7 @@ type Options struct {
 type cancelMode int
 
 const (
-	cancelChecks      cancelMode = iota // countdown checks at loop heads (addChecks): the default
+	cancelChecks      cancelMode = iota // countdown checks in loops (addChecks): the default
 	cancelNone                          // uninstrumented, never ended (benchmarks only)
 	cancelCloseOnDone                   // wazero's WithCloseOnContextDone (benchmarks only)
 )

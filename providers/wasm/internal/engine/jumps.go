@@ -19,12 +19,12 @@ import "fmt"
 //	i32.const P  local.set $pc  br $loop
 //
 // so that it goes through the br_table: an indirect jump (and a countdown
-// check of addChecks, which counts loop heads) per Go branch. A jump to a
+// check of addChecks, which counts loop iterations) per Go branch. A jump to a
 // later section k (forward) can instead be `br` to the end of B(k), which
 // encloses the jump: threadJumps rewrites the br's label so, and leaves
 // the i32.const and local.set as they are ($pc is read only by the
 // br_table). A backward jump still goes through the loop, so every cycle
-// of the function still passes the loop head (and its check). It also puts
+// of the function still passes the loop head (and a check). It also puts
 // `local.get $pc  i32.eqz  br_if 0` before the br_table when $pc = 0 names
 // section 0, so that a call (which enters with $pc = 0) takes a direct
 // branch instead of the indirect one.
@@ -33,56 +33,7 @@ import "fmt"
 // such function. A module the scanner cannot read is refused with
 // errChecksShape.
 func threadJumps(wasm []byte) ([]byte, error) {
-	secs, err := sections(wasm, errChecksShape)
-	if err != nil {
-		return nil, err
-	}
-	code := -1
-	for i, s := range secs {
-		if s.id == 10 {
-			code = i
-		}
-	}
-	if code < 0 {
-		return wasm, nil
-	}
-	r := reader{b: secs[code].body}
-	n := r.u32()
-	if r.bad {
-		return nil, fmt.Errorf("%w: malformed code section", errChecksShape)
-	}
-	body := appendUleb(make([]byte, 0, len(secs[code].body)+len(secs[code].body)/16), n)
-	changed := false
-	var out []byte
-	for fn := range n {
-		size := r.u32()
-		if r.bad || uint64(r.i)+uint64(size) > uint64(len(r.b)) {
-			return nil, fmt.Errorf("%w: function %d: malformed body", errChecksShape, fn)
-		}
-		f := r.b[r.i : r.i+int(size)]
-		r.i += int(size)
-		var did bool
-		out, did, err = threadFunc(out[:0], f)
-		if err != nil {
-			return nil, fmt.Errorf("%w: function %d: %v", errChecksShape, fn, err)
-		}
-		if did {
-			changed = true
-			body = appendUleb(body, uint32(len(out)))
-			body = append(body, out...)
-		} else {
-			body = appendUleb(body, size)
-			body = append(body, f...)
-		}
-	}
-	if r.i != len(r.b) {
-		return nil, fmt.Errorf("%w: bytes after the last function body", errChecksShape)
-	}
-	if !changed {
-		return wasm, nil
-	}
-	secs[code].body = body
-	return assemble(wasm[:8], secs), nil
+	return mapCode(wasm, threadFunc)
 }
 
 // threadFunc rewrites one function body (locals included) into out, as
