@@ -96,6 +96,8 @@ func testPrestartLikeCold(t *testing.T, clones, viaRun, spare bool) int {
 		{name: "module", args: []string{"python3", "-m", "pkg.helper", "x"}},
 		{name: "stderr", args: pyc("import sys; print('out'); print('err', file=sys.stderr)")},
 		{name: "atexit", args: pyc("import atexit; atexit.register(print, 'at exit'); print('main')")},
+		{name: "atexit not imported", args: pyc("import sys; print('atexit' in sys.modules)")},
+		{name: "atexit callbacks are the interpreter's", args: pyc("import atexit, sys; atexit.register(print, 'at exit'); sys.modules['atexit'] = None; print('main')")},
 	}
 	for _, c := range cases {
 		t.Run(c.name, func(t *testing.T) {
