@@ -407,12 +407,14 @@ func (r *Runner) subshellCopy() *Runner {
 	return &c
 }
 
+// cloneMap copies m (an empty map for nil, which can be written to).
+// maps.Clone copies the table as a whole, not entry by entry: a subshell
+// (each stage of a pipeline) copies the options, functions and fds.
 func cloneMap[K comparable, V any](m map[K]V) map[K]V {
-	c := make(map[K]V, len(m))
-	for k, v := range m {
-		c[k] = v
+	if m == nil {
+		return map[K]V{}
 	}
-	return c
+	return maps.Clone(m)
 }
 
 // runScriptBody parses and runs src. A syntax error runs the complete
