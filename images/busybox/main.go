@@ -46,9 +46,10 @@ func pythonName(py string) string {
 }
 
 // hostNames are the commands other images answer: python's (for CPython
-// version py) and node's.
+// version py) and node's; and pip3.X, the shell's pip (pip and pip3 are
+// the shell's own) under the name of that version's pip.
 func hostNames(py string) []string {
-	return []string{"python", "python3", pythonName(py), "node", "nodejs"}
+	return []string{"python", "python3", pythonName(py), "pip" + strings.TrimPrefix(pythonName(py), "python"), "node", "nodejs"}
 }
 
 func main() {
@@ -114,10 +115,13 @@ func commands(py string) shell.Options {
 }
 
 // fallback runs the names the shell does not know itself; python3X is
-// python3.X of the python image.
+// python3.X of the python image (and pip3.X its pip).
 func fallback(python3X string) shell.Builtin {
+	pip3X := "pip" + strings.TrimPrefix(python3X, "python")
 	return func(ctx context.Context, c *shell.Call, args []string) error {
 		switch args[0] {
+		case pip3X:
+			return pip.Main(ctx, c, args)
 		case "python", "python3", python3X:
 			// `python3 -m pip ...` is the shell's pip (shell/pip): the
 			// sandbox's CPython cannot run the real one.

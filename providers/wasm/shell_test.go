@@ -29,6 +29,7 @@ func TestPython(t *testing.T) {
 		{"python -c 'import sys; print(sys.version_info[:2])'", "(" + strings.Replace(v, ".", ", ", 1) + ")\n"},
 		{"python" + v + " -c 'print(3)'", "3\n"},
 		{"python" + other + " -c 'print(3)' 2>&1; echo $?", "bash: line 1: python" + other + ": command not found\n127\n"},
+		{"pip" + v + " --version | cut -d' ' -f1,2,5-; pip" + other + " -V 2>&1; echo $?", "pip 24.0 (python " + v + ")\nbash: line 1: pip" + other + ": command not found\n127\n"},
 		{"printf 'print(6*7)\\n' > x.py; python3 x.py > out.txt; cat out.txt", "42\n"},
 		{"python3 -c 'import sys; sys.exit(3)'; echo $?", "3\n"},
 		{"python3 -c 'raise SystemExit(\"bye\")' 2>/dev/null; echo $?", "1\n"},

@@ -76,8 +76,10 @@ func site(c *call) string {
 // Version is the pip this one answers as.
 const Version = "24.0"
 
+// pip3.X is the wasm busybox image's to answer (images/busybox), which
+// knows the sandbox's CPython version.
 func init() {
-	command.Register(Main, "pip", "pip3", "pip3.12")
+	command.Register(Main, "pip", "pip3")
 }
 
 // Main is `pip ARGS` (and `python3 -m pip ARGS`, which the shell sends here).
