@@ -69,7 +69,9 @@ type clonePool struct {
 	started bool
 	closed  bool
 	quiet   time.Duration // fillQuiet (a test's own)
+	wait    time.Duration // backWait (a test's own)
 	back    int           // shells being recycled, to be put back
+	backCh  chan struct{} // closed (and replaced) when one of them ends its recycle
 	backs   sync.WaitGroup
 	lastUse atomic.Int64 // when a shell was last taken or given back (unix ns)
 
@@ -84,7 +86,7 @@ type clonePool struct {
 
 func newClonePool(size int, pages uint32) *clonePool {
 	ctx, stop := context.WithCancel(context.Background())
-	return &clonePool{size: size, pages: pages, quiet: fillQuiet, ctx: ctx, stop: stop, wake: make(chan struct{}, 1), done: make(chan struct{})}
+	return &clonePool{size: size, pages: pages, quiet: fillQuiet, wait: backWait, backCh: make(chan struct{}), ctx: ctx, stop: stop, wake: make(chan struct{}, 1), done: make(chan struct{})}
 }
 
 // signal wakes the filler.
@@ -226,6 +228,8 @@ func (cp *clonePool) recycle(w *engine.Warm) {
 			cp.shells = append(cp.shells, w)
 			cp.recycled.Add(1)
 		}
+		close(cp.backCh)
+		cp.backCh = make(chan struct{})
 		cp.mu.Unlock()
 		if !keep {
 			w.Close()
@@ -235,14 +239,43 @@ func (cp *clonePool) recycle(w *engine.Warm) {
 }
 
 // takeShell returns a spare shell bound to fsys, for an instance capped
-// at pages, or nil when there is none that can serve it.
+// at pages, or nil when there is none that can serve it. When the pool
+// has none but some are being recycled, it waits for one (at most
+// backWait): a recycle is a fraction of the start the caller would make
+// instead.
 func (cp *clonePool) takeShell(fsys experimentalsys.FS, pages uint32) *engine.Warm {
 	w := cp.take(&cp.shells, pages, func(*engine.Warm) bool { return true })
+	if w == nil && cp.waitBack() {
+		w = cp.take(&cp.shells, pages, func(*engine.Warm) bool { return true })
+	}
 	if w == nil {
 		return nil
 	}
 	cp.lastUse.Store(time.Now().UnixNano())
 	return cp.bind(w, fsys, nil, &cp.shells, &cp.shellsTaken)
+}
+
+// backWait bounds how long a take waits for a shell being recycled.
+const backWait = 10 * time.Millisecond
+
+// waitBack waits, when the pool has no shell but some are being recycled,
+// until one of them is back or given up, at most backWait; it reports
+// whether it waited.
+func (cp *clonePool) waitBack() bool {
+	cp.mu.Lock()
+	if len(cp.shells) > 0 || cp.back == 0 || cp.closed {
+		cp.mu.Unlock()
+		return false
+	}
+	ch, wait := cp.backCh, cp.wait
+	cp.mu.Unlock()
+	t := time.NewTimer(wait)
+	defer t.Stop()
+	select {
+	case <-ch:
+	case <-t.C:
+	}
+	return true
 }
 
 // startShell starts a spare shell of bb now and binds it to fsys, for an

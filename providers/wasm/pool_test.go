@@ -228,7 +228,7 @@ func TestPoolRecycles(t *testing.T) {
 	// No quiet moment between the sandboxes, however slow the machine:
 	// the filler starts a shell only when the pool has none.
 	p.pool.mu.Lock()
-	p.pool.quiet = time.Hour
+	p.pool.quiet, p.pool.wait = time.Hour, time.Minute
 	p.pool.mu.Unlock()
 	ctx := context.Background()
 	made, recycled := p.pool.shellsMade.Load(), p.pool.recycled.Load()
@@ -248,5 +248,22 @@ func TestPoolRecycles(t *testing.T) {
 		waitSpares(t, p, 2, 2)
 	}
 	assert.Equal(t, int64(n), p.pool.recycled.Load()-recycled, "the sandboxes' shells were not put back")
+
+	// Both spares taken and given back at once: the next sandbox waits for
+	// one being recycled rather than starting a shell.
+	var two []sandbox.Sandbox
+	for range 2 {
+		sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+		require.NoError(t, err)
+		two = append(two, sb)
+	}
+	for _, sb := range two {
+		require.NoError(t, sb.Destroy(ctx))
+	}
+	taken := p.pool.shellsTaken.Load()
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	defer sb.Destroy(ctx)
+	assert.Equal(t, taken+1, p.pool.shellsTaken.Load(), "a sandbox made while the spares were being recycled did not get one")
 	assert.Equal(t, made, p.pool.shellsMade.Load(), "the filler started spares while recycled ones served")
 }
