@@ -18,7 +18,8 @@
 //     only for bad Options and when ctx ends.
 //   - ctx is the time limit: when it ends, the running command is stopped
 //     and Run returns ctx.Err() promptly, with status 124. Background jobs
-//     (cmd &) end when Run returns, and their later output is dropped.
+//     (cmd &) still running when the script ends get 50 ms to finish
+//     (their output is kept), then end with Run; later output is dropped.
 //   - Device files work in redirections and builtins alike: /dev/null,
 //     /dev/zero, /dev/urandom, /dev/stdin, /dev/stdout, /dev/stderr.
 //   - /usr/bin lists the commands the shell runs (the built-in ones,

@@ -29,6 +29,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 	"sync/atomic"
 
 	"github.com/spf13/afero"
@@ -120,6 +121,7 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 		}
 	}()
 	code := r.runSub(func(r *Runner) { r.runScriptBody(script) })
+	r.graceJobs()
 	if opts.FinalDir != nil {
 		*opts.FinalDir = r.dir
 	}
@@ -127,6 +129,33 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 		return 124, err
 	}
 	return code, nil
+}
+
+// bgGrace is how long background jobs still running when the script ends
+// may go on: bash leaves them running, and whoever reads the script's
+// output gets theirs until they end; here they end with Run, so a short
+// job's output (echo x &) is still had.
+const bgGrace = 50 * time.Millisecond
+
+// graceJobs waits for the background jobs still running, bgGrace at most.
+func (r *Runner) graceJobs() {
+	var timer *time.Timer
+	for _, j := range r.jobs {
+		if j.Finished() {
+			continue
+		}
+		if timer == nil {
+			timer = time.NewTimer(bgGrace)
+			defer timer.Stop()
+		}
+		select {
+		case <-j.Done:
+		case <-timer.C:
+			return
+		case <-r.shared.ctx.Done():
+			return
+		}
+	}
 }
 
 // shared is what every subshell of one Run shares.
