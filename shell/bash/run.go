@@ -29,8 +29,8 @@ import (
 	"strconv"
 	"strings"
 	"sync"
-	"time"
 	"sync/atomic"
+	"time"
 
 	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
@@ -246,6 +246,7 @@ type Runner struct {
 	src           string             // the source text positions refer to
 	procOut       []func()           // >(cmd) of the running statements: run when theirs ends
 	jobAsync      bool               // with jobExec: a background job's (cmdContext)
+	echoed        int                // set -v: the end of the lines of the script read so far (echoLines)
 	execArgv0     string             // exec -a's name for the command it runs (cmdContext)
 	jobExec       int                // a background job's subshell running its one simple command: the parent's pid (cmdContext)
 	cmdCtx        context.Context    // cmdContext's, for cmdCtxOf and cmdCtxPID
@@ -461,10 +462,42 @@ func (r *Runner) runScriptBody(src string) {
 		if perr != nil && !r.exiting {
 			r.exiting, r.exitCode = true, r.syntaxError(rd.Text(), perr)
 		}
+		if stmts == nil && perr == nil && r.opt["verbose"] && r.echoed < len(r.src) {
+			// the lines after the last command: blank lines, comments
+			fmt.Fprint(r.stderr(), r.src[r.echoed:])
+		}
 		if perr != nil || (stmts == nil && perr == nil) || (r.stopped() && !r.opt["noexec"]) {
 			return
 		}
 	}
+}
+
+// echoLines is set -v: the script's lines as read, before st runs: from
+// the last line echoed through the end of st's last line (its
+// here-documents' included), blank lines and comments before it too; a
+// line read before -v was set is not echoed.
+func (r *Runner) echoLines(st *syntax.Stmt) {
+	end := int(st.End().Offset())
+	if r.opt["verbose"] {
+		syntax.Walk(st, func(n syntax.Node) bool {
+			if n != nil && n.End().IsValid() {
+				end = max(end, int(n.End().Offset()))
+			}
+			return true
+		})
+	}
+	if end > len(r.src) {
+		end = len(r.src)
+	}
+	if i := strings.IndexByte(r.src[end:], '\n'); i >= 0 {
+		end += i + 1
+	} else {
+		end = len(r.src)
+	}
+	if r.opt["verbose"] && end > r.echoed {
+		fmt.Fprint(r.stderr(), r.src[r.echoed:end])
+	}
+	r.echoed = max(r.echoed, end)
 }
 
 // runSource reads and runs src (eval's and source's text) line by line;
@@ -572,12 +605,7 @@ func (r *Runner) runTop(stmts []*syntax.Stmt) {
 		if st.Pos().Line() == skipLine {
 			continue
 		}
-		if r.opt["verbose"] {
-			a, b := int(st.Pos().Offset()), int(st.End().Offset())
-			if a >= 0 && b <= len(r.src) && a <= b {
-				fmt.Fprintln(r.stderr(), r.src[a:b])
-			}
-		}
+		r.echoLines(st)
 		r.stmt(st)
 		if r.aborting {
 			r.aborting = false
