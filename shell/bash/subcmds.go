@@ -294,8 +294,9 @@ func (h cdHost) SetDir(dir string) {
 	}
 	h.r.dir = dir
 }
-func (h cdHost) Physical() bool           { return h.r.opt["physical"] }
-func (h cdHost) ErrText(err error) string { return redir.ErrText(err) }
+func (h cdHost) Physical() bool                    { return h.r.opt["physical"] }
+func (h cdHost) ErrText(err error) string          { return redir.ErrText(err) }
+func (h cdHost) Readlink(p string) (string, error) { return posixfs.Readlink(h.r.fs, p) }
 func (h cdHost) Realpath(p string) (string, error) {
 	return posixfs.Realpath(h.r.fs, p, true)
 }

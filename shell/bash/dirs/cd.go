@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"path"
 	"strings"
 	"syscall"
 
@@ -33,6 +34,9 @@ type CdShell interface {
 	// Realpath is an absolute, clean path with its symbolic links
 	// resolved.
 	Realpath(path string) (string, error)
+	// Readlink is the target of the symbolic link at the absolute path;
+	// an error when it is not one.
+	Readlink(path string) (string, error)
 	// ErrText is the C library's wording of a file error ("No such
 	// file or directory").
 	ErrText(err error) string
@@ -156,8 +160,8 @@ func Target(sh CdShell, dir string, physical bool) (string, error) {
 // find it: each symbolic link resolved where it stands, so that a ..
 // after a link goes to the parent of the link's target (bash chdirs to
 // p as written); an error when it is not a folder. A leading // stays
-// when no link was resolved (bash keeps it until an absolute link
-// restarts the path; a relative link's // is not kept here).
+// unless a link with an absolute target restarts the path, as bash's
+// sh_physpath keeps it.
 func Physical(sh CdShell, p string) (string, error) {
 	real, err := sh.Realpath(p)
 	if err != nil {
@@ -166,10 +170,45 @@ func Physical(sh CdShell, p string) (string, error) {
 	if err := isDir(sh, real); err != nil {
 		return "", err
 	}
-	if real == Clean(p) {
-		real = slashes(p) + real
+	if slashes(p) != "" && !absLink(sh, "/", strings.Split(p, "/"), 0) {
+		real = "/" + real
 	}
 	return real, nil
+}
+
+// absLink reports whether resolving the components comps from the real
+// folder cur meets a symbolic link with an absolute target.
+func absLink(sh CdShell, cur string, comps []string, depth int) bool {
+	if depth > 40 {
+		return false
+	}
+	for _, c := range comps {
+		switch c {
+		case "", ".":
+			continue
+		case "..":
+			cur = path.Dir(cur)
+			continue
+		}
+		next := path.Join(cur, c)
+		target, err := sh.Readlink(next)
+		if err != nil {
+			cur = next
+			continue
+		}
+		if strings.HasPrefix(target, "/") {
+			return true
+		}
+		if absLink(sh, cur, strings.Split(target, "/"), depth+1) {
+			return true
+		}
+		real, err := sh.Realpath(next)
+		if err != nil {
+			return false
+		}
+		cur = real
+	}
+	return false
 }
 
 // slashes is "/" when p starts with exactly two slashes, which bash

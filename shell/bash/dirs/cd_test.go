@@ -54,6 +54,14 @@ func (c *cdShell) ErrText(err error) string {
 	return err.Error()
 }
 
+// Readlink is a fake link's target.
+func (c *cdShell) Readlink(p string) (string, error) {
+	if t, ok := cdLinks[p]; ok {
+		return t, nil
+	}
+	return "", fs.ErrInvalid
+}
+
 // Realpath resolves the fake links in an absolute path, each .. after
 // what comes before it is resolved (as chdir does).
 func (c *cdShell) Realpath(p string) (string, error) {
