@@ -105,7 +105,7 @@ func (r *Runner) assignArray(name string, ae *syntax.ArrayExpr, app bool) error 
 			if err != nil {
 				return err
 			}
-			val, err := r.assignValue(el.Value)
+			val, err := r.assocValue(el.Value)
 			if err != nil {
 				return err
 			}

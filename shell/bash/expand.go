@@ -129,11 +129,31 @@ func (r *Runner) assignValue(w *syntax.Word) (string, error) {
 	return e.Joined(), nil
 }
 
+// assocValue is the value of an associative array literal's [k]=v:
+// expanded as an assignment's, without tilde expansion (bash 5.2 does
+// none there, ~ stays).
+func (r *Runner) assocValue(w *syntax.Word) (string, error) {
+	if w == nil {
+		return "", nil
+	}
+	var e expand.Word
+	if err := r.wordPartsAssignTilde(&e, w.Parts, false); err != nil {
+		return "", err
+	}
+	return e.Joined(), nil
+}
+
 func (r *Runner) wordPartsAssign(e *expand.Word, parts []syntax.WordPart) error {
+	return r.wordPartsAssignTilde(e, parts, true)
+}
+
+func (r *Runner) wordPartsAssignTilde(e *expand.Word, parts []syntax.WordPart, tilde bool) error {
 	for i, p := range parts {
 		if l, ok := p.(*syntax.Lit); ok {
 			v := l.Value
-			v = expand.TildeAssign(v, i == 0, r.getVar)
+			if tilde {
+				v = expand.TildeAssign(v, i == 0, r.getVar)
+			}
 			e.AddLit(v)
 			continue
 		}
