@@ -167,7 +167,8 @@ type VarShell interface {
 // Wait is wait [-fn] [-p var] [id ...] (args without the command's
 // name) over the shell's jobs: with no id every job, with -n the next
 // to end (127 when none is left), else each id (a pid or a job spec) in
-// turn; the status is the last job's. -p var is unset, then set to the
+// turn; the status is the last job's (wait -n id ...: the next of those
+// to end, an id naming none "no such job"). -p var is unset, then set to the
 // process id of the job whose status wait returns; -f changes nothing
 // (no job control). A job a signal ended is reported as bash's wait
 // reports it.
@@ -191,7 +192,30 @@ func Wait(sh Shell, list []*Job, args []string) int {
 		}
 	}
 	if opts.Has('n') {
-		return waitNext(sh, list, setPID)
+		if len(args) == 0 {
+			return waitNext(sh, list, setPID)
+		}
+		// wait -n id ...: the next of those jobs to end; an id naming
+		// no job that wait has not reaped is "no such job"
+		var some []*Job
+		for _, a := range args {
+			var j *Job
+			if strings.HasPrefix(a, "%") {
+				j = Find(list, a)
+			} else if n, err := strconv.Atoi(a); err == nil {
+				for _, c := range list {
+					if c.PID == n {
+						j = c
+					}
+				}
+			}
+			if j == nil || j.Waited {
+				sh.Errf("wait: %s: no such job", a)
+				continue
+			}
+			some = append(some, j)
+		}
+		return waitNext(sh, some, setPID)
 	}
 	if len(args) == 0 {
 		for _, j := range list {

@@ -16,3 +16,6 @@ jobs -l %1 %2 | sed 's/^\(\[[0-9]\].\) *[0-9][0-9]* /\1 PID /'
 jobs -s; echo "jobs -s $?"; jobs -s %1; echo "jobs -s %1 $?"; jobs -r %3
 kill %1 %2 %3; wait
 jobs %1; echo "after kill $?"
+# wait -n id ...: the next of those jobs; an id naming none is "no such job"
+echo x & wait -n $! bad 2>err.txt; echo "wait -n st=$?"; sleep 0.1 & wait -n %1 %9 2>>err.txt; echo "st=$?"
+wait -n nope 2>>err.txt; echo "st=$?"; sed 's/^.*line [0-9]*: //' err.txt; rm err.txt
