@@ -4,6 +4,7 @@ import (
 	"context"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
@@ -161,4 +162,35 @@ func TestDirectNotTaken(t *testing.T) {
 	require.NoError(t, err)
 	assert.Equal(t, "mine -c print(1)\n", res.Stdout, res.Stderr)
 	assert.Zero(t, p.directRuns.Load())
+}
+
+// TestDirectEnds: a plain python3 command is ended as the shell's would
+// be: at its time limit (exit 124, TimedOut, its output so far) and by
+// Destroy (ErrGone).
+func TestDirectEnds(t *testing.T) {
+	p := poolProvider(t, Options{Prewarm: true})
+	ctx := context.Background()
+	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
+	require.NoError(t, err)
+	res, err := sb.RunCommand(ctx, "python3 -c 'print(\"up\", flush=True)\nwhile True: pass'", sandbox.RunCommandOptions{Timeout: time.Second})
+	require.NoError(t, err)
+	assert.Equal(t, int64(1), p.directRuns.Load())
+	assert.True(t, res.TimedOut)
+	assert.Equal(t, 124, res.ExitCode)
+	assert.Equal(t, "up\n", res.Stdout)
+
+	done := make(chan error, 1)
+	go func() {
+		_, err := sb.RunCommand(ctx, "python3 -c 'import time; time.sleep(60)'", sandbox.RunCommandOptions{})
+		done <- err
+	}()
+	time.Sleep(500 * time.Millisecond)
+	require.NoError(t, sb.Destroy(ctx))
+	select {
+	case err := <-done:
+		assert.ErrorIs(t, err, sandbox.ErrGone)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the command outlived Destroy")
+	}
+	assert.Equal(t, int64(2), p.directRuns.Load())
 }
