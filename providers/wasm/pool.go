@@ -239,13 +239,14 @@ func (cp *clonePool) recycle(w *engine.Warm) {
 }
 
 // takeShell returns a spare shell bound to fsys, for an instance capped
-// at pages, or nil when there is none that can serve it. When the pool
-// has none but some are being recycled, it waits for one (at most
-// backWait): a recycle is a fraction of the start the caller would make
-// instead.
-func (cp *clonePool) takeShell(fsys experimentalsys.FS, pages uint32) *engine.Warm {
+// at pages, or nil when there is none that can serve it. With wait, when
+// the pool has none but some are being recycled, it waits for one (at
+// most backWait): a recycle is a fraction of the start the caller would
+// make instead. (Create's prewarm does not wait: its background start of
+// a shell for the sandbox, which the first command waits for, does.)
+func (cp *clonePool) takeShell(fsys experimentalsys.FS, pages uint32, wait bool) *engine.Warm {
 	w := cp.take(&cp.shells, pages, func(*engine.Warm) bool { return true })
-	if w == nil && cp.waitBack() {
+	if w == nil && wait && cp.waitBack() {
 		w = cp.take(&cp.shells, pages, func(*engine.Warm) bool { return true })
 	}
 	if w == nil {

@@ -249,8 +249,9 @@ func TestPoolRecycles(t *testing.T) {
 	}
 	assert.Equal(t, int64(n), p.pool.recycled.Load()-recycled, "the sandboxes' shells were not put back")
 
-	// Both spares taken and given back at once: the next sandbox waits for
-	// one being recycled rather than starting a shell.
+	// Both spares taken and given back at once: the next sandbox's shell
+	// (started in the background by Create, waited for by its first
+	// command) is one of them once recycled, not a shell started anew.
 	var two []sandbox.Sandbox
 	for range 2 {
 		sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
@@ -264,6 +265,8 @@ func TestPoolRecycles(t *testing.T) {
 	sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
 	require.NoError(t, err)
 	defer sb.Destroy(ctx)
+	res := poolRun(t, sb, "echo hi", sandbox.RunCommandOptions{})
+	assert.Equal(t, "hi\n", res.Stdout, res.Stderr)
 	assert.Equal(t, taken+1, p.pool.shellsTaken.Load(), "a sandbox made while the spares were being recycled did not get one")
 	assert.Equal(t, made, p.pool.shellsMade.Load(), "the filler started spares while recycled ones served")
 }

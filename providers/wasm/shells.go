@@ -84,7 +84,7 @@ func (p *Provider) startShell(ctx context.Context, st *state, memPages uint32) (
 	p.shellsStarted.Add(1)
 	fsys := st.files()
 	wfs := p.wasiFS(st, fsys)
-	if w := p.pool.takeShell(wfs, memPages); w != nil {
+	if w := p.pool.takeShell(wfs, memPages, true); w != nil {
 		return &shell{w: w, fsys: fsys}, nil
 	}
 	if w := p.pool.startShell(ctx, bb, wfs, memPages); w != nil {
@@ -137,7 +137,7 @@ func (p *Provider) prewarm(st *state, memPages uint32) {
 	}
 	fsys := st.fsys
 	st.mu.Unlock()
-	if w := p.pool.takeShell(p.wasiFS(st, fsys), memPages); w != nil {
+	if w := p.pool.takeShell(p.wasiFS(st, fsys), memPages, false); w != nil {
 		p.shellsStarted.Add(1)
 		p.warmingShells.Add(-1)
 		p.putShell(st, &shell{w: w, fsys: fsys})
