@@ -306,11 +306,24 @@ func (w *Warm) Recycle(ctx context.Context) error {
 	}
 	w.mu.Lock()
 	m := w.alloc.mem
+	why := ""
 	switch {
-	case w.busy || w.broken || w.fs == nil, w.spare.fs.open.Load() != 0, w.spare.fs.root != nil && w.spare.fs.root.closed,
-		m == nil || len(m.buf) != len(w.shell.image.bytes) || w.alloc.peak.Load() > uint64(len(w.shell.image.bytes)) || w.alloc.hit.Load():
+	case w.busy:
+		why = "a command runs"
+	case w.broken:
+		why = "the instance is broken"
+	case w.fs == nil:
+		why = "not bound to files"
+	case w.spare.fs.open.Load() != 0:
+		why = "a file is open"
+	case w.spare.fs.root != nil && w.spare.fs.root.closed:
+		why = "the root folder was closed"
+	case m == nil || len(m.buf) != len(w.shell.image.bytes) || w.alloc.peak.Load() > uint64(len(w.shell.image.bytes)) || w.alloc.hit.Load():
+		why = "the memory grew past the template's"
+	}
+	if why != "" {
 		w.mu.Unlock()
-		return ErrNotRecyclable
+		return fmt.Errorf("%w: %s", ErrNotRecyclable, why)
 	}
 	w.busy = true
 	if r := w.spare.fs.root; r != nil && r.File != nil {
