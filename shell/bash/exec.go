@@ -10,7 +10,6 @@ import (
 	"strconv"
 	"strings"
 
-	"github.com/spf13/afero"
 	"mvdan.cc/sh/v3/syntax"
 
 	"github.com/agentenkit/agentenkit/shell/bash/dirs"
@@ -63,16 +62,15 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		}
 		in := prevR
 		if i == n-1 && lastInShell {
-			saved := r.fds[0]
+			var u redir.Undo
 			if in != nil {
-				r.fds = cloneMap(r.fds)
-				r.fds[0] = &redir.FD{R: in, Name: "pipe"}
+				u.Set(r.fds, 0, &redir.FD{R: in, Name: "pipe"})
 			}
 			r.stmt(st)
 			statuses[i] = r.status
 			if in != nil {
 				in.Close()
-				r.fds[0] = saved
+				u.Restore(r.fds)
 			}
 			done[i] = nil
 			break
@@ -86,12 +84,11 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		s := r.subshellCopy()
 		s.inStage = true
 		s.shownJobs = r.visibleJobs()
-		s.fds = cloneMap(r.fds)
 		if in != nil {
-			s.fds[0] = &redir.FD{R: in, Name: "pipe"}
+			s.fds.Set(0, &redir.FD{R: in, Name: "pipe"})
 		}
 		if pw != nil {
-			s.fds[1] = &redir.FD{W: pw, Name: "pipe"}
+			s.fds.Set(1, &redir.FD{W: pw, Name: "pipe"})
 			// |& is 2>&1 after the stage's own redirections.
 			s.stderrToOut = all[i]
 		}
@@ -551,6 +548,7 @@ func (r *Runner) newCall(env map[string]string) *command.Call {
 		}
 		if b, ok := builtins[args[0]]; ok {
 			s := r.subshellCopy()
+			s.fds.Release()
 			s.fds = redir.Table{0: {R: c.Stdin}, 1: {W: c.Stdout}, 2: {W: c.Stderr}}
 			s.dir = c.Dir
 			return command.Exit(b(s, args))
@@ -626,35 +624,36 @@ func (r *Runner) execStatus(name string, err error) int {
 	return 1
 }
 
-// redirect applies redirections to r.fds; restore puts the previous
-// table back (exec keeps them: perm).
+// redirect applies redirections to r.fds; restore puts back the entries
+// they changed (exec keeps them: perm), not others the command changed
+// (exec inside a { } group or a function), as bash does. When one fails,
+// restore puts back what the ones before it changed, also for exec.
 func (r *Runner) redirect(rds []*syntax.Redirect, perm bool) (restore func(), err error) {
-	saved := r.fds
-	r.fds = cloneMap(saved)
-	var opened []afero.File
-	restore = func() {
-		if perm {
-			return
-		}
-		for _, f := range opened {
-			f.Close()
-		}
-		r.fds = saved
+	u := &redir.Undo{}
+	restore = func() { u.Restore(r.fds) }
+	if err := r.redirectU(rds, u); err != nil {
+		return restore, err
 	}
-	for _, rd := range rds {
-		f, err := r.redir1(rd)
-		if f != nil {
-			opened = append(opened, f)
-		}
-		if err != nil {
-			return restore, err
-		}
+	if perm {
+		u.Keep()
 	}
 	return restore, nil
 }
 
-// redir1 applies one redirection to r.fds once its word is expanded.
-func (r *Runner) redir1(rd *syntax.Redirect) (afero.File, error) {
+// redirectU applies redirections to r.fds, recording what they change
+// in u.
+func (r *Runner) redirectU(rds []*syntax.Redirect, u *redir.Undo) error {
+	for _, rd := range rds {
+		if err := r.redir1(rd, u); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// redir1 applies one redirection to r.fds once its word is expanded,
+// recording what it changes in u.
+func (r *Runner) redir1(rd *syntax.Redirect, u *redir.Undo) error {
 	n := ""
 	if rd.N != nil {
 		n = rd.N.Value
@@ -664,26 +663,26 @@ func (r *Runner) redir1(rd *syntax.Redirect) (afero.File, error) {
 	case syntax.Hdoc, syntax.DashHdoc:
 		text, err := redir.Hdoc(rd, r.hdocExpand)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		target = text
 	case syntax.WordHdoc:
 		s, err := r.literal(rd.Word)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		target = s
 	default:
 		targets, err := r.fields(rd.Word)
 		if err != nil {
-			return nil, err
+			return err
 		}
 		if len(targets) != 1 {
 			text := strings.TrimSpace(r.srcText(rd.Word.Pos(), rd.Word.End()))
 			if text == "" {
 				text = printNode(rd.Word)
 			}
-			return nil, &shError{msg: text + ": ambiguous redirect", status: 1, noExit: true}
+			return &shError{msg: text + ": ambiguous redirect", status: 1, noExit: true}
 		}
 		target = targets[0]
 	}
@@ -696,21 +695,22 @@ func (r *Runner) redir1(rd *syntax.Redirect) (afero.File, error) {
 		// number closes nothing, as in bash).
 		val, set := r.getVar(name)
 		if !set {
-			return nil, &shError{msg: name + ": ambiguous redirect", status: 1, noExit: true}
+			return &shError{msg: name + ": ambiguous redirect", status: 1, noExit: true}
 		}
 		if _, err := strconv.Atoi(val); err != nil {
-			return nil, nil
+			return nil
 		}
 		n = val
+		u = nil // stays closed after the command, as {var}'s files stay open
 	}
-	o := &redir.Opener{FS: r.fs, Abs: r.abs, Noclobber: r.opt["noclobber"], Perm: perm, TooManyFiles: r.limits.TooManyFiles}
-	f, err := r.fds.Redirect(o, rd.Op, n, target, func(name string, fd int) error {
+	o := &redir.Opener{FS: r.fs, Abs: r.abs, Noclobber: r.opt["noclobber"], Perm: perm, TooManyFiles: r.limits.TooManyFiles, Files: &r.shared.files}
+	err := r.fds.Redirect(o, rd.Op, n, target, func(name string, fd int) error {
 		return r.setVar(name, strconv.Itoa(fd))
-	})
+	}, u)
 	if re, ok := err.(*redir.Error); ok {
 		err = &shError{msg: re.Msg, status: 1, noExit: true}
 	}
-	return f, err
+	return err
 }
 
 func (r *Runner) abs(p string) string {

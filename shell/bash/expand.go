@@ -296,8 +296,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 	var buf bytes.Buffer
 	s := r.subshellCopy()
 	s.shownJobs = r.visibleJobs()
-	s.fds = cloneMap(r.fds)
-	s.fds[1] = &redir.FD{W: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: expand.SubstBuffer{Buf: &buf}}}, Name: "cmdsubst"}
+	s.fds.Set(1, &redir.FD{W: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: expand.SubstBuffer{Buf: &buf}}}, Name: "cmdsubst"})
 	if len(stmts) == 1 {
 		r.execChild(s, stmts[0])
 	}
@@ -333,17 +332,19 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 	}
 	if p.Op != syntax.CmdIn {
 		f.Close()
-		fds := cloneMap(r.fds)
+		fds := r.fds.Clone()
 		r.procOut = append(r.procOut, func() {
 			in, err := r.fs.Open(name)
 			if err != nil {
+				fds.Release()
 				r.errf("%s: %s", name, redir.ErrText(err))
 				return
 			}
 			defer in.Close()
 			s := r.subshellCopy()
-			s.fds = cloneMap(fds)
-			s.fds[0] = &redir.FD{R: in, F: in, Name: name}
+			s.fds.Release()
+			s.fds = fds
+			s.fds.Set(0, &redir.FD{R: in, Name: name})
 			s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
 		})
 		return name, nil
@@ -364,8 +365,7 @@ func (r *Runner) procSubst(p *syntax.ProcSubst) (string, error) {
 		return name, nil
 	}
 	s := r.subshellCopy()
-	s.fds = cloneMap(r.fds)
-	s.fds[1] = &redir.FD{W: f, F: f, Name: name}
+	s.fds.Set(1, &redir.FD{W: f, Name: name})
 	s.runSub(func(s *Runner) { s.runStmts(p.Stmts) })
 	return name, nil
 }

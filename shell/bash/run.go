@@ -122,6 +122,9 @@ func Run(ctx context.Context, script string, opts Options) (int, error) {
 	}()
 	code := r.runSub(func(r *Runner) { r.runScriptBody(script) })
 	r.graceJobs()
+	// What jobs cut short still hold: a file the shell opened is not
+	// left open once Run returns.
+	defer r.shared.files.CloseAll()
 	if opts.FinalDir != nil {
 		*opts.FinalDir = r.dir
 	}
@@ -166,9 +169,10 @@ type shared struct {
 	ctx     context.Context
 	cancel  context.CancelFunc
 	mu      sync.Mutex
-	temps   []string // files of process substitutions, removed at the end
-	rootPID int      // $$
-	procs   *procs   // the process ids, shared with the shells this one starts (procs.go)
+	temps   []string    // files of process substitutions, removed at the end
+	files   redir.Files // the files redirections opened that are open: closed at the end
+	rootPID int         // $$
+	procs   *procs      // the process ids, shared with the shells this one starts (procs.go)
 	sigState
 	// jobs counts the background jobs and pipeline stages running now:
 	// at maxJobs more are refused as a failed fork is, so a fork bomb
@@ -424,7 +428,7 @@ func (r *Runner) subshellCopy() *Runner {
 	if r.shownTraps == nil {
 		c.shownTraps = r.traps
 	}
-	c.fds = cloneMap(r.fds)
+	c.fds = r.fds.Clone()
 	c.params = append([]string(nil), r.params...)
 	c.funcNames = append([]string(nil), r.funcNames...)
 	c.dirStack = append([]string(nil), r.dirStack...)
@@ -782,15 +786,15 @@ func (r *Runner) runTrap(text string) {
 func (r *Runner) stmtSync(st *syntax.Stmt) {
 	if r.stderrToOut {
 		r.stderrToOut = false
-		restore, err := r.redirect(st.Redirs, false)
-		if err != nil {
-			restore()
+		u := &redir.Undo{}
+		if err := r.redirectU(st.Redirs, u); err != nil {
+			u.Restore(r.fds)
 			r.redirErr(err)
 			return
 		}
-		r.fds[2] = r.fds[1]
+		u.Set(r.fds, 2, r.fds[1])
 		r.cmd(st.Cmd)
-		restore()
+		u.Restore(r.fds)
 		return
 	}
 	if len(st.Redirs) == 0 {
@@ -822,7 +826,8 @@ func (r *Runner) stmtSync(st *syntax.Stmt) {
 				return
 			}
 		}
-		if _, err := r.redirect(st.Redirs, true); err != nil {
+		if restore, err := r.redirect(st.Redirs, true); err != nil {
+			restore() // bash keeps none of a failed exec's redirections
 			r.redirErr(err)
 			return
 		}
@@ -1213,7 +1218,11 @@ func (r *Runner) subshellRun(fn func(s *Runner)) {
 
 // runSub runs fn as a subshell's whole program and returns its status,
 // recovering a panic into status 2.
+//
+// Its file descriptors are let go of when it ends (the files no other
+// shell holds are closed), as a process's are when it exits.
 func (s *Runner) runSub(fn func(s *Runner)) (code int) {
+	defer s.fds.Release()
 	// A subshell's umask is its own, as a forked process's is: the mask
 	// lives in the filesystem the shells share, so the parent's comes
 	// back when the subshell ends.

@@ -7,13 +7,25 @@
 //
 // # Contracts
 //
-//   - Redirect changes only the Table it is called on; the shell clones
-//     the table first when the redirections are a command's own.
-//   - Files are opened through Opener.FS only, at Opener.Abs's path.
+//   - An FD is what a Unix open file description is to the tables: the
+//     entries of every Table (the shell's and its subshells') that point
+//     at it each hold it, and the file it owns (FD.F) is closed once,
+//     when the last entry lets go of it (Table.Set over it, Table.Close,
+//     Table.Release). A Table is owned by one shell: copies are made with
+//     Clone, and changed only through Set, Close and Redirect.
+//   - Redirect changes only the Table it is called on; with an Undo it
+//     records what the entries it changed held before, and Undo.Restore
+//     puts them back (a command's own redirections), leaving the entries
+//     the command changed otherwise (exec inside a { } group) as they
+//     are now, as bash does.
+//   - Files are opened through Opener.FS only, at Opener.Abs's path, and
+//     each is registered in Opener.Files until closed: Files.CloseAll
+//     closes what a shell that ended left open (background jobs cut
+//     short).
 //   - A redirection that fails returns an *Error with bash's message
 //     ("f: No such file or directory", "3: Bad file descriptor", "f:
-//     cannot overwrite existing file") and changes nothing more; the file
-//     it opened, when one, is returned for the shell to close.
+//     cannot overwrite existing file") and changes nothing more; a file it
+//     opened is closed.
 package redir
 
 import (
@@ -21,9 +33,11 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"strconv"
 	"strings"
+	"sync"
 	"sync/atomic"
 	"syscall"
 
@@ -31,16 +45,189 @@ import (
 	"mvdan.cc/sh/v3/syntax"
 )
 
-// FD is an open file descriptor of the shell.
+// FD is an open file of the shell, which one or more descriptors of its
+// tables point at.
 type FD struct {
-	R    io.Reader
-	W    io.Writer
-	F    afero.File // the file behind R/W, when one
+	R io.Reader
+	W io.Writer
+	// F is the file behind R/W that the FD owns, when one: closed when
+	// no Table entry holds the FD any more. Nil for what someone else
+	// closes (pipes, the shell's own streams, devices).
+	F    afero.File
 	Name string
+
+	refs   atomic.Int32 // the Table entries that hold it (with F)
+	closed atomic.Bool
+	files  *Files // where F is registered, when it is
+}
+
+// retain counts one more Table entry holding d.
+func (d *FD) retain() {
+	if d != nil && d.F != nil {
+		d.refs.Add(1)
+	}
+}
+
+// release counts one entry less: the last one closes F.
+func (d *FD) release() {
+	if d != nil && d.F != nil && d.refs.Add(-1) <= 0 {
+		d.close()
+	}
+}
+
+// close closes F once.
+func (d *FD) close() {
+	if d.F == nil || !d.closed.CompareAndSwap(false, true) {
+		return
+	}
+	_ = d.F.Close()
+	if d.files != nil {
+		d.files.mu.Lock()
+		delete(d.files.open, d)
+		d.files.mu.Unlock()
+	}
+}
+
+// Files is the registry of the files a shell's Opener opened and that
+// are not closed yet.
+type Files struct {
+	mu   sync.Mutex
+	open map[*FD]struct{}
+}
+
+func (fs *Files) add(d *FD) {
+	if fs == nil {
+		return
+	}
+	fs.mu.Lock()
+	if fs.open == nil {
+		fs.open = map[*FD]struct{}{}
+	}
+	fs.open[d] = struct{}{}
+	d.files = fs
+	fs.mu.Unlock()
+}
+
+// Len is how many of them are open.
+func (fs *Files) Len() int {
+	fs.mu.Lock()
+	defer fs.mu.Unlock()
+	return len(fs.open)
+}
+
+// CloseAll closes every file still open, whoever holds it: for a shell
+// that ended.
+func (fs *Files) CloseAll() {
+	fs.mu.Lock()
+	open := make([]*FD, 0, len(fs.open))
+	for d := range fs.open {
+		open = append(open, d)
+	}
+	fs.mu.Unlock()
+	for _, d := range open {
+		d.close()
+	}
 }
 
 // Table is the shell's file descriptors by number.
 type Table map[int]*FD
+
+// Set makes n point at d (nil: n is closed), letting go of what n held.
+func (t Table) Set(n int, d *FD) {
+	if d == nil {
+		t.Close(n)
+		return
+	}
+	d.retain()
+	old := t[n]
+	t[n] = d
+	old.release()
+}
+
+// Close closes n, when open.
+func (t Table) Close(n int) {
+	if old, ok := t[n]; ok {
+		delete(t, n)
+		old.release()
+	}
+}
+
+// Clone is a copy of t (an empty table for nil), holding each FD too,
+// as a forked process's table does.
+func (t Table) Clone() Table {
+	if t == nil {
+		return Table{}
+	}
+	c := maps.Clone(t)
+	for _, d := range c {
+		d.retain()
+	}
+	return c
+}
+
+// Release lets go of every entry of t, which is empty after it: for a
+// shell that ended.
+func (t Table) Release() {
+	for n, d := range t {
+		delete(t, n)
+		d.release()
+	}
+}
+
+// Undo records what the entries a command's redirections change held
+// before them.
+type Undo struct {
+	saved []savedFD
+}
+
+type savedFD struct {
+	n  int
+	d  *FD // nil: closed
+	ok bool
+}
+
+// save records n's entry in t, the first time n changes.
+func (u *Undo) save(t Table, n int) {
+	if u == nil {
+		return
+	}
+	for _, s := range u.saved {
+		if s.n == n {
+			return
+		}
+	}
+	d, ok := t[n]
+	d.retain()
+	u.saved = append(u.saved, savedFD{n, d, ok})
+}
+
+// Set is t.Set(n, d), recorded in u.
+func (u *Undo) Set(t Table, n int, d *FD) {
+	u.save(t, n)
+	t.Set(n, d)
+}
+
+// Restore puts the entries u recorded back into t; u is empty after it.
+func (u *Undo) Restore(t Table) {
+	for i := len(u.saved) - 1; i >= 0; i-- {
+		s := u.saved[i]
+		if s.ok {
+			t.Set(s.n, s.d)
+		} else {
+			t.Close(s.n)
+		}
+		s.d.release()
+	}
+	u.saved = u.saved[:0]
+}
+
+// Keep makes the changes u recorded stay (exec); u is empty after it.
+func (u *Undo) Keep() {
+	for _, s := range u.saved {
+		s.d.release()
+	}
+	u.saved = u.saved[:0]
+}
 
 // Stdin is fd 0's reader, or one whose reads fail with EBADF.
 func (t Table) Stdin() io.Reader {
@@ -107,6 +294,8 @@ type Opener struct {
 	Perm fs.FileMode
 	// TooManyFiles reports the open files limit reached (ulimit -n).
 	TooManyFiles func() bool
+	// Files, when set, registers the files opened (Files.CloseAll).
+	Files *Files
 }
 
 // devHandle wraps the FD Open returns for a /dev file: closing it does
@@ -118,12 +307,14 @@ type devHandle struct {
 
 func (d *devHandle) Close() error { return nil }
 
-// fdOf is the FD of a file Open returned.
-func fdOf(f afero.File, name string) *FD {
+// fdOf is the FD of a file o.Open returned, which owns the file.
+func (o *Opener) fdOf(f afero.File, name string) *FD {
 	if df, ok := f.(*devHandle); ok {
 		return df.d
 	}
-	return &FD{R: f, W: f, F: f, Name: name}
+	d := &FD{R: f, W: f, F: f, Name: name}
+	o.Files.add(d)
+	return d
 }
 
 // device is what /dev/stdin, /dev/stdout, /dev/stderr or /dev/fd/N
@@ -244,10 +435,11 @@ func ErrText(err error) string {
 // Redirect applies one redirection to t: op with its fd word n as
 // written before it ("" for the operator's default fd, "{var}" or a
 // name to allocate one and assign it with assign) and its target, the
-// word expanded (for a here-document or here-string, its text). It
-// returns the file it opened for the command, nil when there is none
-// to close after it (a device, a dup, {var}'s file, which stays open).
-func (t Table) Redirect(o *Opener, op syntax.RedirOperator, n, target string, assign func(name string, fd int) error) (afero.File, error) {
+// word expanded (for a here-document or here-string, its text). u, when
+// not nil, records the entries it changes, except {var}'s, which stay
+// after the command as in bash. A file opened for a redirection that
+// then fails is closed.
+func (t Table) Redirect(o *Opener, op syntax.RedirOperator, n, target string, assign func(name string, fd int) error, u *Undo) error {
 	fd := -1
 	varName := ""
 	if n != "" {
@@ -267,19 +459,20 @@ func (t Table) Redirect(o *Opener, op syntax.RedirOperator, n, target string, as
 	}
 	switch op {
 	case syntax.Hdoc, syntax.DashHdoc:
-		t[def(0)] = &FD{R: strings.NewReader(target), Name: "heredoc"}
-		return nil, nil
+		u.Set(t, def(0), &FD{R: strings.NewReader(target), Name: "heredoc"})
+		return nil
 	case syntax.WordHdoc:
-		t[def(0)] = &FD{R: strings.NewReader(target + "\n"), Name: "herestring"}
-		return nil, nil
+		u.Set(t, def(0), &FD{R: strings.NewReader(target + "\n"), Name: "herestring"})
+		return nil
 	case syntax.DplIn, syntax.DplOut:
 		to := def(1)
 		if op == syntax.DplIn {
 			to = def(0)
 		}
 		if target == "-" {
-			delete(t, to)
-			return nil, nil
+			u.save(t, to)
+			t.Close(to)
+			return nil
 		}
 		move := strings.HasSuffix(target, "-")
 		src, convErr := strconv.Atoi(strings.TrimSuffix(target, "-"))
@@ -288,27 +481,31 @@ func (t Table) Redirect(o *Opener, op syntax.RedirOperator, n, target string, as
 				// >&file: stdout and stderr to the file.
 				f, err := o.Open(t, target, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, false)
 				if err != nil {
-					return f, err
+					return err
 				}
-				t[1] = fdOf(f, target)
-				t[2] = t[1]
-				return f, nil
+				d := o.fdOf(f, target)
+				u.Set(t, 1, d)
+				u.Set(t, 2, d)
+				return nil
 			}
-			return nil, &Error{target + ": ambiguous redirect"}
+			return &Error{target + ": ambiguous redirect"}
 		}
 		d, ok := t[src]
 		if !ok {
-			return nil, &Error{strconv.Itoa(src) + ": Bad file descriptor"}
+			return &Error{strconv.Itoa(src) + ": Bad file descriptor"}
 		}
 		if varName != "" {
 			to = t.Alloc()
 			_ = assign(varName, to)
+			t.Set(to, d)
+		} else if to != src {
+			u.Set(t, to, d)
 		}
-		t[to] = d
-		if move {
-			delete(t, src)
+		if move && to != src {
+			u.save(t, src)
+			t.Close(src)
 		}
-		return nil, nil
+		return nil
 	}
 	var flag int
 	clobber := false
@@ -325,25 +522,30 @@ func (t Table) Redirect(o *Opener, op syntax.RedirOperator, n, target string, as
 	case syntax.RdrInOut:
 		flag, to = os.O_RDWR|os.O_CREATE, def(0)
 	default:
-		return nil, &Error{"unsupported redirection"}
+		return &Error{"unsupported redirection"}
 	}
 	f, err := o.Open(t, target, flag, clobber)
 	if err != nil {
-		return f, err
+		return err
 	}
-	d := fdOf(f, target)
+	d := o.fdOf(f, target)
 	if varName != "" {
+		// {fd} stays open after the command
 		to = t.Alloc()
 		if err := assign(varName, to); err != nil {
-			return f, err
+			if d.refs.Load() == 0 {
+				d.close() // opened for this redirection alone
+			}
+			return err
 		}
-		f = nil // {fd} stays open after the command
+		t.Set(to, d)
+		return nil
 	}
-	t[to] = d
+	u.Set(t, to, d)
 	if op == syntax.RdrAll || op == syntax.AppAll {
-		t[2] = d
+		u.Set(t, 2, d)
 	}
-	return f, nil
+	return nil
 }
 
 // Hdoc is a here-document's text: its body as written when its

@@ -38,38 +38,31 @@ type rd struct {
 	n, arg string
 }
 
-// cmd applies the redirections to a copy of the table (or to the table
-// itself for exec, which keeps the files open) and runs fn with it; a
-// failed redirection is reported as bash reports it and fn does not run.
+// cmd applies the redirections to the table and runs fn with it, then
+// puts back what they changed (exec keeps them, and the files open); a
+// failed redirection is reported as bash reports it, what the command's
+// redirections changed is put back and fn does not run.
 func (sh *rdShell) cmd(exec bool, rds []rd, fn func(t Table)) {
 	t := sh.t
-	if !exec {
-		t = Table{}
-		for k, v := range sh.t {
-			t[k] = v
-		}
-	}
-	var opened []afero.File
-	defer func() {
-		for _, f := range opened {
-			f.Close()
-		}
-	}()
+	u := &Undo{}
 	for _, r := range rds {
-		f, err := t.Redirect(sh.o, r.op, r.n, r.arg, func(name string, fd int) error {
+		err := t.Redirect(sh.o, r.op, r.n, r.arg, func(name string, fd int) error {
 			sh.vars[name] = fd
 			return nil
-		})
-		if f != nil && !exec {
-			opened = append(opened, f)
-		}
+		}, u)
 		if err != nil {
 			fmt.Fprintf(t.Stderr(), "bash: line %d: %v\n", sh.line, err)
+			u.Restore(t)
 			return
 		}
 	}
 	if fn != nil {
 		fn(t)
+	}
+	if exec {
+		u.Keep()
+	} else {
+		u.Restore(t)
 	}
 }
 
@@ -213,4 +206,84 @@ func TestHdoc(t *testing.T) {
 			t.Errorf("%q: %q, %v; want %q", c.src, got, err, c.want)
 		}
 	}
+}
+
+// closeCount is a memory filesystem that counts its files' closes.
+type closeCount struct {
+	afero.Fs
+	closed map[string]int
+}
+
+type countedFile struct {
+	afero.File
+	fs *closeCount
+}
+
+func (f countedFile) Close() error {
+	f.fs.closed[f.Name()]++
+	return f.File.Close()
+}
+
+func (c *closeCount) OpenFile(name string, flag int, perm os.FileMode) (afero.File, error) {
+	f, err := c.Fs.OpenFile(name, flag, perm)
+	if err != nil {
+		return nil, err
+	}
+	return countedFile{f, c}, nil
+}
+
+// TestRefs checks that a file a redirection opened is closed once, when
+// the last table entry holding it lets go: Set over it, Close, a clone's
+// Release, an Undo's Restore; and that Files.CloseAll closes what is
+// still held.
+func TestRefs(t *testing.T) {
+	fsys := &closeCount{afero.NewMemMapFs(), map[string]int{}}
+	files := &Files{}
+	o := &Opener{FS: fsys, Abs: func(n string) string { return "/" + n }, Perm: 0o644, Files: files}
+	tb := Table{1: {W: io.Discard, Name: "stdout"}}
+	redirect := func(u *Undo, op syntax.RedirOperator, n, arg string) {
+		t.Helper()
+		if err := tb.Redirect(o, op, n, arg, func(string, int) error { return nil }, u); err != nil {
+			t.Fatal(err)
+		}
+	}
+	check := func(step string, want map[string]int, open int) {
+		t.Helper()
+		for name, n := range want {
+			if fsys.closed[name] != n {
+				t.Errorf("%s: %s closed %d times, want %d", step, name, fsys.closed[name], n)
+			}
+		}
+		if files.Len() != open {
+			t.Errorf("%s: %d files registered open, want %d", step, files.Len(), open)
+		}
+	}
+	redirect(nil, syntax.RdrOut, "3", "a")
+	redirect(nil, syntax.DplOut, "4", "3")
+	tb.Close(3)
+	check("3>a 4>&3 3>&-", map[string]int{"/a": 0}, 1)
+	c := tb.Clone()
+	tb.Close(4)
+	check("a clone holds it", map[string]int{"/a": 0}, 1)
+	c.Release()
+	check("the clone released", map[string]int{"/a": 1}, 0)
+	if len(c) != 0 {
+		t.Errorf("a released table has %d entries", len(c))
+	}
+
+	redirect(nil, syntax.RdrOut, "3", "b")
+	u := &Undo{}
+	redirect(u, syntax.RdrOut, "3", "c")
+	redirect(u, syntax.DplOut, "3", "-")
+	check("a command's 3>c 3>&-", map[string]int{"/b": 0, "/c": 1}, 1)
+	u.Restore(tb)
+	if d := tb[3]; d == nil || d.Name != "b" {
+		t.Fatalf("Restore put back %v, want b", d)
+	}
+	redirect(nil, syntax.RdrIn, "3", "b")
+	check("3<b over 3>b", map[string]int{"/b": 1}, 1)
+	files.CloseAll()
+	check("CloseAll", map[string]int{"/b": 2}, 0)
+	tb.Release()
+	check("released after CloseAll", map[string]int{"/b": 2}, 0)
 }

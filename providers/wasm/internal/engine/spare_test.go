@@ -221,7 +221,10 @@ func TestSpareRecycle(t *testing.T) {
 	if err := w.Bind(a.WASI(), nil); err != nil {
 		t.Fatal(err)
 	}
-	first, _, _ := shellRun(t, w, "echo $RANDOM $RANDOM; echo new > /made.txt; ls /", nil, "/")
+	// The files the shell opened for its redirections are closed when
+	// its descriptors let go of them (exec 3>&-) and when the command
+	// ends (exec 4>... left open): they do not keep it from recycling.
+	first, _, _ := shellRun(t, w, "echo $RANDOM $RANDOM; echo new > /made.txt; ls /; exec 3>/f3; exec 3>&-; exec 4>/f4 5</a.txt; echo x >&4", nil, "/")
 	before := bb.ShellClones()
 	if err := w.Recycle(ctx); err != nil {
 		t.Fatal(err)
