@@ -68,11 +68,22 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		return err
 	}
 	name := args[0]
+	pathList, _ := c.Env("PATH")
+	// The interpreter's search of $PATH for this very name, folder and
+	// $PATH (made as it hashed the name), if it made one: not repeated.
+	found, searched := c.TakeFound()
+	searched = searched && found.Name == name && found.Dir == c.Dir && found.PathList == pathList
 	if b, ok := s.handlers[name]; ok {
 		return s.invoke(ctx, b, c, args)
 	}
 	if b, ok := lookupBuiltin(name); ok {
-		if p := s.pathShadow(c, name); p != "" {
+		p := ""
+		if searched {
+			p = s.shadowOf(c.Dir, found.Path)
+		} else {
+			p = s.pathShadow(c, name)
+		}
+		if p != "" {
 			return s.dispatch(ctx, c, append([]string{p}, args[1:]...))
 		}
 		return s.invoke(ctx, b, c, args)
@@ -87,9 +98,10 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 		}
 		return s.runFile(ctx, c, abs, args)
 	}
-	if name != "" {
-		pathList, _ := c.Env("PATH")
-		if p := fsLookPath(c.FS, c.Dir, pathList, name); p != "" {
+	if name != "" && !(searched && found.Path == "") {
+		// (a search that found no file, executable or not, leaves only
+		// the fallback)
+		if p := s.lookPathAfter(c, pathList, name, found, searched); p != "" {
 			if base, ok := posixfs.SystemCommand(c.FS, c.Abs(p)); ok {
 				// /usr/bin's file of a fallback name (python3): the
 				// fallback runs it, not the file's script.
@@ -135,11 +147,27 @@ func (s *session) runNamed(ctx context.Context, c *Call, args []string) error {
 // searches $PATH in order; "" when the command itself runs.
 func (s *session) pathShadow(c *Call, name string) string {
 	pathList, _ := c.Env("PATH")
-	p := s.pathLookup(c.Dir, pathList, name)
-	if p == "" || shBinDirs[path.Dir(shAbs(c.Dir, p))] {
+	return s.shadowOf(c.Dir, s.pathLookup(c.Dir, pathList, name))
+}
+
+// shadowOf is pathShadow's answer from p, what pathLookup found.
+func (s *session) shadowOf(dir, p string) string {
+	if p == "" || shBinDirs[path.Dir(shAbs(dir, p))] {
 		return ""
 	}
 	return p
+}
+
+// lookPathAfter is fsLookPath's answer for name, taken from the search
+// pathLookup made (found) when there is one and it found an executable
+// file by an absolute path: pathLookup stops at the first executable
+// file too (or earlier, at a system folder for a command of the
+// session's own, which is not then a file: searched again).
+func (s *session) lookPathAfter(c *Call, pathList, name string, found command.Found, searched bool) string {
+	if searched && path.IsAbs(found.Path) && fsExecutable(c.FS, found.Path) {
+		return found.Path
+	}
+	return fsLookPath(c.FS, c.Dir, pathList, name)
 }
 
 // shBinDirs are the folders where a Linux box keeps the commands this

@@ -18,7 +18,12 @@ import (
 // session is what every shell of one Run shares: the filesystem and the
 // command tables.
 type session struct {
-	base     afero.Fs // Options.FS with POSIX rules
+	base afero.Fs // Options.FS with POSIX rules
+	// look is base without the POSIX rules' errors (the system folders
+	// over Options.FS): a search of $PATH needs only whether a file is
+	// there, not which error (ENOENT or ENOTDIR) a missing one gives,
+	// which costs a stat of each parent folder.
+	look     afero.Fs
 	handlers map[string]Builtin
 	fallback Builtin
 	fbNames  map[string]bool
@@ -40,7 +45,8 @@ func newSession(opts Options) *session {
 	if s.name == "" {
 		s.name = "bash"
 	}
-	s.base = posixfs.Strict(posixfs.WithSystem(opts.FS, sysCommands{s}))
+	s.look = posixfs.WithSystem(opts.FS, sysCommands{s})
+	s.base = posixfs.Strict(s.look)
 	return s
 }
 

@@ -95,7 +95,7 @@ func (s *session) pathLookup(dir, pathList, name string) string {
 		}
 		cand := path.Join(d, name)
 		abs := shAbs(dir, cand)
-		if fi, err := s.base.Stat(abs); err == nil && fi.Mode().IsRegular() {
+		if fi, err := s.look.Stat(abs); err == nil && fi.Mode().IsRegular() {
 			if fi.Mode().Perm()&0o111 != 0 {
 				return cand
 			}

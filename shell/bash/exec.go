@@ -575,12 +575,15 @@ func (e *notFound) As(target any) bool {
 
 // external runs a command through Options.Exec.
 func (r *Runner) external(args []string, tmp []tmpVar) {
-	args = r.hashed(args)
+	args, found, searched := r.hashed(args)
 	env := r.environ()
 	for _, t := range tmp {
 		env[t.name] = t.val
 	}
 	c := r.newCall(env)
+	if searched {
+		c.SetFound(found)
+	}
 	var err error
 	func() {
 		defer func() {

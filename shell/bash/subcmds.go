@@ -24,6 +24,7 @@ import (
 	"github.com/agentenkit/agentenkit/shell/bash/ulimit"
 	"github.com/agentenkit/agentenkit/shell/bash/umask"
 	"github.com/agentenkit/agentenkit/shell/bash/vars"
+	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
@@ -255,16 +256,19 @@ func commandBuiltin(r *Runner, args []string) int {
 }
 
 // hashed applies the table of remembered command paths to a command
-// line (hashall): args[0] becomes the path it was found at before.
-func (r *Runner) hashed(args []string) []string {
+// line (hashall): args[0] becomes the path it was found at before. When
+// it searched $PATH for the name now, found is that search, to be handed
+// to the command's Call (command.Call.SetFound).
+func (r *Runner) hashed(args []string) (_ []string, found command.Found, searched bool) {
 	name := args[0]
 	if strings.Contains(name, "/") || !r.opt["hashall"] || r.opts.Lookup == nil {
-		return args
+		return args, found, false
 	}
-	if p := r.hash.Run(lookupHost{host{r}}, name); p != name {
-		return append([]string{p}, args[1:]...)
+	p, pathList, where, searched := r.hash.Run(lookupHost{host{r}}, name)
+	if p != name {
+		return append([]string{p}, args[1:]...), found, false
 	}
-	return args
+	return args, command.Found{Name: name, PathList: pathList, Dir: r.dir, Path: where}, searched
 }
 
 // cdHost is the runner as cd and pwd see it (dirs.CdShell).

@@ -54,6 +54,33 @@ type Call struct {
 	// carries its status and has a method NotRun() string that returns
 	// "NAME: reason".
 	Exec func(ctx context.Context, args []string) error
+
+	// found is the shell's search of $PATH for the command's name made
+	// just before this call ran it (SetFound), until TakeFound.
+	found *Found
+}
+
+// Found is what the shell's search of $PATH found for a command's Name:
+// Path, the file (or system command) that runs it, "" for nothing,
+// searched in the folders of PathList relative to Dir. The shell looks a
+// name up once per command (bash hashes it, hashall) and hands that
+// result to the lookup chain that runs the command, which would
+// otherwise search the same folders again.
+type Found struct{ Name, PathList, Dir, Path string }
+
+// SetFound records the search the shell made for this call's command.
+func (c *Call) SetFound(f Found) { c.found = &f }
+
+// TakeFound returns the search SetFound recorded and forgets it, so that
+// a command the call's Exec runs later does not see it; false when none
+// was recorded.
+func (c *Call) TakeFound() (Found, bool) {
+	f := c.found
+	if f == nil {
+		return Found{}, false
+	}
+	c.found = nil
+	return *f, true
 }
 
 // SetEnv gives c the environment env, which it keeps (and which must not

@@ -269,17 +269,24 @@ func (t *Table) sync(pathList string) {
 // remembered one (counting a hit), else name, which is remembered when
 // $PATH has it. A file since put earlier in $PATH is not seen; one
 // removed is "No such file or directory" when it runs.
-func (t *Table) Run(sh Shell, name string) string {
-	pathList := sh.Path()
+//
+// searched tells whether Run searched $PATH (pathList) for name now, and
+// found is what that search found ("" for nothing): the caller can hand
+// it on so that the command is not searched for twice.
+func (t *Table) Run(sh Shell, name string) (run, pathList, found string, searched bool) {
+	pathList = sh.Path()
 	t.sync(pathList)
 	if e, ok := t.paths[name]; ok {
 		e.hits++
-		return e.path
+		return e.path, pathList, "", false
 	}
-	if k, w := sh.Find(name, pathList); k == "file" && w != "" {
+	k, w := sh.Find(name, pathList)
+	if k == "file" && w != "" {
 		t.remember(name, w, 1)
+	} else {
+		w = ""
 	}
-	return name
+	return name, pathList, w, true
 }
 
 // Hash is hash [-lr] [-p pathname] [-dt] [name ...] (args without the

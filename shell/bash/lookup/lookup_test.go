@@ -90,11 +90,16 @@ func TestSequence(t *testing.T) {
 func TestTableRun(t *testing.T) {
 	sh := &fakeShell{}
 	var tab Table
-	for i, c := range []struct{ name, want string }{
-		{"tool", "tool"}, {"tool", "/tmp/lk/a/tool"}, {"only", "only"}, {"nosuch", "nosuch"}, {"nosuch", "nosuch"},
+	for i, c := range []struct {
+		name, want, found string
+		searched          bool
+	}{
+		{"tool", "tool", "/tmp/lk/a/tool", true}, {"tool", "/tmp/lk/a/tool", "", false}, {"only", "only", "/tmp/lk/b/only", true},
+		{"nosuch", "nosuch", "", true}, {"nosuch", "nosuch", "", true},
 	} {
-		if got := tab.Run(sh, c.name); got != c.want {
-			t.Errorf("%d: Run(%s) = %q, want %q", i, c.name, got, c.want)
+		got, _, found, searched := tab.Run(sh, c.name)
+		if got != c.want || found != c.found || searched != c.searched {
+			t.Errorf("%d: Run(%s) = %q, %q, %v; want %q, %q, %v", i, c.name, got, found, searched, c.want, c.found, c.searched)
 		}
 	}
 	c := tab.Clone()
@@ -106,7 +111,7 @@ func TestTableRun(t *testing.T) {
 		t.Errorf("got\n%s\nwant\n%s", got, want)
 	}
 	tab.sync("/bin")
-	if got := tab.Run(sh, "tool"); got != "tool" {
+	if got, _, _, _ := tab.Run(sh, "tool"); got != "tool" {
 		t.Errorf("after $PATH changed: Run(tool) = %q, want tool", got)
 	}
 }
