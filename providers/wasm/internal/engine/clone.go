@@ -44,8 +44,13 @@ import (
 // clones of one template share that new CPythons would not: the str hash
 // seed (as if PYTHONHASHSEED were fixed per template) and addresses (id()).
 // The random module, if the start imported it, is reseeded in each.
-// Objects still alive at exit are not finalised (no __del__ at
-// interpreter exit), as after os._exit.
+// A clone cannot return into CPython's main, so the prestart program ends
+// it as main would (python/prestart.py, serve): the exit status of
+// SystemExit, an uncaught exception or KeyboardInterrupt, then
+// Py_FinalizeEx's steps for what the command made (threads, atexit, the
+// standard streams flushed, its modules and __main__'s globals let go so
+// that their __del__ run and their files are flushed, builtins restored
+// first), then os._exit. The start's own objects are not finalised.
 type pyTemplate struct {
 	image *dataImage
 	sp    uint32

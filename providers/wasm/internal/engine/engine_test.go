@@ -106,6 +106,12 @@ func TestPythonExitCode(t *testing.T) {
 		{"raise ValueError('boom')", 1},
 		{"import os; os._exit(5)", 5},
 		{"pass", 0},
+		// The codes wazero gives an instance its context ended are also
+		// a guest's own exit(-1) and exit(-268435457): exits, not ends.
+		{"import sys; sys.exit(-1)", 0xffffffff},
+		{"import os; os._exit(-268435457)", 0xefffffff},
+		// No kill() on WASI: CPython's main exits 128+SIGINT.
+		{"raise KeyboardInterrupt", 130},
 	} {
 		r := runPy(t, RunSpec{Args: pyc(tc.code)})
 		if r.err != nil || r.code != tc.want {
@@ -417,26 +423,34 @@ func TestHostModule(t *testing.T) {
 }
 
 func TestPythonArgs(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"python3 s.py a", "python3 /w/s.py a"},
-		{"python3 -u s.py", "python3 -u /w/s.py"},
-		{"python3 /abs/s.py", "python3 /abs/s.py"},
-		{"python3 -c s.py", "python3 -c s.py"},
-		{"python3 -uc s.py", "python3 -uc s.py"},
-		{"python3 -m s.py", "python3 -m s.py"},
-		{"python3 -W ignore s.py", "python3 -W ignore /w/s.py"},
-		{"python3 -Wignore s.py", "python3 -Wignore /w/s.py"},
-		{"python3 -X dev -B s.py", "python3 -X dev -B /w/s.py"},
-		{"python3 --check-hash-based-pycs never d/s.py", "python3 --check-hash-based-pycs never /w/d/s.py"},
-		{"python3 -- -s.py", "python3 -- /w/-s.py"},
-		{"python3 - s.py", "python3 - s.py"},
-		{"python3 ../s.py", "python3 /s.py"},
-		{"python3", "python3"},
+	for _, tc := range []struct {
+		in, want string
+		i        int
+	}{
+		{"python3 s.py a", "python3 /w/s.py a", 1},
+		{"python3 -u s.py", "python3 -u /w/s.py", 2},
+		{"python3 /abs/s.py", "python3 /abs/s.py", 0},
+		{"python3 -c s.py", "python3 -c s.py", 0},
+		{"python3 -uc s.py", "python3 -uc s.py", 0},
+		{"python3 -m s.py", "python3 -m s.py", 0},
+		{"python3 -W ignore s.py", "python3 -W ignore /w/s.py", 3},
+		{"python3 -Wignore s.py", "python3 -Wignore /w/s.py", 2},
+		{"python3 -X dev -B s.py", "python3 -X dev -B /w/s.py", 4},
+		{"python3 --check-hash-based-pycs never d/s.py", "python3 --check-hash-based-pycs never /w/d/s.py", 3},
+		{"python3 -- -s.py", "python3 -- /w/-s.py", 2},
+		{"python3 - s.py", "python3 - s.py", 0},
+		// CPython's __file__ is the folder and the path as given.
+		{"python3 ../s.py", "python3 /w/../s.py", 1},
+		{"python3 ./s.py", "python3 /w/./s.py", 1},
+		{"python3", "python3", 0},
 	} {
-		got := strings.Join(pythonArgs(strings.Fields(tc.in), "/w"), " ")
-		if got != tc.want {
-			t.Errorf("%s: got %s, want %s", tc.in, got, tc.want)
+		args, i := pythonArgs(strings.Fields(tc.in), "/w")
+		if got := strings.Join(args, " "); got != tc.want || i != tc.i {
+			t.Errorf("%s: got %s (script at %d), want %s (at %d)", tc.in, got, i, tc.want, tc.i)
 		}
+	}
+	if args, _ := pythonArgs([]string{"python3", "s.py"}, "/"); args[1] != "/s.py" {
+		t.Errorf("in /: %q", args)
 	}
 }
 
@@ -662,5 +676,24 @@ func TestStackOverflowIsATrap(t *testing.T) {
 	}
 	if !strings.Contains(stderr.String(), "stack overflow") {
 		t.Errorf("stderr %q", stderr.String())
+	}
+}
+
+// TestPyRepr: Python's repr() of a str (checked against CPython 3.11).
+func TestPyRepr(t *testing.T) {
+	for in, want := range map[string]string{
+		"/a/b.py":       `'/a/b.py'`,
+		"/it's.py":      `"/it's.py"`,
+		`/it's "q".py`:  `'/it\'s "q".py'`,
+		"/t\tn\n\\x":    `'/t\tn\n\\x'`,
+		"/é ü":          `'/é ü'`,
+		"/\x7f\x01":     `'/\x7f\x01'`,
+		"/\u00a0\u200b": `'/\xa0\u200b'`,
+		"/\U0001f600":   "'/\U0001f600'",
+		"/\U000e0001":   `'/\U000e0001'`,
+	} {
+		if got := pyRepr(in); got != want {
+			t.Errorf("pyRepr(%q) = %s, want %s", in, got, want)
+		}
 	}
 }

@@ -149,7 +149,7 @@ func (ps *prestart) request(args []string, env map[string]string, dir string) ([
 	case a != "" && a != "-" && !strings.HasPrefix(a, "-"):
 		target = a
 		if !path.IsAbs(target) {
-			target = path.Join(dir, target)
+			target = joinRel(dir, target) // as a new CPython's __file__
 		}
 		kind, argv = "f", args[1:]
 	default:

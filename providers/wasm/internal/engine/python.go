@@ -16,6 +16,10 @@ import (
 	"strings"
 	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
 	"time"
+	"unicode"
+	"unicode/utf8"
+
+	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 )
 
 // Python is the image name that selects CPython's conventions in Run.
@@ -209,11 +213,20 @@ func pythonEnv(env map[string]string, stdlibPath string) {
 	}
 }
 
+// pythonScriptEnv is set, in a new CPython's environment, when
+// pythonArgs made the script's path absolute: "I:ARG", the script's index
+// I in argv and the path ARG as the command gave it. sitecustomize takes it
+// out of the environment and puts ARG back into sys.argv[0] and
+// sys.orig_argv[I], as CPython leaves them.
+const pythonScriptEnv = "AGENTENKIT_SCRIPT"
+
 // pythonArgs returns args (argv[0] first) with a relative script path made
-// absolute against dir: CPython resolves it against "/" before site runs.
+// absolute against dir, as CPython makes the script's __file__ (the folder,
+// a slash and the path as given: no cleaning): CPython resolves it against
+// "/" before site runs. i is the script's index when it did, else 0.
 // It follows CPython's option syntax: -c and -m end the options with no
 // script; -W, -X and --check-hash-based-pycs take a value; "-" is stdin.
-func pythonArgs(args []string, dir string) []string {
+func pythonArgs(args []string, dir string) (out []string, i int) {
 	for i := 1; i < len(args); i++ {
 		a := args[i]
 		switch {
@@ -221,9 +234,9 @@ func pythonArgs(args []string, dir string) []string {
 			if i+1 < len(args) {
 				return withScript(args, i+1, dir)
 			}
-			return args
+			return args, 0
 		case a == "-":
-			return args
+			return args, 0
 		case a == "--check-hash-based-pycs":
 			i++
 		case strings.HasPrefix(a, "--"):
@@ -232,7 +245,7 @@ func pythonArgs(args []string, dir string) []string {
 			for j := 1; j < len(a); j++ {
 				switch a[j] {
 				case 'c', 'm':
-					return args
+					return args, 0
 				case 'W', 'X':
 					if j == len(a)-1 {
 						i++ // the value is the next argument
@@ -244,14 +257,83 @@ func pythonArgs(args []string, dir string) []string {
 			return withScript(args, i, dir)
 		}
 	}
-	return args
+	return args, 0
 }
 
-func withScript(args []string, i int, dir string) []string {
-	if path.IsAbs(args[i]) {
-		return args
+func withScript(args []string, i int, dir string) ([]string, int) {
+	if path.IsAbs(args[i]) || args[i] == "" {
+		return args, 0
 	}
 	out := append([]string(nil), args...)
-	out[i] = path.Join(dir, args[i])
-	return out
+	out[i] = joinRel(dir, args[i])
+	return out, i
+}
+
+// joinRel is CPython's _Py_abspath of the relative path p in the folder
+// dir: dir, a slash unless dir ends with one, and p as it is.
+func joinRel(dir, p string) string {
+	if strings.HasSuffix(dir, "/") {
+		return dir + p
+	}
+	return dir + "/" + p
+}
+
+// missingScript is what CPython prints (then it exits with status 2) for
+// `PROG SCRIPT ...`, SCRIPT at the absolute path abs, when fsys has no
+// file there: Linux's errno and text, where CPython for WASI would print
+// WASI's numbers ([Errno 44]). ok is false when the file may be there (or
+// is not fsys's to say: the engine's mounts, the image's own /usr), and
+// CPython is to start and say.
+func missingScript(fsys experimentalsys.FS, prog, abs string) (msg string, ok bool) {
+	if fsys == nil || !path.IsAbs(abs) || strings.HasPrefix(abs, "/usr/") {
+		return "", false
+	}
+	var errno int
+	var text string
+	switch _, e := fsys.Stat(strings.TrimPrefix(path.Clean(abs), "/")); e {
+	case experimentalsys.ENOENT:
+		errno, text = 2, "No such file or directory"
+	case experimentalsys.ENOTDIR:
+		errno, text = 20, "Not a directory"
+	default:
+		return "", false
+	}
+	return fmt.Sprintf("%s: can't open file %s: [Errno %d] %s\n", prog, pyRepr(abs), errno, text), true
+}
+
+// pyRepr is Python's repr() of the str s.
+func pyRepr(s string) string {
+	quote := '\''
+	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
+		quote = '"'
+	}
+	var b strings.Builder
+	b.WriteRune(quote)
+	for _, r := range s {
+		switch {
+		case r == quote || r == '\\':
+			b.WriteByte('\\')
+			b.WriteRune(r)
+		case r == '\t':
+			b.WriteString(`\t`)
+		case r == '\n':
+			b.WriteString(`\n`)
+		case r == '\r':
+			b.WriteString(`\r`)
+		case r < ' ' || r == 0x7f:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r < 0x7f:
+			b.WriteRune(r)
+		case r != utf8.RuneError && unicode.IsPrint(r):
+			b.WriteRune(r)
+		case r <= 0xff:
+			fmt.Fprintf(&b, `\x%02x`, r)
+		case r <= 0xffff:
+			fmt.Fprintf(&b, `\u%04x`, r)
+		default:
+			fmt.Fprintf(&b, `\U%08x`, r)
+		}
+	}
+	b.WriteRune(quote)
+	return b.String()
 }

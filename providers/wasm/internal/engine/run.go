@@ -8,6 +8,7 @@ import (
 	"io/fs"
 	"maps"
 	"path"
+	"strconv"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -171,7 +172,16 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 	args := spec.Args
 	if img.python {
 		pythonEnv(env, img.stdlibPath(stdlib))
-		args = pythonArgs(args, dir)
+		var i int
+		if args, i = pythonArgs(args, dir); i > 0 {
+			env[pythonScriptEnv] = strconv.Itoa(i) + ":" + spec.Args[i]
+		}
+		if i == 1 { // no option that could print before
+			if msg, ok := missingScript(spec.FS, args[0], args[1]); ok {
+				_, _ = io.WriteString(stderr, msg)
+				return 2, nil
+			}
+		}
 	}
 	cfg := moduleConfig(args, env, stdinFor(ctx, spec.Stdin), stdout, stderr, img.mounts(spec.FS, site, stdlib), ctx)
 
@@ -205,6 +215,9 @@ func (img *Image) run(ctx context.Context, spec RunSpec, site, stdlib fs.FS) (co
 	return img.result(ctx, err, alloc, stderr)
 }
 
+// result is a run's code and error (see the package doc) from what the
+// instance's call returned; ctx is the context the instance ran under: its
+// end, and only that, makes wazero's context exit codes the engine's.
 func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, stderr io.Writer) (int, error) {
 	memNote := func(code int) (int, error) {
 		if refused := alloc.refused.Load(); alloc.over.Load() && refused != nil && refused != alloc.budget {
@@ -226,10 +239,15 @@ func (img *Image) result(ctx context.Context, err error, alloc *capAllocator, st
 	case err == nil:
 		return 0, nil
 	case errors.As(err, &exit):
-		switch exit.ExitCode() {
-		case sys.ExitCodeDeadlineExceeded:
+		// wazero's codes for an instance closed because its context
+		// ended (schedYield closes with them) are also what a guest's
+		// exit(-1) or exit(-268435457) passes to proc_exit: only an
+		// ended context makes them the engine's.
+		switch c := exit.ExitCode(); {
+		case ctx.Err() == nil:
+		case c == sys.ExitCodeDeadlineExceeded:
 			return ExitTimeout, &RunError{Code: ExitTimeout, Kind: ErrTimeout}
-		case sys.ExitCodeContextCanceled:
+		case c == sys.ExitCodeContextCanceled:
 			return ExitCanceled, &RunError{Code: ExitCanceled, Kind: ErrCanceled}
 		}
 		code := int(exit.ExitCode())

@@ -298,7 +298,7 @@ func (w *Warm) run(ctx context.Context, raw []byte, spec RunSpec, stderr io.Writ
 		if ctx.Err() != nil {
 			return ctxResult(ctx.Err())
 		}
-		return w.img.result(ctx, w.exitErr, w.alloc, stderr)
+		return w.img.result(w.base, w.exitErr, w.alloc, stderr)
 	}
 	select {
 	case d := <-c.done:
@@ -323,7 +323,7 @@ func (w *Warm) run(ctx context.Context, raw []byte, spec RunSpec, stderr io.Writ
 		if w.exitErr == nil {
 			return -1, errors.New("engine: warm run: the instance exited")
 		}
-		return w.img.result(ctx, w.exitErr, w.alloc, stderr)
+		return w.img.result(w.base, w.exitErr, w.alloc, stderr)
 	}
 }
 

@@ -15,6 +15,31 @@ _agentenkit_chdir()
 del _agentenkit_chdir
 
 
+# agentenkit: for the same reason the engine gives a new CPython a relative
+# script's path made absolute; CPython keeps the path as given in
+# sys.argv[0] and sys.orig_argv: put it back (engine/python.go,
+# pythonScriptEnv).
+def _agentenkit_script():
+    import os
+    import posix
+    import sys
+    s = os.environ.pop("AGENTENKIT_SCRIPT", None)
+    posix.environ.pop(b"AGENTENKIT_SCRIPT", None)
+    if s is None:
+        return
+    i, _, arg = s.partition(":")
+    i = int(i)
+    orig = getattr(sys, "orig_argv", None)
+    if orig is not None and 0 < i < len(orig) and sys.argv and orig[i] == sys.argv[0]:
+        orig[i] = arg
+    if sys.argv:
+        sys.argv[0] = arg
+
+
+_agentenkit_script()
+del _agentenkit_script
+
+
 # agentenkit: the network. `import socket` gets the stdlib's module with
 # _agentenkit_net's socket (a connection the sandbox's host opens) and
 # `import ssl` gets _agentenkit_ssl (TLS done by the host): urllib.request,
