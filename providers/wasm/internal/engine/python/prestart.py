@@ -152,6 +152,7 @@ def _agentenkit_prestarted():
     # end, see serve), and builtins as CPython's finalisation restores
     # them: as they were before open() and site's names were added.
     started = set(sys.modules)
+    specials = dict.fromkeys(("path", "argv", "ps1", "ps2", "last_exc", "last_type", "last_value", "last_traceback", "__interactivehook__"))
     late = ("open", "copyright", "credits", "exit", "help", "license", "quit")
     builtins_copy = {k: v for k, v in vars(builtins).items() if k not in late}
     _exit, collect, weakref = os._exit, gc.collect, __import__("_weakref").ref
@@ -217,20 +218,22 @@ def _agentenkit_prestarted():
             # collector clears them, in their order) and the command's
             # modules; those still alive after it are cleared last to first.
             builtins._ = None
-            for k in ("path", "argv", "ps1", "ps2", "last_exc", "last_type", "last_value", "last_traceback", "__interactivehook__"):
-                setattr(sys, k, None)
-            sys.stdin, sys.stdout, sys.stderr = sys.__stdin__, sys.__stdout__, sys.__stderr__
+            sysd = vars(sys)
+            sysd.update(specials)
+            sysd.update(stdin=sys.__stdin__, stdout=sys.__stdout__, stderr=sys.__stderr__)
             mods = sys.modules
             refs = []
-            for k in list(mods):
-                m = mods[k]
-                if k not in started and m is not None:
-                    try:
-                        refs.append(weakref(m))
-                    except TypeError:
-                        pass
-                mods[k] = None
-            m = None
+            new = () if len(mods) == len(started) and mods.keys() == started else mods.keys() - started
+            if new:  # out in sys.modules' order (the start's stay alive here)
+                for k in [k for k in mods if k in new]:
+                    m = mods[k]
+                    if m is not None:
+                        try:
+                            refs.append(weakref(m))
+                        except TypeError:
+                            pass
+                    mods[k] = None
+                m = None
             mods.clear()
             b = vars(builtins)
             b.clear()
@@ -302,6 +305,10 @@ def _agentenkit_prestarted():
 
     g["_agentenkit_serve"] = serve
     g["_agentenkit_code"] = compile("_agentenkit_serve()", "<agentenkit>", "exec")
+    # What this program made is the start's too: the collection at a
+    # clone's end walks only what its command made.
+    gc.collect()
+    gc.freeze()
     sys.stdout.flush()
     sys.stderr.flush()
     os.write(2, b"\0agentenkit-snapshot %d %d %d %d\n" % (id(builtins), id(exec), id(g["_agentenkit_code"]), id(g)))
