@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"runtime"
 	"slices"
 	"strconv"
 	"strings"
@@ -105,6 +106,10 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			}
 		})
 		prevR = pr
+		// bash forks the stages in order and a child runs first as a
+		// rule: a stage starts before the next one is made (set -x
+		// traces a | b as a, then b).
+		runtime.Gosched()
 	}
 	for _, ch := range done {
 		if ch != nil {

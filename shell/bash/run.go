@@ -26,6 +26,7 @@ import (
 	"io"
 	"maps"
 	"path"
+	"runtime"
 	"strconv"
 	"strings"
 	"sync"
@@ -1275,6 +1276,9 @@ func (r *Runner) background(st *syntax.Stmt) {
 			})
 		})
 	}()
+	// A forked child runs first as a rule: `echo a & echo b &` prints a,
+	// then b, in bash. A new goroutine is only next in line.
+	runtime.Gosched()
 	r.jobs = append(r.jobs, j)
 	r.lastBg = s.pid
 	r.status = 0

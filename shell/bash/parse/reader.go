@@ -207,7 +207,7 @@ func (rd *Reader) Next() ([]*syntax.Stmt, error) {
 		if n == 0 && err == nil {
 			return nil, nil
 		}
-		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err) || rd.emptyArithRetry(err) || rd.arithRetry(full, err) || rd.inlineIdxRetry(err) || rd.badIdxRetry(err))) {
+		if subst < maxAliasSubst && (rd.aliasesOn() && rd.expandOne(full, err) || err != nil && (rd.parenRetry(full, err) || rd.emptySliceRetry(err) || rd.kshRetry(full, err) || rd.letRetry(full, err) || rd.appendRetry(full, err) || rd.hdocRetry(err) || rd.letParenRetry(err) || rd.emptyArithRetry(err) || rd.arithRetry(full, err) || rd.inlineIdxRetry(err) || rd.badIdxRetry(err))) {
 			if len(group) > 0 {
 				rd.restart(int(group[0].Pos().Offset()), 0)
 			} else {
@@ -827,6 +827,77 @@ func (rd *Reader) letParenRetry(perr error) bool {
 	rd.shiftAfter(ws, 1)
 	rd.text = rd.text[:ws] + "'" + rd.text[ws:end+1] + "'" + rd.text[end+1:]
 	return true
+}
+
+// emptySliceRetry handles ${x: }, ${a[@]: : }, ${x::} and ${x:1:}: an
+// offset or length of blanks or nothing, which mvdan's parser refuses
+// and bash evaluates as 0 (only ${x:}, nothing after the one colon, is a
+// bad substitution: kshRetry's). A 0 is written in the expression's
+// first blank (or put in).
+func (rd *Reader) emptySliceRetry(perr error) bool {
+	var pe syntax.ParseError
+	if !errors.As(perr, &pe) || !strings.HasSuffix(pe.Text, "must be followed by an expression") {
+		return false
+	}
+	i := errOffset(perr)
+	if i <= 0 || i >= len(rd.text) || rd.text[i] != ':' {
+		return false
+	}
+	j := i + 1
+	for j < len(rd.text) && (rd.text[j] == ' ' || rd.text[j] == '\t') {
+		j++
+	}
+	if j >= len(rd.text) || (rd.text[j] != '}' && rd.text[j] != ':') {
+		return false
+	}
+	// the colon is a slice's: ${name: or ${name[...]: or ${@: before it
+	open := strings.LastIndex(rd.text[:i], "${")
+	if open < 0 || !sliceHead(rd.text[open+2:i]) {
+		return false
+	}
+	if j == i+1 && rd.text[j] == '}' && !strings.Contains(rd.text[open+2:i], ":") {
+		return false // ${x:}
+	}
+	if j > i+1 {
+		rd.text = rd.text[:i+1] + "0" + rd.text[i+2:]
+		return true
+	}
+	rd.shiftAfter(i+1, 1)
+	rd.text = rd.text[:i+1] + "0" + rd.text[i+1:]
+	return true
+}
+
+// sliceHead reports whether s, the text between "${" and a colon, is a
+// parameter (a name, a special or positional one, an element a[...]),
+// optionally followed by a slice's offset (":off").
+func sliceHead(s string) bool {
+	if k := strings.IndexByte(s, ':'); k >= 0 {
+		s = s[:k]
+	}
+	if k := strings.IndexByte(s, '['); k > 0 && strings.HasSuffix(s, "]") {
+		s = s[:k]
+	}
+	if s == "" {
+		return false
+	}
+	if len(s) == 1 && strings.IndexByte("@*#?-$!0123456789", s[0]) >= 0 {
+		return true
+	}
+	for k, c := range s {
+		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || k > 0 && c >= '0' && c <= '9') {
+			return s != "" && allDigits(s)
+		}
+	}
+	return true
+}
+
+func allDigits(s string) bool {
+	for _, c := range s {
+		if c < '0' || c > '9' {
+			return false
+		}
+	}
+	return s != ""
 }
 
 // emptyArithRetry handles an empty (( )) or $(( )), which mvdan's parser
