@@ -9,3 +9,8 @@ exec 6>f5 >. ; echo "exec: $?"; echo six >&6 || echo "no fd 6"
 exec 7>f6; : 7>&-; echo seven >&7; exec 7>&-; cat f6
 exec 8>f7 9>&8; exec 8>&-; echo nine >&9; exec 9>&-; cat f7
 exec {fd}>f8; echo var >&$fd; exec {fd}>&-; cat f8; echo "closed: $( { echo x >&$fd; } 2>&1 | wc -l)"
+# a background job keeps the files of the redirections it started under
+# open after the command that made it ended (the function's >f9, an fd
+# the shell closed meanwhile)
+bgf() { { sleep 0.1; echo late; } & }; bgf >f9; echo now; wait; cat f9
+exec 3>f10; (sleep 0.1; echo bg >&3) & exec 3>&-; wait; cat f10
