@@ -51,3 +51,32 @@ func BenchmarkPipeline(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkSubshell measures what a subshell and an external command
+// cost the shell itself: a command substitution per iteration (a copy
+// of the shell's state each), a loop of an external command (its $PATH
+// search), and a shell started for one builtin.
+func BenchmarkSubshell(b *testing.B) {
+	cases := []struct{ name, script string }{
+		{"echo", "echo hi"},
+		{"subst100", "for i in $(seq 100); do x=$(echo $i); done"},
+		{"ls5", "for f in a b c d e; do ls /tmp >/dev/null; done"},
+	}
+	fsys := afero.NewMemMapFs()
+	ctx := context.Background()
+	if code, err := Run(ctx, "mkdir -p /tmp && touch /tmp/a /tmp/b", Options{FS: fsys}); err != nil || code != 0 {
+		b.Fatal(code, err)
+	}
+	for _, c := range cases {
+		b.Run(c.name, func(b *testing.B) {
+			var out bytes.Buffer
+			for b.Loop() {
+				out.Reset()
+				code, err := Run(ctx, c.script, Options{FS: fsys, Stdout: &out, Stderr: &out})
+				if err != nil || code != 0 {
+					b.Fatal(code, err, out.String())
+				}
+			}
+		})
+	}
+}
