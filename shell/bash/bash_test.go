@@ -76,6 +76,7 @@ func TestRun(t *testing.T) {
 		code                      int
 	}{
 		{"echo", "echo hi; echo -n a; echo -e 'b\\tc'", "hi\nab\tc\n", "", 0},
+		{"subshells share variables copied on write (a variable read and changed around a $(...))", "a=(1 2); a+=( $(echo x) \"${a[@]}\" ); echo \"${a[@]}\"\nf() { local b=(p); b+=( $(echo y) \"${b[@]}\" ); echo \"${b[@]}\"; }; f\ndeclare -A m=([k]=v); m[$(echo j)]=${m[k]}; declare -p m\nc=(1); c=( [$(echo 0)]=z [1]=${c[0]} ); echo \"${c[@]}\"\nx=1; y=$(x=2; echo $x); echo $x $y; (x=3; a[5]=q); echo $x ${#a[@]}\necho | { x=4; read; }; echo $x\ng() { local l=in; echo $(l=sub; echo $l) $l; }; g\nn=0; for i in 1 2 3; do n=$(( $(echo $n) + i )); done; echo $n\nz=1; { : ; echo bg $z; } & z=2; wait; echo $z\n", "1 2 x 1 2\np y p\ndeclare -A m=([k]=\"v\" [j]=\"v\" )\nz 1\n1 2\n1 5\n1\nsub in\n6\nbg 1\n2\n", "", 0},
 		{"declare -p quotes control characters", `x=$'a\nb'; a=($'c\td' e); declare -p x a`, "declare -- x=$'a\\nb'\ndeclare -a a=([0]=$'c\\td' [1]=\"e\")\n", "", 0},
 		{"FUNCNAME is the call stack", `f() { g; }; g() { echo "${FUNCNAME[@]}"; }; f; echo "[${FUNCNAME[*]}]"; declare -p FUNCNAME`, "g f\n[]\ndeclare -a FUNCNAME\n", "", 0},
 		{"indirection through an element and an array's values", `v1=hello v2=world; a=(v1 v2); echo "${!a[1]}"; b=(v1); echo "${!b[@]:1}" "${!b[@]}"; (echo "${!nope[@]-x}"); echo $?`, "world\nello 0\n1\n", "bash: line 1: nope[@]: invalid indirect expansion\n", 0},

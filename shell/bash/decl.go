@@ -365,7 +365,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 		var v *vars.Var
 		if inFunc {
 			top := r.vars.Local() // the function's frame, under temporary ones
-			v = top.Vars[name]
+			v = r.vars.Own(top, name)
 			if v == nil {
 				outer, _ := r.vars.Lookup(name)
 				if outer != nil && outer.ReadOnly && variant == "local" {
@@ -385,7 +385,7 @@ func (r *Runner) declare(opts []string, assigns []*syntax.Assign) int {
 			v = r.lookupVar(name)
 			if global || v == nil {
 				if global {
-					v = r.vars.Global().Vars[name]
+					v = r.vars.Own(r.vars.Global(), name)
 				}
 				if v == nil {
 					v = &vars.Var{}

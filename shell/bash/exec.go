@@ -55,6 +55,12 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 		return
 	}
 	defer r.shared.jobs.Add(-forks)
+	// The stages share the shell's variables until they change them
+	// (subshellFork) when the shell runs nothing while they run: not
+	// with lastpipe (the last stage is the shell's) nor with a DEBUG
+	// trap (run by the shell before each stage).
+	_, debug := r.traps["DEBUG"]
+	lazy := !lastInShell && !debug
 	for i, st := range stages {
 		var pr *pipe.Reader
 		var pw *pipe.Writer
@@ -82,7 +88,12 @@ func (r *Runner) pipeline(c *syntax.BinaryCmd) {
 			r.setLine(st.Pos())
 			r.debugTrap()
 		}
-		s := r.subshellCopy()
+		var s *Runner
+		if lazy {
+			s = r.subshellFork()
+		} else {
+			s = r.subshellCopy()
+		}
 		s.inStage = true
 		s.shownJobs = r.visibleJobs()
 		if in != nil {
@@ -293,12 +304,11 @@ func (r *Runner) applyRedirs(rds []*syntax.Redirect) (restore func(), ok bool) {
 // setLastArg sets $_, the last word of the simple command that ran last,
 // after it ran (a function sees its caller's previous one).
 func (r *Runner) setLastArg(s string) {
-	g := r.vars.Global().Vars
-	if v, ok := g["_"]; ok && v.Kind == vars.String && !v.ReadOnly && !v.NameRef && !v.Integer {
+	if v := r.vars.Own(r.vars.Global(), "_"); v != nil && v.Kind == vars.String && !v.ReadOnly && !v.NameRef && !v.Integer {
 		v.Str, v.Set = s, true
 		return
 	}
-	g["_"] = &vars.Var{Set: true, Str: s}
+	r.vars.Global().Vars["_"] = &vars.Var{Set: true, Str: s}
 }
 
 func printNode(n syntax.Node) string {

@@ -294,7 +294,7 @@ func (r *Runner) cmdSubst(stmts []*syntax.Stmt) (string, error) {
 		return strings.TrimRight(data, "\n"), nil
 	}
 	var buf bytes.Buffer
-	s := r.subshellCopy()
+	s := r.subshellFork()
 	s.shownJobs = r.visibleJobs()
 	s.fds.Set(1, &redir.FD{W: &lockedWriter{w: command.CtxWriter{Ctx: r.ctx, W: expand.SubstBuffer{Buf: &buf}}}, Name: "cmdsubst"})
 	if len(stmts) == 1 {

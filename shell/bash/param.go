@@ -105,7 +105,7 @@ func (r *Runner) getVar(name string) (string, bool) {
 	if s, ok, isSpecial := r.special(name); isSpecial {
 		return s, ok
 	}
-	if v, _ := r.vars.Lookup(name); v != nil && !v.NameRef && strings.IndexByte(name, '[') < 0 {
+	if v := r.vars.Peek(name); v != nil && !v.NameRef && strings.IndexByte(name, '[') < 0 {
 		// Neither a nameref nor a[i]: the variable itself.
 		return v.Scalar()
 	}

@@ -402,9 +402,17 @@ func (r *Runner) setOpt(name string, on bool) bool {
 
 // subshell returns a copy of r that runs apart: its own variables,
 // functions, folder and fds.
-func (r *Runner) subshellCopy() *Runner {
+func (r *Runner) subshellCopy() *Runner { return r.subshellOf(r.vars.Clone()) }
+
+// subshellFork is subshellCopy for a subshell r waits for, doing nothing
+// meanwhile ($(...), ( ), a pipeline's stages): its variables are copied
+// on write (vars.Scope.Fork).
+func (r *Runner) subshellFork() *Runner { return r.subshellOf(r.vars.Fork()) }
+
+// subshellOf is subshellCopy with the variables vs.
+func (r *Runner) subshellOf(vs *vars.Scope) *Runner {
 	c := *r
-	c.vars = r.vars.Clone()
+	c.vars = vs
 	c.funcs = cloneMap(r.funcs)
 	c.funcLineOff = cloneMap(r.funcLineOff)
 	c.funcSrc = cloneMap(r.funcSrc)
@@ -1212,7 +1220,7 @@ func (r *Runner) caseClause(c *syntax.CaseClause) {
 
 // subshellRun runs fn in a copy of r and takes its status.
 func (r *Runner) subshellRun(fn func(s *Runner)) {
-	s := r.subshellCopy()
+	s := r.subshellFork()
 	code := s.runSub(fn)
 	r.status = code
 }

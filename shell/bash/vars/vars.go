@@ -16,6 +16,7 @@ import (
 	"sort"
 	"strconv"
 	"strings"
+	"sync/atomic"
 
 	"github.com/agentenkit/agentenkit/shell/bash/hashorder"
 	"github.com/agentenkit/agentenkit/shell/bash/printf"
@@ -42,6 +43,11 @@ type Var struct {
 	Keys  []string // the assoc's keys in insertion order
 
 	Exported, ReadOnly, Integer, Lower, Upper, NameRef bool
+
+	// owner is the id of the Scope that made v, or 0 for the scope
+	// whose frame holds it; a scope made by Fork copies a variable of
+	// another's before it uses it (Lookup, Ensure, Own).
+	owner uint64
 }
 
 // Clone is a deep copy of v.
@@ -50,6 +56,7 @@ func (v *Var) Clone() *Var {
 	c.Idx = maps.Clone(v.Idx)
 	c.Assoc = maps.Clone(v.Assoc)
 	c.Keys = slices.Clone(v.Keys)
+	c.owner = 0
 	return &c
 }
 
@@ -285,29 +292,121 @@ type Frame struct {
 // first.
 type Scope struct {
 	Frames []*Frame
+	id     uint64 // for Fork; 0 until s forks
+	cow    bool   // made by Fork: copies another scope's variables first
 }
+
+// scopeIDs numbers the scopes that fork and are forked.
+var scopeIDs atomic.Uint64
 
 // NewScope is a scope of empty globals.
 func NewScope() *Scope { return &Scope{Frames: []*Frame{{Vars: map[string]*Var{}}}} }
 
-// Clone is a deep copy of s (a subshell's variables).
+// Clone is a deep copy of s: the variables of a subshell that runs
+// beside its parent (a background job, a process substitution).
 func (s *Scope) Clone() *Scope {
+	n := 0
+	for _, f := range s.Frames {
+		n += len(f.Vars)
+	}
+	block := make([]Var, n) // one allocation for all the copies
+	frames := make([]Frame, len(s.Frames))
 	c := &Scope{Frames: make([]*Frame, len(s.Frames))}
-	for i, f := range s.Frames {
-		nf := &Frame{Vars: make(map[string]*Var, len(f.Vars)), Temp: f.Temp}
+	i := 0
+	for fi, f := range s.Frames {
+		nf := &frames[fi]
+		nf.Temp = f.Temp
+		nf.Vars = make(map[string]*Var, len(f.Vars))
 		for k, v := range f.Vars {
-			nf.Vars[k] = v.Clone()
+			if v == nil {
+				nf.Vars[k] = nil
+				continue
+			}
+			cv := &block[i]
+			i++
+			*cv = *v
+			cv.owner = 0
+			if v.Idx != nil {
+				cv.Idx = maps.Clone(v.Idx)
+			}
+			if v.Assoc != nil {
+				cv.Assoc = maps.Clone(v.Assoc)
+			}
+			if v.Keys != nil {
+				cv.Keys = slices.Clone(v.Keys)
+			}
+			nf.Vars[k] = cv
+		}
+		c.Frames[fi] = nf
+	}
+	return c
+}
+
+// Fork is a copy of s, copied on write, for a subshell its parent waits
+// for without running meanwhile ($(...), ( ), the stages of a pipeline):
+// it has frames and maps of its own, but shares s's variables until it
+// looks one up (Lookup, Ensure, Own), which copies that one. s keeps
+// changing its own in place, so s must not run until the fork has
+// ended (nor read a variable while s changes it); a subshell that runs
+// beside its parent takes a Clone.
+func (s *Scope) Fork() *Scope {
+	if s.id == 0 {
+		s.id = scopeIDs.Add(1)
+	}
+	frames := make([]Frame, len(s.Frames))
+	c := &Scope{Frames: make([]*Frame, len(s.Frames)), id: scopeIDs.Add(1), cow: true}
+	for i, f := range s.Frames {
+		for _, v := range f.Vars {
+			if v != nil && v.owner == 0 {
+				v.owner = s.id // s's own, no longer the holder's alone
+			}
+		}
+		nf := &frames[i]
+		nf.Temp = f.Temp
+		nf.Vars = maps.Clone(f.Vars)
+		if nf.Vars == nil {
+			nf.Vars = map[string]*Var{}
 		}
 		c.Frames[i] = nf
 	}
 	return c
 }
 
+// mine tells whether s may change v in place.
+func (s *Scope) mine(v *Var) bool { return !s.cow || v.owner == 0 || v.owner == s.id }
+
+// Own is frame f's variable name, made s's own to change (a copy of a
+// variable a Fork shares); nil when f has none. f is one of s's frames.
+func (s *Scope) Own(f *Frame, name string) *Var {
+	v, ok := f.Vars[name]
+	if !ok || v == nil || s.mine(v) {
+		return v
+	}
+	v = v.Clone()
+	f.Vars[name] = v
+	return v
+}
+
+// Peek is the variable name as Lookup finds it, to be read only, now:
+// it is not copied when shared, so it must not be changed or kept.
+func (s *Scope) Peek(name string) *Var {
+	for i := len(s.Frames) - 1; i >= 0; i-- {
+		if v, ok := s.Frames[i].Vars[name]; ok {
+			return v
+		}
+	}
+	return nil
+}
+
 // Lookup finds the variable name in the innermost frame that has it and
-// that frame's index; nil, -1 when none has it.
+// that frame's index; nil, -1 when none has it. The variable is s's own
+// to change (Own).
 func (s *Scope) Lookup(name string) (*Var, int) {
 	for i := len(s.Frames) - 1; i >= 0; i-- {
 		if v, ok := s.Frames[i].Vars[name]; ok {
+			if v != nil && !s.mine(v) {
+				v = s.Own(s.Frames[i], name)
+			}
 			return v, i
 		}
 	}
@@ -344,7 +443,7 @@ func (s *Scope) Names() []string {
 func (s *Scope) Resolve(name string) (target string, circular bool) {
 	var seen map[string]bool // made at the first nameref
 	for {
-		v, _ := s.Lookup(name)
+		v := s.Peek(name)
 		if v == nil || !v.NameRef || !v.Set {
 			return name, false
 		}

@@ -99,12 +99,52 @@ func TestScope(t *testing.T) {
 	if _, ok := s.Local().Vars["l"]; !ok {
 		t.Error("Local is not the function's frame")
 	}
-	c := s.Clone()
-	c.Global().Vars["c"].Str = "y"
+	s.Global().Vars["arr"] = &Var{Set: true, Kind: Indexed, Idx: map[int]string{0: "p"}}
+	// Clone copies every variable.
+	d := s.Clone()
+	if d.Peek("c") == s.Peek("c") {
+		t.Error("Clone shares a variable")
+	}
+	d.Peek("c").Str = "y"
 	if s.Global().Vars["c"].Str != "x[1]" {
 		t.Error("Clone shares variables")
 	}
-	if got := s.Names(); !slices.Equal(got, []string{"a", "b", "c", "l", "t"}) {
+	// A fork shares them until it looks one up; the parent changes its
+	// own in place, and the fork's copy does not see it after.
+	c := s.Fork()
+	if c.Peek("c") != s.Peek("c") {
+		t.Error("Fork copied a variable before it looked it up")
+	}
+	cv, _ := c.Lookup("c")
+	cv.Str = "z"
+	if s.Global().Vars["c"].Str != "x[1]" {
+		t.Error("a fork's change reached its parent")
+	}
+	if again, _ := c.Lookup("c"); again != cv {
+		t.Error("a second Lookup copied the fork's own variable again")
+	}
+	pv, _ := s.Lookup("arr")
+	ca := c.Ensure("arr", Indexed)
+	ca.Idx[0] = "r"
+	pv.Idx[1] = "q"
+	if got, _ := s.Lookup("arr"); got != pv || !slices.Equal(got.Values(), []string{"p", "q"}) {
+		t.Errorf("the parent's variable changed: %v", got.Values())
+	}
+	if got := c.Peek("arr").Values(); !slices.Equal(got, []string{"r"}) {
+		t.Errorf("the fork's copy: %v", got)
+	}
+	// a fork of a fork copies its parent's copies too
+	g := c.Fork()
+	if gv, _ := g.Lookup("c"); gv == cv || gv.Str != "z" {
+		t.Error("a fork of a fork shares its parent's copy")
+	}
+	if own := c.Own(c.Global(), "c"); own != cv {
+		t.Error("the fork's own variable was copied again after it forked")
+	}
+	if c.Own(c.Local(), "nosuch") != nil {
+		t.Error("Own of a missing name is not nil")
+	}
+	if got := s.Names(); !slices.Equal(got, []string{"a", "arr", "b", "c", "l", "t"}) {
 		t.Errorf("Names %v", got)
 	}
 	if v := (&Var{Set: true, Kind: Indexed, Integer: true, ReadOnly: true}); !v.HasAttrs("ir") || v.HasAttrs("x") || !v.HasAttrs("at") {
