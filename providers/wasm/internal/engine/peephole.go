@@ -1,6 +1,10 @@
 package engine
 
-import "fmt"
+import (
+	"cmp"
+	"fmt"
+	"slices"
+)
 
 // foldGoCode returns wasm with two instruction sequences of Go's wasm code
 // (cmd/internal/obj/wasm) shortened, each to one that leaves the same
@@ -173,4 +177,273 @@ func matchAdjust(f []byte, i int) (l uint32, a int32, g uint32, next int, ok boo
 		return 0, 0, 0, 0, false
 	}
 	return l, int32(v), g, r.i, true
+}
+
+// probeBounds returns wasm with one bounds probe where wazero's compiler
+// would check the bounds of several accesses from one local. It checks
+// each load's and store's bounds (address + offset + size against the
+// memory's length) unless a check of the same address value already
+// covered them, so accesses at rising offsets from one base, such as Go's
+// loads of a frame's arguments from SP, each pay a check. In a stretch of
+// code that can trap only at a load and has no effect (no store,
+// global.set, call or branch; see probeSafe), ended by the first effect
+// (a store is in the stretch it ends: its check comes before its write),
+// probeBounds puts before the first local.get L whose value an access of
+// the stretch uses as its address
+//
+//	local.get L  i32.load8_u offset=C-1  drop
+//
+// C being the highest end (offset + size) of those accesses, when at
+// least two of them would each have been checked (L not set in between).
+// The compiler drops the probe's load and keeps its check, which covers
+// those accesses and any later one from the same value up to C.
+// Semantics are unchanged: the probe traps exactly when one of those
+// accesses would, with the same trap (out of bounds memory access), and
+// as nothing between them has an effect (a load that traps first has
+// none either), memory, globals and results are as the original leaves
+// them. Accesses with a memory index (multi-memory) are not counted.
+// Nothing else changes; a module without such a stretch is returned as it
+// is. A module the scanner cannot read is refused with errChecksShape.
+func probeBounds(wasm []byte) ([]byte, error) {
+	return mapCode(wasm, probeFunc)
+}
+
+// probeRun is what probeFunc knows of one local in the current stretch:
+// where a probe for it would go (an offset into out), the highest end of
+// its loads so far, and how many of them raised it (each a check).
+type probeRun struct {
+	at     int
+	ceil   uint64
+	checks int
+}
+
+// probeFunc rewrites one function body as probeBounds says.
+func probeFunc(out, f []byte) (_ []byte, did bool, _ error) {
+	r := reader{b: f}
+	groups := r.u32()
+	for range groups {
+		r.u32()
+		r.byte()
+		if r.bad {
+			return nil, false, fmt.Errorf("malformed locals")
+		}
+	}
+	out = append(out, f[:r.i]...)
+	runs := map[uint32]*probeRun{}
+	// free holds spent probeRun values for reuse.
+	var free []*probeRun
+	type probe struct {
+		at   int
+		l    uint32
+		ceil uint64
+	}
+	var probes []probe
+	// end closes the stretch of local l (all locals when all is set):
+	// a probe is due where its loads made two checks or more.
+	end := func(l uint32, all bool) {
+		for k, run := range runs {
+			if !all && k != l {
+				continue
+			}
+			if run.checks >= 2 && run.ceil >= 1 && run.ceil-1 <= 0xffffffff {
+				probes = append(probes, probe{run.at, k, run.ceil})
+			}
+			delete(runs, k)
+			free = append(free, run)
+		}
+	}
+	// flush inserts the due probes into out (at the positions recorded,
+	// the last first so that the earlier positions hold).
+	flush := func() {
+		if len(probes) == 0 {
+			return
+		}
+		slices.SortStableFunc(probes, func(a, b probe) int { return cmp.Compare(b.at, a.at) })
+		for _, p := range probes {
+			ins := appendUleb([]byte{0x20}, p.l)
+			ins = append(ins, 0x2d, 0x00) // i32.load8_u align=0
+			ins = appendUleb(ins, uint32(p.ceil-1))
+			ins = append(ins, 0x1a) // drop
+			out = slices.Insert(out, p.at, ins...)
+		}
+		probes = probes[:0]
+		did = true
+	}
+	// stack models the operand stack of the stretch: for each value, the
+	// local whose local.get pushed it (-1 for any other value, or a local
+	// set since) and where that local.get starts in out. Values below the
+	// stretch's start are not modelled (a pop from an empty stack is -1).
+	var stack []stackVal
+	pop := func() stackVal {
+		if n := len(stack); n > 0 {
+			v := stack[n-1]
+			stack = stack[:n-1]
+			return v
+		}
+		return stackVal{l: -1}
+	}
+	// access counts an access of size bytes at offset from the value v.
+	access := func(v stackVal, offset, size uint64) {
+		if v.l < 0 {
+			return
+		}
+		l := uint32(v.l)
+		run := runs[l]
+		if run == nil {
+			if n := len(free); n > 0 {
+				run, free = free[n-1], free[:n-1]
+				*run = probeRun{at: v.at}
+			} else {
+				run = &probeRun{at: v.at}
+			}
+			runs[l] = run
+		}
+		// The probe goes before the first local.get of L whose value an
+		// access of the stretch uses: L keeps its value from there on.
+		run.at = min(run.at, v.at)
+		if c := offset + size; c > run.ceil {
+			run.ceil = c
+			run.checks++
+		}
+	}
+	for r.i < len(f) {
+		start := r.i
+		op := r.byte()
+		var imm uint32
+		switch op {
+		case 0x20, 0x21, 0x22:
+			imm = r.u32()
+		default:
+			if err := r.skipImmediates(op); err != nil {
+				return nil, false, fmt.Errorf("at byte %d: %v", start, err)
+			}
+		}
+		if r.bad {
+			return nil, false, fmt.Errorf("truncated instruction at byte %d", start)
+		}
+		at := len(out)
+		out = append(out, f[start:r.i]...)
+		switch {
+		case op == 0x20:
+			stack = append(stack, stackVal{int64(imm), at})
+		case op == 0x21 || op == 0x22:
+			// The local has a new value from here: its stretch ends, a
+			// new one starts after this instruction, and the values of
+			// the old one on the stack are values like any other.
+			end(imm, false)
+			pop()
+			for k := range stack {
+				if stack[k].l == int64(imm) {
+					stack[k].l = -1
+				}
+			}
+			if op == 0x22 {
+				stack = append(stack, stackVal{l: -1})
+			}
+		case op >= 0x28 && op <= 0x3e:
+			m := reader{b: f, i: start + 1}
+			align := m.u32()
+			offset := uint64(0)
+			if align&0x40 == 0 {
+				offset = uint64(m.u32())
+			}
+			mem0 := align&0x40 == 0 && !m.bad
+			if op <= 0x35 { // a load
+				if v := pop(); mem0 {
+					access(v, offset, loadSize(op))
+				}
+				stack = append(stack, stackVal{l: -1})
+				continue
+			}
+			// A store: its check comes before its write, so a stretch
+			// may end with it.
+			pop()
+			if v := pop(); mem0 {
+				access(v, offset, storeSize(op))
+			}
+			end(0, true)
+			flush()
+			stack = stack[:0]
+		default:
+			pops, ok := probeSafe(op)
+			if !ok {
+				// An effect, a branch or a trap of another kind:
+				// every stretch ends here.
+				end(0, true)
+				flush()
+				stack = stack[:0]
+				continue
+			}
+			for range pops {
+				pop()
+			}
+			if op != 0x1a && op != 0x01 { // all but drop and nop push one
+				stack = append(stack, stackVal{l: -1})
+			}
+		}
+	}
+	end(0, true)
+	flush()
+	return out, did, nil
+}
+
+// loadSize is how many bytes the load op reads.
+func loadSize(op byte) uint64 {
+	switch op {
+	case 0x29, 0x2b: // i64.load, f64.load
+		return 8
+	case 0x28, 0x2a, 0x34, 0x35: // i32.load, f32.load, i64.load32_s/u
+		return 4
+	case 0x2e, 0x2f, 0x32, 0x33: // i32.load16_s/u, i64.load16_s/u
+		return 2
+	}
+	return 1 // i32.load8_s/u, i64.load8_s/u
+}
+
+// stackVal is a value on probeFunc's model of the operand stack.
+type stackVal struct {
+	l  int64 // the local whose local.get pushed it, or -1
+	at int   // where that local.get starts in out
+}
+
+// storeSize is how many bytes the store op writes.
+func storeSize(op byte) uint64 {
+	switch op {
+	case 0x37, 0x39: // i64.store, f64.store
+		return 8
+	case 0x36, 0x38, 0x3e: // i32.store, f32.store, i64.store32
+		return 4
+	case 0x3b, 0x3d: // i32.store16, i64.store16
+		return 2
+	}
+	return 1 // i32.store8, i64.store8
+}
+
+// probeSafe tells whether op (one not handled by probeFunc itself: not a
+// local access, a load or a store) neither traps nor has an effect, nor
+// branches, and how many values it pops (all such but drop and nop push
+// one): nop, drop, select, global.get, memory.size, the constants and the
+// numeric instructions but integer division and remainder and the
+// trapping float-to-integer truncations.
+func probeSafe(op byte) (pops int, ok bool) {
+	switch {
+	case op == 0x01, op == 0x23, op == 0x3f, op >= 0x41 && op <= 0x44:
+		return 0, true
+	case op == 0x1a:
+		return 1, true
+	case op == 0x1b, op == 0x1c:
+		return 3, true
+	case op >= 0x6d && op <= 0x70, op >= 0x7f && op <= 0x82: // div, rem
+		return 0, false
+	case op >= 0xa8 && op <= 0xab, op >= 0xae && op <= 0xb1: // trunc
+		return 0, false
+	case op == 0x45, op == 0x50, // eqz
+		op >= 0x67 && op <= 0x69, op >= 0x79 && op <= 0x7b, // clz, ctz, popcnt
+		op >= 0x8b && op <= 0x91, op >= 0x99 && op <= 0x9f, // float unary
+		op >= 0xa7 && op <= 0xc4: // conversions, sign extensions
+		return 1, true
+	case op >= 0x46 && op <= 0xa6: // comparisons, binary arithmetic
+		return 2, true
+	}
+	return 0, false
 }
