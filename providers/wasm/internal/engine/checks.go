@@ -570,10 +570,10 @@ func schedYield(ctx context.Context, mod api.Module, stack []uint64) {
 }
 
 // preparedVersion names the rewrites prepare makes; a change to addEntry,
-// threadJumps, foldGoCode, probeBounds, addChecks or addGlobalExports must
-// change it, so that no module rewritten the old way is taken from the
-// cache.
-const preparedVersion = "v5"
+// threadJumps, foldGoCode, shareWraps, probeBounds, addChecks or
+// addGlobalExports must change it, so that no module rewritten the old
+// way is taken from the cache.
+const preparedVersion = "v6"
 
 // prepare is the module the engine compiles for wasm: rewrite's result.
 // With a compilation cache, the result is kept in its folder, keyed by
@@ -604,8 +604,9 @@ func (e *Engine) prepare(wasm []byte, python bool) ([]byte, error) {
 // the checks that end a run at its deadline (addChecks), and for any
 // other image (Go's) with direct jumps where Go's code dispatches through
 // its entry loop (threadJumps), two of Go's instruction sequences
-// shortened (foldGoCode), one bounds check where the compiler would make
-// several (probeBounds) and its mutable globals exported
+// shortened (foldGoCode), repeated address computations shared
+// (shareWraps), one bounds check where the compiler would make several
+// (probeBounds) and its mutable globals exported
 // (addGlobalExports).
 func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	b := wasm
@@ -617,12 +618,17 @@ func (e *Engine) rewrite(wasm []byte, python bool) ([]byte, error) {
 	if !python {
 		// Go's images: direct jumps where Go's wasm code goes through its
 		// entry loop (threadJumps), then shorter address and SP
-		// arithmetic (foldGoCode), then bounds probes (probeBounds).
+		// arithmetic (foldGoCode), then one address value for repeated
+		// reads of a pointer (shareWraps) and bounds probes
+		// (probeBounds).
 		var err error
 		if b, err = threadJumps(b); err != nil {
 			return nil, err
 		}
 		if b, err = foldGoCode(b); err != nil {
+			return nil, err
+		}
+		if b, err = shareWraps(b); err != nil {
 			return nil, err
 		}
 		if b, err = probeBounds(b); err != nil {

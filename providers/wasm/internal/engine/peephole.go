@@ -3,6 +3,7 @@ package engine
 import (
 	"cmp"
 	"fmt"
+	"maps"
 	"slices"
 )
 
@@ -33,6 +34,12 @@ func foldGoCode(wasm []byte) ([]byte, error) {
 // the body (out is then the new body). A module without a code section or
 // with no change is returned as it is.
 func mapCode(wasm []byte, rewrite func(out, f []byte) ([]byte, bool, error)) ([]byte, error) {
+	return mapCodeN(wasm, func(out, f []byte, _ uint32) ([]byte, bool, error) { return rewrite(out, f) })
+}
+
+// mapCodeN is mapCode with each body's index among the module's defined
+// functions passed to rewrite.
+func mapCodeN(wasm []byte, rewrite func(out, f []byte, fn uint32) ([]byte, bool, error)) ([]byte, error) {
 	secs, err := sections(wasm, errChecksShape)
 	if err != nil {
 		return nil, err
@@ -62,7 +69,7 @@ func mapCode(wasm []byte, rewrite func(out, f []byte) ([]byte, bool, error)) ([]
 		f := r.b[r.i : r.i+int(size)]
 		r.i += int(size)
 		var did bool
-		out, did, err = rewrite(out[:0], f)
+		out, did, err = rewrite(out[:0], f, fn)
 		if err != nil {
 			return nil, fmt.Errorf("%w: function %d: %v", errChecksShape, fn, err)
 		}
@@ -338,7 +345,9 @@ func probeFunc(out, f []byte) (_ []byte, did bool, _ error) {
 				}
 			}
 			if op == 0x22 {
-				stack = append(stack, stackVal{l: -1})
+				// The value left is the local's new one: a probe for
+				// it goes right after this instruction.
+				stack = append(stack, stackVal{int64(imm), len(out)})
 			}
 		case op >= 0x28 && op <= 0x3e:
 			m := reader{b: f, i: start + 1}
@@ -446,4 +455,191 @@ func probeSafe(op byte) (pops int, ok bool) {
 		return 2, true
 	}
 	return 0, false
+}
+
+// shareWraps returns wasm with Go's repeated 32-bit addresses computed
+// once: in a stretch of straight code (no branch, block or call), the
+// second and later local.get X  i32.wrap_i64 of an i64 local X not set in
+// between become local.get T, T being a new i32 local that the first one
+// sets (local.get X  i32.wrap_i64  local.tee T). Go's wasm code reads a
+// pointer held in a local that way for each access through it; with one
+// value for them all, wazero's compiler checks the bounds of the accesses
+// once per rising offset (and probeBounds can make it once), and computes
+// the address once. The values are the same, so nothing else changes; a
+// module without such a repeat is returned as it is. A module the scanner
+// cannot read is refused with errChecksShape.
+func shareWraps(wasm []byte) ([]byte, error) {
+	params, err := definedParams(wasm)
+	if err != nil {
+		return nil, err
+	}
+	return mapCodeN(wasm, func(out, f []byte, fn uint32) ([]byte, bool, error) {
+		if int(fn) >= len(params) {
+			return nil, false, fmt.Errorf("no type for the function")
+		}
+		return shareWrapsFunc(out, f, params[fn])
+	})
+}
+
+// definedParams returns the parameter count of each function the module
+// defines, in order.
+func definedParams(wasm []byte) ([]uint32, error) {
+	secs, err := sections(wasm, errChecksShape)
+	if err != nil {
+		return nil, err
+	}
+	var types [][2]uint32
+	imported := uint32(0)
+	var params []uint32
+	for _, s := range secs {
+		switch s.id {
+		case 1:
+			if types, err = funcTypes(s.body); err != nil {
+				return nil, err
+			}
+		case 2:
+			r := reader{b: s.body}
+			n := r.u32()
+			for k := uint32(0); k < n && !r.bad; k++ {
+				r.name()
+				r.name()
+				switch r.byte() {
+				case 0:
+					r.u32()
+					imported++
+				case 1:
+					r.byte()
+					r.limits()
+				case 2:
+					r.limits()
+				case 3:
+					r.byte()
+					r.byte()
+				case 4:
+					r.byte()
+					r.u32()
+				default:
+					r.bad = true
+				}
+			}
+			if r.bad {
+				return nil, fmt.Errorf("%w: malformed import section", errChecksShape)
+			}
+		case 3:
+			r := reader{b: s.body}
+			n := r.u32()
+			if r.bad || uint64(n) > uint64(len(s.body)) {
+				return nil, fmt.Errorf("%w: malformed function section", errChecksShape)
+			}
+			for range n {
+				t := r.u32()
+				if r.bad || t >= uint32(len(types)) {
+					return nil, fmt.Errorf("%w: malformed function section", errChecksShape)
+				}
+				params = append(params, types[t][0])
+			}
+		}
+	}
+	return params, nil
+}
+
+// shareWrapsFunc rewrites one function body with nparams parameters as
+// shareWraps says.
+func shareWrapsFunc(out, f []byte, nparams uint32) (_ []byte, did bool, _ error) {
+	r := reader{b: f}
+	groups := r.u32()
+	nlocals := uint64(nparams)
+	for range groups {
+		nlocals += uint64(r.u32())
+		r.byte()
+		if r.bad {
+			return nil, false, fmt.Errorf("malformed locals")
+		}
+	}
+	body := r.i
+	// First pass: the positions of the wraps to share (pos of their
+	// local.get), firsts (which set T) and repeats (which read it).
+	first := map[int]uint32{}  // at -> x, for a wrap a later one repeats
+	repeat := map[int]uint32{} // at -> x
+	seen := map[uint32]int{}   // x -> at of its first wrap in this stretch
+	prevGet, prevAt := int64(-1), 0
+	for r.i < len(f) {
+		start := r.i
+		op := r.byte()
+		var imm uint32
+		switch op {
+		case 0x20, 0x21, 0x22:
+			imm = r.u32()
+		default:
+			if err := r.skipImmediates(op); err != nil {
+				return nil, false, fmt.Errorf("at byte %d: %v", start, err)
+			}
+		}
+		if r.bad {
+			return nil, false, fmt.Errorf("truncated instruction at byte %d", start)
+		}
+		get := int64(-1)
+		switch {
+		case op == 0x20:
+			get = int64(imm)
+		case op == 0x21 || op == 0x22:
+			delete(seen, imm)
+		case op == 0xa7 && prevGet >= 0:
+			x := uint32(prevGet)
+			if at, ok := seen[x]; ok {
+				first[at] = x
+				repeat[prevAt] = x
+			} else {
+				seen[x] = prevAt
+			}
+		case op <= 0x1a && op != 0x01 || op >= 0xfb:
+			// A branch, block, call or anything of another kind: a new
+			// stretch.
+			clear(seen)
+		}
+		prevGet, prevAt = get, start
+	}
+	if len(repeat) == 0 {
+		return nil, false, nil
+	}
+	if nlocals+uint64(len(first)) > 50000 {
+		return nil, false, nil // over the locals engines take
+	}
+	// One new i32 local per shared X, in a new locals group.
+	// (numbered in the order of their first wraps, so that the output
+	// is the same every time).
+	tmp := map[uint32]uint32{}
+	for _, at := range slices.Sorted(maps.Keys(first)) {
+		if _, ok := tmp[first[at]]; !ok {
+			x := first[at]
+			tmp[x] = uint32(nlocals) + uint32(len(tmp))
+		}
+	}
+	out = appendUleb(out, groups+1)
+	r = reader{b: f}
+	r.u32()
+	out = append(out, f[r.i:body]...)
+	out = appendUleb(out, uint32(len(tmp)))
+	out = append(out, 0x7f)
+	r.i = body
+	for r.i < len(f) {
+		start := r.i
+		op := r.byte()
+		if err := r.skipImmediates(op); err != nil {
+			return nil, false, err
+		}
+		if x, ok := repeat[start]; ok {
+			// local.get X  i32.wrap_i64  ->  local.get T
+			r.byte() // the wrap
+			out = appendUleb(append(out, 0x20), tmp[x])
+			continue
+		}
+		out = append(out, f[start:r.i]...)
+		if x, ok := first[start]; ok {
+			r.byte()
+			out = append(out, 0xa7, 0x22) // i32.wrap_i64  local.tee T
+			out = appendUleb(out, tmp[x])
+		}
+	}
+	return out, true, nil
 }

@@ -15,6 +15,12 @@ import (
 // of memory exported as "mem" whose byte k holds k*7+3, and one mutable
 // i32 global exported as "g".
 func memFuncsModule(bodies ...[]byte) []byte {
+	return memFuncsModuleWith([]byte{1, 2, 0x7f}, bodies...)
+}
+
+// memFuncsModuleWith is memFuncsModule with the functions' locals
+// declared as locals says.
+func memFuncsModuleWith(locals []byte, bodies ...[]byte) []byte {
 	sec := func(id byte, body ...byte) []byte {
 		return append(append([]byte{id}, appendUleb(nil, uint32(len(body)))...), body...)
 	}
@@ -38,7 +44,7 @@ func memFuncsModule(bodies ...[]byte) []byte {
 	m = append(m, sec(7, ex...)...)
 	code := appendUleb(nil, uint32(len(bodies)))
 	for _, b := range bodies {
-		b = append([]byte{1, 2, 0x7f}, b...)
+		b = append(bytes.Clone(locals), b...)
 		code = appendUleb(code, uint32(len(b)))
 		code = append(code, b...)
 	}
@@ -202,14 +208,16 @@ func TestProbeBounds(t *testing.T) {
 // statement: a kind and an offset o. The statements are loads from x
 // (local 0) or from x*3 (local 1) added into local 2, a store to x, a
 // move of x, a global.set, a division that traps when x%4 = 0, a br_if
-// out for odd x, and a store to x whose address was pushed before a
-// global.set; the function returns local 2.
+// out for odd x, a store to x whose address was pushed before a
+// global.set, and Go's read through a pointer in the i64 local 3 (x at
+// first) and a move of it; the function returns local 2.
 func probeProgram(prog []byte) []byte {
-	f := []byte{0x20, 0, 0x41, 3, 0x6c, 0x21, 1, 0x02, 0x40} // local 1 = x*3; block
+	// local 1 = x*3; local 3 = x (i64); block
+	f := []byte{0x20, 0, 0x41, 3, 0x6c, 0x21, 1, 0x20, 0, 0xad, 0x21, 3, 0x02, 0x40}
 	acc := func(b []byte) []byte { return append(b, 0x20, 2, 0x6a, 0x21, 2) }
 	for k := 0; k+1 < len(prog) && k < 64; k += 2 {
 		o := uint32(prog[k+1])
-		switch prog[k] % 10 {
+		switch prog[k] % 12 {
 		case 0:
 			f = acc(append(f, load(0, 0x28, o)...))
 		case 1:
@@ -232,28 +240,100 @@ func probeProgram(prog []byte) []byte {
 		case 9:
 			// the address of a store pushed before a global.set
 			f = appendUleb(append(f, 0x20, 0, 0x20, 2, 0x24, 0, 0x20, 2, 0x36, 0), o)
+		case 10:
+			f = acc(appendUleb(append(f, 0x20, 3, 0xa7, 0x28, 0), o)) // a read through local 3
+		case 11:
+			f = appendSleb32(append(f, 0x20, 3, 0x42), int32(o)-128)
+			f = append(f, 0x7c, 0x21, 3) // local 3 += o-128
 		}
 	}
 	return append(f, 0x0b, 0x20, 2, 0x0b)
 }
 
-// FuzzProbeBounds: probing any mix of loads, effects and other traps
-// gives functions with the original's results, errors, memory and global.
+// FuzzProbeBounds: sharing the wraps of (shareWraps) and probing
+// (probeBounds) any mix of loads, effects and other traps gives functions
+// with the original's results, errors, memory and global.
 func FuzzProbeBounds(f *testing.F) {
 	f.Add([]byte{0, 0, 0, 8, 1, 16})
 	f.Add([]byte{0, 0, 4, 100, 1, 60, 3, 0, 3, 40})
 	f.Add([]byte{2, 0, 7, 0, 0, 90, 5, 200, 0, 0, 1, 30})
 	f.Add([]byte{0, 0, 8, 0, 1, 120, 6, 0, 2, 250, 0, 3})
 	f.Add([]byte{0, 0, 0, 30, 9, 90, 0, 8, 4, 100, 2, 7})
+	f.Add([]byte{10, 0, 10, 8, 4, 60, 10, 40, 11, 140, 10, 0, 10, 20, 8, 0, 10, 90})
 	ctx := context.Background()
 	rt := wazero.NewRuntimeWithConfig(ctx, wazero.NewRuntimeConfigCompiler())
 	f.Cleanup(func() { rt.Close(ctx) })
 	f.Fuzz(func(t *testing.T, prog []byte) {
-		in := memFuncsModule(probeProgram(prog))
-		out, err := probeBounds(in)
+		in := memFuncsModuleWith(wrapLocals, probeProgram(prog))
+		shared, err := shareWraps(in)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out, err := probeBounds(shared)
 		if err != nil {
 			t.Fatal(err)
 		}
 		compareMem(t, rt, in, out, 1)
 	})
+}
+
+// wrapLocals are the locals of wrapCases: two i32 (1, 2) and an i64 (3).
+var wrapLocals = []byte{2, 2, 0x7f, 1, 0x7e}
+
+// wrapCases are functions of memFuncsModuleWith(wrapLocals) that read
+// memory through the pointer in local 3 (x, widened) as Go's code does,
+// local.get 3  i32.wrap_i64  then the access, with the reads shareWraps
+// shares and those it must leave.
+func wrapCases() [][]byte {
+	cat := func(parts ...[]byte) []byte { return bytes.Join(parts, nil) }
+	set := []byte{0x20, 0, 0xad, 0x21, 3} // local 3 = x
+	at := func(op byte, o uint32) []byte { return append([]byte{0x20, 3, 0xa7}, load(99, op, o)[2:]...) }
+	add := []byte{0x6a}
+	end := []byte{0x0b}
+	return [][]byte{
+		// f0: three reads, a store between the second and the third.
+		cat(set, at(0x28, 0), at(0x28, 8), add, []byte{0x21, 1, 0x20, 0, 0x20, 1, 0x36, 2, 30}, at(0x28, 12), []byte{0x20, 1}, add, end),
+		// f1: local 3 moved between: the read after it is its own.
+		cat(set, at(0x28, 0), []byte{0x20, 3, 0x42, 4, 0x7c, 0x21, 3}, at(0x28, 0), add, at(0x28, 8), add, end),
+		// f2: a block between: nothing shared across it.
+		cat(set, at(0x28, 0), []byte{0x02, 0x7f}, at(0x28, 4), end, add, end),
+		// f3: one read: nothing to share.
+		cat(set, at(0x28, 16), end),
+	}
+}
+
+func TestShareWraps(t *testing.T) {
+	ctx := context.Background()
+	in := memFuncsModuleWith(wrapLocals, wrapCases()...)
+	out, err := shareWraps(in)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// The new local is 4, in a group of its own.
+	for _, c := range []struct {
+		want []byte
+		ok   bool
+	}{
+		{[]byte{3, 2, 0x7f, 1, 0x7e, 1, 0x7f}, true},                                            // f0, f1: a group for local 4
+		{[]byte{0x20, 3, 0xa7, 0x22, 4, 0x28, 0, 0, 0x20, 4, 0x28, 0, 8}, true},                 // f0: set once, read twice
+		{[]byte{0x20, 4, 0x28, 0, 12}, true},                                                    // f0: across the store
+		{[]byte{0x21, 3, 0x20, 3, 0xa7, 0x22, 4, 0x28, 0, 0}, true},                             // f1: anew after the set
+		{[]byte{0x02, 0x7f, 0x20, 3, 0xa7, 0x28, 0, 4}, true},                                   // f2: left
+		{[]byte{2, 2, 0x7f, 1, 0x7e, 0x20, 0, 0xad, 0x21, 3, 0x20, 3, 0xa7, 0x28, 0, 16}, true}, // f3: left
+	} {
+		if got := bytes.Contains(out, c.want); got != c.ok {
+			t.Errorf("the rewritten module has % x: %v, want %v", c.want, got, c.ok)
+		}
+	}
+	for _, cfg := range []wazero.RuntimeConfig{wazero.NewRuntimeConfigInterpreter(), wazero.NewRuntimeConfigCompiler()} {
+		rt := wazero.NewRuntimeWithConfig(ctx, cfg)
+		compareMem(t, rt, in, out, len(wrapCases()))
+		rt.Close(ctx)
+	}
+	if again, err := shareWraps(out); err != nil || !bytes.Equal(again, out) {
+		t.Errorf("a second rewrite changed the module (%v)", err)
+	}
+	if _, err := shareWraps(in[:len(in)-1<<16-8]); !errors.Is(err, errChecksShape) {
+		t.Errorf("a truncated module: %v, want errChecksShape", err)
+	}
 }
