@@ -153,16 +153,8 @@ func addChecks(wasm []byte) ([]byte, error) {
 		}
 		f := reader{b: r.b[r.i : r.i+int(size)]}
 		r.i += int(size)
-		groups := f.u32()
-		for range groups {
-			f.u32()
-			f.byte()
-			if f.bad {
-				break
-			}
-		}
-		if f.bad {
-			return nil, fmt.Errorf("%w: function %d: malformed locals", errChecksShape, fn)
+		if _, err := f.locals(); err != nil {
+			return nil, fmt.Errorf("%w: function %d: %v", errChecksShape, fn, err)
 		}
 		out = append(out[:0], f.b[:f.i]...)
 		atBr, err := backEdgeLoops(f.b, f.i)
@@ -408,6 +400,25 @@ func (r *reader) u32() uint32 {
 	}
 	r.i += n
 	return v
+}
+
+// locals reads a function body's local declarations (groups of a count
+// and a type), leaving r at its first instruction, and returns how many
+// locals they declare.
+func (r *reader) locals() (uint64, error) {
+	var n uint64
+	groups := r.u32()
+	for range groups {
+		n += uint64(r.u32())
+		r.byte()
+		if r.bad {
+			return 0, errors.New("malformed locals")
+		}
+	}
+	if r.bad {
+		return 0, errors.New("malformed locals")
+	}
+	return n, nil
 }
 
 // leb skips a LEB128 of at most maxBytes bytes.

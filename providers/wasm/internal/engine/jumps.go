@@ -41,13 +41,8 @@ func threadJumps(wasm []byte) ([]byte, error) {
 // (out is then not to be used).
 func threadFunc(out, f []byte) (_ []byte, did bool, _ error) {
 	r := reader{b: f}
-	groups := r.u32()
-	for range groups {
-		r.u32()
-		r.byte()
-		if r.bad {
-			return nil, false, fmt.Errorf("malformed locals")
-		}
+	if _, err := r.locals(); err != nil {
+		return nil, false, err
 	}
 	out = append(out, f[:r.i]...)
 

@@ -95,13 +95,8 @@ func mapCodeN(wasm []byte, rewrite func(out, f []byte, fn uint32) ([]byte, bool,
 // foldFunc rewrites one function body as foldGoCode says.
 func foldFunc(out, f []byte) (_ []byte, did bool, _ error) {
 	r := reader{b: f}
-	groups := r.u32()
-	for range groups {
-		r.u32()
-		r.byte()
-		if r.bad {
-			return nil, false, fmt.Errorf("malformed locals")
-		}
+	if _, err := r.locals(); err != nil {
+		return nil, false, err
 	}
 	out = append(out, f[:r.i]...)
 	for r.i < len(f) {
@@ -227,13 +222,8 @@ type probeRun struct {
 // probeFunc rewrites one function body as probeBounds says.
 func probeFunc(out, f []byte) (_ []byte, did bool, _ error) {
 	r := reader{b: f}
-	groups := r.u32()
-	for range groups {
-		r.u32()
-		r.byte()
-		if r.bad {
-			return nil, false, fmt.Errorf("malformed locals")
-		}
+	if _, err := r.locals(); err != nil {
+		return nil, false, err
 	}
 	out = append(out, f[:r.i]...)
 	runs := map[uint32]*probeRun{}
@@ -547,15 +537,12 @@ func definedParams(wasm []byte) ([]uint32, error) {
 // shareWraps says.
 func shareWrapsFunc(out, f []byte, nparams uint32) (_ []byte, did bool, _ error) {
 	r := reader{b: f}
-	groups := r.u32()
-	nlocals := uint64(nparams)
-	for range groups {
-		nlocals += uint64(r.u32())
-		r.byte()
-		if r.bad {
-			return nil, false, fmt.Errorf("malformed locals")
-		}
+	declared, err := r.locals()
+	if err != nil {
+		return nil, false, err
 	}
+	nlocals := uint64(nparams) + declared
+	groups, _ := uleb(f)
 	body := r.i
 	// First pass: the positions of the wraps to share (pos of their
 	// local.get), firsts (which set T) and repeats (which read it).
