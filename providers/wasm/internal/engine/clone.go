@@ -45,12 +45,10 @@ import (
 // seed (as if PYTHONHASHSEED were fixed per template) and addresses (id()).
 // The random module, if the start imported it, is reseeded in each.
 // A clone cannot return into CPython's main, so the prestart program ends
-// it as main would (python/prestart.py, serve): the exit status of
-// SystemExit, an uncaught exception or KeyboardInterrupt, then
-// Py_FinalizeEx's steps for what the command made (threads, atexit, the
-// standard streams flushed, its modules and __main__'s globals let go so
-// that their __del__ run and their files are flushed, builtins restored
-// first), then os._exit. The start's own objects are not finalised.
+// it (python/prestart.py, serve): the exit status of SystemExit, an
+// uncaught exception or KeyboardInterrupt (130) as main's, threads and
+// atexit, the standard streams flushed, then os._exit: objects still alive
+// at exit are not finalised (no __del__ at interpreter exit).
 type pyTemplate struct {
 	image *dataImage
 	sp    uint32

@@ -134,181 +134,39 @@ def _agentenkit_prestarted():
     if not had_atexit:
         del sys.modules["atexit"]
 
-    # The type of sys.unraisablehook's argument, which the hook insists on:
-    # from one unraisable exception, caught here.
-    got = []
-    hook = sys.unraisablehook
-    sys.unraisablehook = got.append
-
-    class Unraisable:
-        def __del__(self):
-            raise ValueError
-
-    Unraisable()
-    sys.unraisablehook = hook
-    HookArgs = type(got[0])
-    del got, hook, Unraisable
-    # The modules of the start (what a command imported is let go at its
-    # end, see serve), and builtins as CPython's finalisation restores
-    # them: as they were before open() and site's names were added.
-    started = set(sys.modules)
-    specials = dict.fromkeys(("path", "argv", "ps1", "ps2", "last_exc", "last_type", "last_value", "last_traceback", "__interactivehook__"))
-    late = ("open", "copyright", "credits", "exit", "help", "license", "quit")
-    builtins_copy = {k: v for k, v in vars(builtins).items() if k not in late}
-    _exit, collect, weakref = os._exit, gc.collect, __import__("_weakref").ref
-
     def serve():
         del g["_agentenkit_serve"], g["_agentenkit_code"]
         if "random" in sys.modules:  # seeded once, in the template
             sys.modules["random"].seed()
-        def unraisable(exc, obj, msg=None):
-            # PyErr_WriteUnraisable: the hook sees no frame of this file.
-            tb = exc.__traceback__
-            while tb is not None and tb.tb_frame.f_code in mine:
-                tb = tb.tb_next
-            try:
-                sys.unraisablehook(HookArgs((type(exc), exc, tb, msg, obj)))
-            except BaseException:
-                pass
-
-        def stripped(args):
-            tb = args.exc_traceback
-            while tb is not None and tb.tb_frame.f_code in mine:
-                tb = tb.tb_next
-            hook(HookArgs((args.exc_type, args.exc_value, tb, args.err_msg, args.object)))
-
-        def flush_std_files():
-            # Py_FinalizeEx's: a standard stream not closed is flushed; a
-            # failure is reported (stdout's as unraisable) and makes the
-            # exit status 120.
-            ok = True
-            for name in ("stdout", "stderr"):
-                f = getattr(sys, name, None)
-                if f is None:
-                    continue
-                try:
-                    closed = bool(f.closed)
-                except Exception:
-                    closed = False
-                if closed:
-                    continue
-                try:
-                    f.flush()
-                except BaseException as e:
-                    if name == "stdout":
-                        unraisable(e, f)
-                    ok = False
-            return ok
-
-        def clear_dict(d):
-            # _PyModule_ClearDict: names with one leading underscore first,
-            # then every name but __builtins__, set to None.
-            for k in list(d):
-                if isinstance(k, str) and k[:1] == "_" and k[1:2] != "_" and d[k] is not None:
-                    d[k] = None
-            for k in list(d):
-                if isinstance(k, str) and k != "__builtins__" and d[k] is not None:
-                    d[k] = None
-
-        def finalize_modules():
-            # pylifecycle.c's finalize_modules, for what a command made: the
-            # special names let go, every module out of sys.modules,
-            # builtins restored, then the collection that frees __main__'s
-            # globals (held here by this program's frames: cleared as the
-            # collector clears them, in their order) and the command's
-            # modules; those still alive after it are cleared last to first.
-            builtins._ = None
-            sysd = vars(sys)
-            sysd.update(specials)
-            sysd.update(stdin=sys.__stdin__, stdout=sys.__stdout__, stderr=sys.__stderr__)
-            mods = sys.modules
-            refs = []
-            new = () if len(mods) == len(started) and mods.keys() == started else mods.keys() - started
-            if new:  # out in sys.modules' order (the start's stay alive here)
-                for k in [k for k in mods if k in new]:
-                    m = mods[k]
-                    if m is not None:
-                        try:
-                            refs.append(weakref(m))
-                        except TypeError:
-                            pass
-                    mods[k] = None
-                m = None
-            mods.clear()
-            b = vars(builtins)
-            b.clear()
-            b.update(builtins_copy)
-            g.clear()
-            collect()
-            for r in reversed(refs):
-                m = r()
-                if m is not None and isinstance(getattr(m, "__dict__", None), dict):
-                    clear_dict(m.__dict__)
-                m = None
-
-        mine = (sys._getframe().f_code, flush_std_files.__code__, stripped.__code__)
-        sigint = False
         try:
             sigint = run()
             code = 0 if sigint is None else 1
         except SystemExit as e:
-            # _Py_HandleSystemExit, with wasm32's C long.
-            try:
-                code = e.code
-            except Exception:
-                code = e
+            sigint = None
+            code = e.code
             if code is None:
                 code = 0
-            elif isinstance(code, int):
-                code = int.__index__(code)
-                if not -(1 << 31) <= code < (1 << 31):
-                    code = -1  # PyLong_AsLong overflows; its error is reported
-                    if "threading" not in sys.modules:
-                        unraisable(OverflowError("Python int too large to convert to C long"), None)
-            else:
-                err = sys.stderr
-                if err is not None:
-                    try:
-                        err.write(str(code))
-                    except Exception:
-                        pass
-                    try:
-                        err.write("\n")
-                    except Exception:
-                        pass
-                else:
-                    try:
-                        os.write(2, str(code).encode("utf-8", "backslashreplace") + b"\n")
-                    except Exception:
-                        pass
+            elif not isinstance(code, int):
+                try:
+                    sys.stderr.write(str(code) + "\n")
+                except Exception:
+                    pass
                 code = 1
-            del e
-        # Py_FinalizeEx as far as a clone can go (it cannot return into
-        # CPython's main): threads, the interpreter's atexit callbacks,
-        # the standard streams flushed, the command's objects let go (their
-        # __del__ run, its files flushed and closed), the streams again.
         if "threading" in sys.modules:
             try:
                 sys.modules["threading"]._shutdown()
             except Exception:
                 pass
-        hook = sys.unraisablehook
-        sys.unraisablehook = stripped
         atexit._run_exitfuncs()
-        if sys.unraisablehook is stripped:
-            sys.unraisablehook = hook
-        ok = flush_std_files()
-        finalize_modules()
-        if not flush_std_files() or not ok:
-            code = 120
-        _exit(130 if sigint else code)
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except Exception:
+                code = 120
+        os._exit(130 if sigint else code)
 
     g["_agentenkit_serve"] = serve
     g["_agentenkit_code"] = compile("_agentenkit_serve()", "<agentenkit>", "exec")
-    # What this program made is the start's too: the collection at a
-    # clone's end walks only what its command made.
-    gc.collect()
-    gc.freeze()
     sys.stdout.flush()
     sys.stderr.flush()
     os.write(2, b"\0agentenkit-snapshot %d %d %d %d\n" % (id(builtins), id(exec), id(g["_agentenkit_code"]), id(g)))
