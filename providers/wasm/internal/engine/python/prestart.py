@@ -163,6 +163,23 @@ def _agentenkit_prestarted():
                 s.flush()
             except Exception:
                 code = 120
+        # Then, as CPython's finalisation clears __main__'s dict
+        # (_PyModule_ClearDict: names with one leading underscore set to
+        # None, then every name but __builtins__), what only the command's
+        # globals held is let go: an unclosed file is flushed and closed,
+        # __del__ runs. What it printed is flushed again.
+        main = sys.modules.get("__main__")  # python3 -m's own
+        d = getattr(main, "__dict__", g)
+        for first in (True, False):
+            for k in list(d):
+                if k != "__builtins__" and (not first or k[:1] == "_" and k[1:2] != "_"):
+                    d[k] = None
+        del main, d
+        for s in (sys.stdout, sys.stderr):
+            try:
+                s.flush()
+            except Exception:
+                pass
         os._exit(130 if sigint else code)
 
     g["_agentenkit_serve"] = serve
