@@ -304,19 +304,9 @@ func probeFunc(out, f []byte) (_ []byte, did bool, _ error) {
 		}
 	}
 	for r.i < len(f) {
-		start := r.i
-		op := r.byte()
-		var imm uint32
-		switch op {
-		case 0x20, 0x21, 0x22:
-			imm = r.u32()
-		default:
-			if err := r.skipImmediates(op); err != nil {
-				return nil, false, fmt.Errorf("at byte %d: %v", start, err)
-			}
-		}
-		if r.bad {
-			return nil, false, fmt.Errorf("truncated instruction at byte %d", start)
+		start, op, imm, err := r.instr()
+		if err != nil {
+			return nil, false, err
 		}
 		at := len(out)
 		out = append(out, f[start:r.i]...)
@@ -551,19 +541,9 @@ func shareWrapsFunc(out, f []byte, nparams uint32) (_ []byte, did bool, _ error)
 	seen := map[uint32]int{}   // x -> at of its first wrap in this stretch
 	prevGet, prevAt := int64(-1), 0
 	for r.i < len(f) {
-		start := r.i
-		op := r.byte()
-		var imm uint32
-		switch op {
-		case 0x20, 0x21, 0x22:
-			imm = r.u32()
-		default:
-			if err := r.skipImmediates(op); err != nil {
-				return nil, false, fmt.Errorf("at byte %d: %v", start, err)
-			}
-		}
-		if r.bad {
-			return nil, false, fmt.Errorf("truncated instruction at byte %d", start)
+		start, op, imm, err := r.instr()
+		if err != nil {
+			return nil, false, err
 		}
 		get := int64(-1)
 		switch {
@@ -629,4 +609,23 @@ func shareWrapsFunc(out, f []byte, nparams uint32) (_ []byte, did bool, _ error)
 		}
 	}
 	return out, true, nil
+}
+
+// instr reads one instruction: where it starts, its opcode and, for
+// local.get, local.set and local.tee, the local's index (else 0).
+func (r *reader) instr() (start int, op byte, local uint32, err error) {
+	start = r.i
+	op = r.byte()
+	switch op {
+	case 0x20, 0x21, 0x22:
+		local = r.u32()
+	default:
+		if err := r.skipImmediates(op); err != nil {
+			return start, op, 0, fmt.Errorf("at byte %d: %v", start, err)
+		}
+	}
+	if r.bad {
+		return start, op, 0, fmt.Errorf("truncated instruction at byte %d", start)
+	}
+	return start, op, local, nil
 }
