@@ -63,7 +63,7 @@ func bigFile(ctx context.Context, a Adapter, _ sandbox.Provider) (Result, error)
 	if err != nil {
 		return Result{}, err
 	}
-	defer sb.Destroy(context.WithoutCancel(ctx))
+	defer destroy(ctx, sb)
 	opts := sandbox.RunCommandOptions{Timeout: 15 * time.Minute}
 	want := fmt.Sprint(bigFileSize)
 	res, err := sb.RunCommand(ctx, fmt.Sprintf("head -c %d /dev/urandom > big && stat -c %%s big", bigFileSize), opts)

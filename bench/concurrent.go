@@ -90,12 +90,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 		peakPSS = pss.Stop().PSS
 	}
 
-	for _, sb := range sbs {
-		if sb != nil {
-			wg.Go(func() { _ = sb.Destroy(context.WithoutCancel(ctx)) })
-		}
-	}
-	wg.Wait()
+	undestroyed := destroyAll(ctx, sbs)
 	failed, first := 0, error(nil)
 	for _, err := range errs {
 		if err != nil {
@@ -106,7 +101,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	if failed > 0 {
 		return Result{}, fmt.Errorf("%d sandboxes at once: %d failed, the first: %w", n, failed, first)
 	}
-	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, PeakPSS: peakPSS, Memory: a.Memory, Note: cpuNote(a, cpu)}, nil
+	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, PeakPSS: peakPSS, Memory: a.Memory, Note: cpuNote(a, cpu) + undestroyed}, nil
 }
 
 // resetPeakRSS starts the process's peak RSS (VmHWM) afresh from its

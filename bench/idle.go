@@ -28,7 +28,7 @@ func idlePython(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	if err != nil {
 		return Result{}, err
 	}
-	defer sb.Destroy(context.WithoutCancel(ctx))
+	defer destroy(ctx, sb)
 	took := make([]time.Duration, 0, idleRounds)
 	for range idleRounds {
 		select {

@@ -64,7 +64,7 @@ func firstPython(ctx context.Context, a Adapter, p sandbox.Provider) (Result, er
 		}
 		res, err := sb.RunCommand(ctx, "python3 -c 'print(1)'", sandbox.RunCommandOptions{})
 		d, cpu := time.Since(start), cpuTime()-cpu0
-		_ = sb.Destroy(context.WithoutCancel(ctx))
+		_ = destroy(ctx, sb)
 		switch {
 		case err != nil:
 			return Result{}, err
@@ -91,7 +91,7 @@ func shellLoopRun(ctx context.Context, a Adapter, p sandbox.Provider) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	defer sb.Destroy(context.WithoutCancel(ctx))
+	defer destroy(ctx, sb)
 	if err := echoHi(ctx, sb); err != nil {
 		return Result{}, err
 	}
@@ -155,7 +155,7 @@ func pythonCPURun(ctx context.Context, a Adapter, p sandbox.Provider) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	defer sb.Destroy(context.WithoutCancel(ctx))
+	defer destroy(ctx, sb)
 	if err := sb.FileSystem().WriteFile(ctx, "cpu_set.py", []byte(pythonCPU)); err != nil {
 		return Result{}, err
 	}
@@ -188,7 +188,7 @@ func firstCommandSequential(ctx context.Context, _ Adapter, p sandbox.Provider) 
 	for range firstCommands {
 		d, sb, err := firstCommand(ctx, p)
 		if sb != nil {
-			_ = sb.Destroy(context.WithoutCancel(ctx))
+			_ = destroy(ctx, sb)
 		}
 		if err != nil {
 			return Result{}, err
@@ -211,16 +211,12 @@ func firstCommandConcurrent(ctx context.Context, a Adapter, p sandbox.Provider) 
 		wg.Go(func() { took[i], sbs[i], errs[i] = firstCommand(ctx, p) })
 	}
 	wg.Wait()
-	for _, sb := range sbs {
-		if sb != nil {
-			wg.Go(func() { _ = sb.Destroy(context.WithoutCancel(ctx)) })
-		}
-	}
-	wg.Wait()
+	undestroyed := destroyAll(ctx, sbs)
 	if err := errors.Join(errs...); err != nil {
 		return Result{}, err
 	}
 	r := percentiles(took)
+	r.Note += undestroyed
 	if n != firstCommands {
 		r.Note += fmt.Sprintf(", only %d sandboxes", n)
 	}

@@ -26,7 +26,7 @@ func snapshotEdit(ctx context.Context, a Adapter, p sandbox.Provider) (Result, e
 	if err != nil {
 		return Result{}, err
 	}
-	defer sb.Destroy(context.WithoutCancel(ctx))
+	defer destroy(ctx, sb)
 	tree := fmt.Sprintf("mkdir -p t && cd t && i=0; while [ $i -lt %d ]; do echo \"line $i\" > f$i.txt; i=$((i+1)); done; ls | wc -l", snapshotFiles)
 	// Not measured; the memory adapter's shell took 3.5 min of it on a
 	// loaded machine (load 30 on 2 cores) and over 5 min once.
