@@ -44,6 +44,8 @@ var (
 //	PREFIX/manifest     {generation, root folder hash, usage}, written last
 //	PREFIX/saving/ID    a Save in progress (short TTL)
 //	PREFIX/gc           a collection in progress (short TTL)
+//	PREFIX/litter       a Save failed after writing objects: the next
+//	                    collection lists the store to find them
 //
 // An object's key is the SHA-256 of what it holds, so an object that is
 // already stored is never written again: a snapshot writes only the changed
@@ -64,7 +66,13 @@ var (
 // manifest in, and only while no other Save is in progress: every Save
 // announces itself under saving/ before it decides which objects the store
 // holds, and waits while a collection runs. An object a live manifest, or a
-// manifest about to be written, references is never deleted.
+// manifest about to be written, references is never deleted. A writer
+// deletes what its own Saves replaced by name; it lists the store's objects
+// only when another writer may have left some (see collect).
+//
+// A Save encodes only the folder objects that changed: an object whose
+// entries are all as the last Save found them is kept by its hash
+// (putListing).
 
 // Manifest is the head of a snapshot.
 type Manifest struct {
@@ -112,6 +120,13 @@ type Snapshotter struct {
 	known   map[string]struct{}  // objects the store holds for it
 	files   map[string]fileState // content hashes of files as last saved
 	swept   bool                 // a collection ran since the last Load
+	// listings are the folder objects of the last Save (see putListing).
+	listings map[string]listingMemo
+	// garbage are objects earlier Saves stopped using that no collection
+	// has deleted yet: the next collection deletes them without listing
+	// the store.
+	garbage map[string]struct{}
+	sweptAt time.Time // when a collection last listed the store
 }
 
 type fileState struct {
@@ -144,6 +159,7 @@ func NewSnapshotter(store SnapshotStore, prefix string) *Snapshotter {
 func (s *Snapshotter) objKey(h string) string { return s.prefix + "obj/" + h }
 func (s *Snapshotter) manifestKey() string    { return s.prefix + "manifest" }
 func (s *Snapshotter) gcKey() string          { return s.prefix + "gc" }
+func (s *Snapshotter) litterKey() string      { return s.prefix + "litter" }
 func (s *Snapshotter) savingPrefix() string   { return s.prefix + "saving/" }
 
 // Generation returns the generation of the last snapshot this Snapshotter
@@ -195,7 +211,9 @@ func randomID() string {
 func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (SnapshotStats, error) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	w := &saver{s: s, ctx: ctx, ttl: ttl, fsys: fsys, used: map[string]struct{}{}, files: map[string]fileState{}, flat: map[string]entry{}}
+	w := &saver{s: s, ctx: ctx, ttl: ttl, fsys: fsys,
+		used: make(map[string]struct{}, len(s.known)), files: make(map[string]fileState, len(s.files)),
+		flat: make(map[string]entry, len(s.base)), listings: make(map[string]listingMemo, len(s.listings))}
 	defer w.release()
 	// Announce the Save before deciding what the store holds, then wait
 	// out a collection that started before.
@@ -205,6 +223,12 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 	}
 	w.token, w.renewed = token, time.Now()
 	release := func() { _ = s.store.Delete(context.WithoutCancel(ctx), token) }
+	saved := false
+	defer func() {
+		if !saved {
+			s.litter(context.WithoutCancel(ctx), w)
+		}
+	}()
 	if err := s.waitCollection(ctx); err != nil {
 		release()
 		return w.stats, err
@@ -290,22 +314,44 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 			break
 		}
 	}
+	saved = true
 	old := s.known
-	s.gen, s.baseRaw, s.base, s.known, s.files = w.stats.Generation, committed, flat, w.used, w.files
+	s.gen, s.baseRaw, s.base, s.known, s.files, s.listings = w.stats.Generation, committed, flat, w.used, w.files, w.listings
 	release()
 	// Collect what no manifest needs: what the previous version used and
-	// this one does not, and once after each Load what killed Saves left.
-	garbage := !s.swept || w.stats.Merged > 0
+	// this one does not (those objects alone), and once after each Load or
+	// merge whatever the store holds that nothing references (what killed
+	// Saves and other writers left).
 	for h := range old {
 		if _, still := w.used[h]; !still {
-			garbage = true
-			break
+			if s.garbage == nil {
+				s.garbage = map[string]struct{}{}
+			}
+			s.garbage[h] = struct{}{}
 		}
 	}
-	if garbage {
-		w.stats.ObjectsDeleted = s.collect(context.WithoutCancel(ctx), committed)
+	if len(s.garbage) > 0 || !s.swept || w.stats.Merged > 0 || time.Since(s.sweptAt) > savingTTL {
+		w.stats.ObjectsDeleted = s.collect(context.WithoutCancel(ctx), committed, w.stats.Merged > 0)
 	}
 	return w.stats, nil
+}
+
+// litter notes that the Save w failed after writing objects no manifest
+// references: this Snapshotter's next collection deletes them, and any
+// other's lists the store once (the litter key) to find them.
+func (s *Snapshotter) litter(ctx context.Context, w *saver) {
+	if w.stats.ObjectsWritten == 0 {
+		return
+	}
+	for h := range w.used {
+		if _, stored := s.known[h]; !stored {
+			if s.garbage == nil {
+				s.garbage = map[string]struct{}{}
+			}
+			s.garbage[h] = struct{}{}
+		}
+	}
+	_ = s.store.Set(ctx, s.litterKey(), []byte(randomID()), max(w.ttl, savingTTL))
 }
 
 func bytes2equal(a, b []byte) bool { return b != nil && bytes.Equal(a, b) }
@@ -362,11 +408,18 @@ func (s *Snapshotter) waitCollection(ctx context.Context) error {
 	}
 }
 
-// collect deletes the objects under the prefix that the manifest raw (this
-// Snapshotter's, just written) does not reference, unless another Save is
-// in progress or the manifest changed since: then a later Save collects.
-// It returns how many it deleted.
-func (s *Snapshotter) collect(ctx context.Context, raw []byte) int {
+// collect deletes objects under the prefix that the manifest raw (this
+// Snapshotter's, just written) does not reference. It lists the store's
+// objects once after a Load (what killed Saves left), when full is set (a
+// merge), when a failed Save left its litter key, and at least once every
+// savingTTL and after a collection saw another Save's saving/ key (a Save
+// killed with its process leaves no litter key: its saving/ key holds
+// collections off until it expires); otherwise it deletes
+// just s.garbage, the objects earlier Saves of this Snapshotter stopped
+// using or wrote and failed. Nothing is deleted while another Save is in
+// progress or when the manifest changed since: a later Save collects then
+// (s.garbage keeps what was not deleted). It returns how many it deleted.
+func (s *Snapshotter) collect(ctx context.Context, raw []byte, full bool) int {
 	token := []byte(randomID())
 	ok, err := s.store.SetIfAbsent(ctx, s.gcKey(), token, gcTTL)
 	if err != nil || !ok {
@@ -374,28 +427,61 @@ func (s *Snapshotter) collect(ctx context.Context, raw []byte) int {
 	}
 	defer s.store.CompareAndDelete(ctx, s.gcKey(), token)
 	if saving, err := s.store.Keys(ctx, s.savingPrefix()); err != nil || len(saving) > 0 {
+		// Another Save runs, or one was killed: what it wrote is found by
+		// listing the store once its key is gone.
+		s.swept = false
 		return 0
 	}
 	if _, cur, err := s.readManifest(ctx); err != nil || !bytes.Equal(cur, raw) {
 		return 0
 	}
-	keys, err := s.store.Keys(ctx, s.prefix+"obj/")
-	if err != nil {
+	litter, err := s.store.Get(ctx, s.litterKey())
+	switch {
+	case err == nil:
+		full = true
+	case !errors.Is(err, kv.ErrNotFound):
 		return 0
 	}
+	full = full || !s.swept || time.Since(s.sweptAt) > savingTTL
+	var hashes []string
+	if full {
+		keys, err := s.store.Keys(ctx, s.prefix+"obj/")
+		if err != nil {
+			return 0
+		}
+		hashes = make([]string, len(keys))
+		for i, k := range keys {
+			hashes[i] = k[len(s.prefix)+len("obj/"):]
+		}
+	} else {
+		hashes = make([]string, 0, len(s.garbage))
+		for h := range s.garbage {
+			hashes = append(hashes, h)
+		}
+	}
 	start, n := time.Now(), 0
-	for _, k := range keys {
-		if _, live := s.known[k[len(s.prefix)+len("obj/"):]]; live {
+	left := map[string]struct{}{}
+	for _, h := range hashes {
+		if _, live := s.known[h]; live {
 			continue
 		}
 		if time.Since(start) > gcTTL/2 {
-			break // the rest waits for the next collection
+			left[h] = struct{}{} // the next collection deletes it
+			continue
 		}
-		if s.store.Delete(ctx, k) == nil {
-			n++
+		if err := s.store.Delete(ctx, s.objKey(h)); err != nil {
+			left[h] = struct{}{}
+			continue
 		}
+		n++
 	}
-	s.swept = true
+	s.garbage = left
+	if full {
+		if litter != nil {
+			_, _ = s.store.CompareAndDelete(ctx, s.litterKey(), litter)
+		}
+		s.swept, s.sweptAt = true, start
+	}
 	return n
 }
 
@@ -416,5 +502,6 @@ func (s *Snapshotter) Delete(ctx context.Context) error {
 		_ = s.store.Delete(ctx, k)
 	}
 	s.known, s.files, s.base, s.baseRaw, s.gen = map[string]struct{}{}, map[string]fileState{}, map[string]entry{}, nil, 0
+	s.listings, s.garbage = nil, nil
 	return nil
 }

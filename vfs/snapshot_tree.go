@@ -15,6 +15,7 @@ import (
 	"os"
 	"path"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -48,19 +49,22 @@ func (w *saver) release() {
 
 // saver is one Save's walk.
 type saver struct {
-	s       *Snapshotter
-	ctx     context.Context
-	ttl     time.Duration
-	fsys    *FS
-	used    map[string]struct{}
-	files   map[string]fileState
-	flat    map[string]entry
-	stats   SnapshotStats
-	buf     []byte       // a piece of a file being read
-	zw      *gzip.Writer // from gzipWriters, given back at the Save's end
-	zbuf    bytes.Buffer // what zw wrote for the object being stored
-	token   string       // the saving/ key
-	renewed time.Time
+	s     *Snapshotter
+	ctx   context.Context
+	ttl   time.Duration
+	fsys  *FS
+	used  map[string]struct{}
+	files map[string]fileState
+	flat  map[string]entry
+	// listings are the folder objects this Save stored or kept, for the
+	// next Save (Snapshotter.listings).
+	listings map[string]listingMemo
+	stats    SnapshotStats
+	buf      []byte       // a piece of a file being read
+	zw       *gzip.Writer // from gzipWriters, given back at the Save's end
+	zbuf     bytes.Buffer // what zw wrote for the object being stored
+	token    string       // the saving/ key
+	renewed  time.Time
 
 	committed []byte // the manifest as written
 }
@@ -82,6 +86,7 @@ func (w *saver) folder(p string) (string, error) {
 	}
 	sort.Slice(infos, func(i, j int) bool { return infos[i].Name() < infos[j].Name() })
 	entries := make([]entry, 0, len(infos))
+	unchanged := make([]bool, 0, len(infos))
 	for _, fi := range infos {
 		child := path.Join(p, fi.Name())
 		e := entry{Name: fi.Name(), Mode: fi.Mode(), MTime: fi.ModTime().UnixNano()}
@@ -105,9 +110,35 @@ func (w *saver) folder(p string) (string, error) {
 			e.Hash, e.Chunks = st.hash, st.chunks
 		}
 		entries = append(entries, e)
+		before, ok := w.s.base[child]
+		unchanged = append(unchanged, ok && equalEntry(before, e))
 		w.flat[child] = e
 	}
-	return w.putEntries(entries)
+	return w.putEntries(p, entries, unchanged)
+}
+
+// equalEntry reports whether a and b are alike in every field (so their
+// JSON is too; sameEntry leaves out a folder's hash).
+func equalEntry(a, b entry) bool {
+	return a.Name == b.Name && a.Type == b.Type && a.Mode == b.Mode && a.Size == b.Size &&
+		a.MTime == b.MTime && a.Hash == b.Hash && a.Link == b.Link && slices.Equal(a.Chunks, b.Chunks)
+}
+
+// listingMemo is a folder object (a folder's listing, or one chunk of a big
+// folder's) a Save stored: the object's hash, how many entries it lists
+// and the last one's name. Its key in Snapshotter.listings is the folder's
+// path and the first name listed (see listingKey).
+type listingMemo struct {
+	hash string
+	n    int
+	last string
+}
+
+func listingKey(dir string, entries []entry) string {
+	if len(entries) == 0 {
+		return dir
+	}
+	return dir + "\x00" + entries[0].Name
 }
 
 // A big folder is stored in chunks, so that a change to one entry writes
@@ -140,19 +171,22 @@ func nameHash(name string) uint64 {
 	return x
 }
 
-// putEntries stores a folder's entries (sorted by name) and returns the
-// folder's hash.
-func (w *saver) putEntries(entries []entry) (string, error) {
+// putEntries stores the folder dir's entries (sorted by name) and returns
+// the folder's hash. unchanged[i] says entries[i] is as in the last Save's
+// tree (nil: not known).
+func (w *saver) putEntries(dir string, entries []entry, unchanged []bool) (string, error) {
 	if len(entries) <= chunkMax {
-		raw, _ := json.Marshal(entries)
-		return w.put(raw)
+		return w.putListing(dir, entries, unchanged)
 	}
 	var cf chunkedFolder
 	start := 0
 	for i, e := range entries {
 		if i == len(entries)-1 || nameHash(e.Name)%chunkEvery == 0 || i+1-start == chunkMax {
-			raw, _ := json.Marshal(entries[start : i+1])
-			ch, err := w.put(raw)
+			var same []bool
+			if unchanged != nil {
+				same = unchanged[start : i+1]
+			}
+			ch, err := w.putListing(dir, entries[start:i+1], same)
 			if err != nil {
 				return "", err
 			}
@@ -162,6 +196,37 @@ func (w *saver) putEntries(entries []entry) (string, error) {
 	}
 	raw, _ := json.Marshal(cf)
 	return w.put(raw)
+}
+
+// putListing stores one folder object, a JSON array of entries, and
+// returns its hash. When the last Save stored an object for the same
+// folder, starting at the same name, with as many entries and the same
+// last name, and each entry is unchanged since (unchanged all true), the
+// object holds exactly these entries: every entry between the first and
+// the last of then is one of now (a name added in between is not
+// unchanged, one removed makes the count differ). Its hash is taken as it
+// is, without encoding the entries again.
+func (w *saver) putListing(dir string, entries []entry, unchanged []bool) (string, error) {
+	key := listingKey(dir, entries)
+	if m, ok := w.s.listings[key]; ok && unchanged != nil && m.n == len(entries) &&
+		(len(entries) == 0 || m.last == entries[len(entries)-1].Name) && !slices.Contains(unchanged, false) {
+		if _, stored := w.s.known[m.hash]; stored {
+			w.used[m.hash] = struct{}{}
+			w.listings[key] = m
+			return m.hash, nil
+		}
+	}
+	raw, _ := json.Marshal(entries)
+	h, err := w.put(raw)
+	if err != nil {
+		return "", err
+	}
+	m := listingMemo{hash: h, n: len(entries)}
+	if len(entries) > 0 {
+		m.last = entries[len(entries)-1].Name
+	}
+	w.listings[key] = m
+	return h, nil
 }
 
 // file returns the objects of a file's content, storing what is new. A
@@ -352,6 +417,7 @@ func (w *saver) putTree(flat map[string]entry) (string, error) {
 	}
 	sort.Slice(dirs, func(i, j int) bool { return strings.Count(dirs[i], "/") > strings.Count(dirs[j], "/") })
 	w.used = map[string]struct{}{}
+	w.listings = map[string]listingMemo{} // of this tree only
 	for _, e := range flat {
 		if e.Type == "f" {
 			w.use(fileState{hash: e.Hash, chunks: e.Chunks})
@@ -384,7 +450,7 @@ func (w *saver) putDir(d string, names []string, flat map[string]entry, hashes m
 		entries = append(entries, e)
 	}
 	sort.Slice(entries, func(i, j int) bool { return entries[i].Name < entries[j].Name })
-	return w.putEntries(entries)
+	return w.putEntries(d, entries, nil)
 }
 
 // usageOf is what a flat tree holds, as FS.Usage counts it.
@@ -556,6 +622,7 @@ func (s *Snapshotter) Load(ctx context.Context, opts Options) (*FS, Manifest, er
 		}
 		s.mu.Lock()
 		s.gen, s.baseRaw, s.base, s.known, s.files, s.swept = m.Generation, raw, l.flat, l.used, l.files, false
+		s.listings, s.garbage = nil, nil
 		s.mu.Unlock()
 		return fsys, m, nil
 	}
