@@ -33,9 +33,15 @@ func BenchmarkPipeline(b *testing.B) {
 		cases = cases[:0]
 		cases = append(cases, struct{ name, script string }{"env", s})
 	}
+	benchScripts(b, "seq 1 10000 >/in; grep 7 /in >/g; sort -r /g >/s; uniq /s >/u", cases)
+}
+
+// benchScripts runs setup once in a new memory FS, then each case's
+// script as a sub-benchmark, a new shell per run.
+func benchScripts(b *testing.B, setup string, cases []struct{ name, script string }) {
 	fsys := afero.NewMemMapFs()
 	ctx := context.Background()
-	if code, err := Run(ctx, "seq 1 10000 >/in; grep 7 /in >/g; sort -r /g >/s; uniq /s >/u", Options{FS: fsys}); err != nil || code != 0 {
+	if code, err := Run(ctx, setup, Options{FS: fsys}); err != nil || code != 0 {
 		b.Fatal(code, err)
 	}
 	for _, c := range cases {
@@ -62,21 +68,5 @@ func BenchmarkSubshell(b *testing.B) {
 		{"subst100", "for i in $(seq 100); do x=$(echo $i); done"},
 		{"ls5", "for f in a b c d e; do ls /tmp >/dev/null; done"},
 	}
-	fsys := afero.NewMemMapFs()
-	ctx := context.Background()
-	if code, err := Run(ctx, "mkdir -p /tmp && touch /tmp/a /tmp/b", Options{FS: fsys}); err != nil || code != 0 {
-		b.Fatal(code, err)
-	}
-	for _, c := range cases {
-		b.Run(c.name, func(b *testing.B) {
-			var out bytes.Buffer
-			for b.Loop() {
-				out.Reset()
-				code, err := Run(ctx, c.script, Options{FS: fsys, Stdout: &out, Stderr: &out})
-				if err != nil || code != 0 {
-					b.Fatal(code, err, out.String())
-				}
-			}
-		})
-	}
+	benchScripts(b, "mkdir -p /tmp && touch /tmp/a /tmp/b", cases)
 }

@@ -74,38 +74,19 @@ func addChecks(wasm []byte) ([]byte, error) {
 	}
 	yield, funcs, globals := int64(-1), uint32(0), uint32(0)
 	if imp := find(2); imp >= 0 {
-		r := reader{b: secs[imp].body}
-		cnt := r.u32()
-		for range cnt {
-			mod, field := r.name(), r.name()
-			kind := r.byte()
-			switch kind {
-			case 0: // function
-				ti := r.u32()
-				if r.bad {
-					break
-				}
-				if mod == wasiModuleName && field == yieldField && ti < uint32(len(types)) && types[ti] == [2]uint32{0, 1} {
+		entries, err := readImports(secs[imp].body)
+		if err != nil {
+			return nil, err
+		}
+		for _, e := range entries {
+			switch e.kind {
+			case 0:
+				if e.module == wasiModuleName && e.field == yieldField && e.typ < uint32(len(types)) && types[e.typ] == [2]uint32{0, 1} {
 					yield = int64(funcs)
 				}
 				funcs++
-			case 1: // table: reftype, limits
-				r.byte()
-				r.limits()
-			case 2: // memory: limits
-				r.limits()
-			case 3: // global: valtype, mutability
-				r.byte()
-				r.byte()
+			case 3:
 				globals++
-			case 4: // tag: attribute, type
-				r.byte()
-				r.u32()
-			default:
-				r.bad = true
-			}
-			if r.bad {
-				return nil, fmt.Errorf("%w: malformed import section", errChecksShape)
 			}
 		}
 	}
@@ -338,6 +319,49 @@ func assemble(header []byte, secs []section) []byte {
 		out = append(out, s.body...)
 	}
 	return out
+}
+
+// importEntry is one entry of an import section: kind 0 a function (typ
+// its type's index), 1 a table, 2 a memory, 3 a global, 4 a tag.
+type importEntry struct {
+	module, field string
+	kind          byte
+	typ           uint32
+}
+
+// readImports reads an import section's entries.
+func readImports(body []byte) ([]importEntry, error) {
+	r := reader{b: body}
+	n := r.u32()
+	if r.bad || uint64(n) > uint64(len(body)) {
+		return nil, fmt.Errorf("%w: malformed import section", errChecksShape)
+	}
+	entries := make([]importEntry, 0, n)
+	for range n {
+		e := importEntry{module: r.name(), field: r.name(), kind: r.byte()}
+		switch e.kind {
+		case 0: // function: type
+			e.typ = r.u32()
+		case 1: // table: reftype, limits
+			r.byte()
+			r.limits()
+		case 2: // memory: limits
+			r.limits()
+		case 3: // global: valtype, mutability
+			r.byte()
+			r.byte()
+		case 4: // tag: attribute, type
+			r.byte()
+			r.u32()
+		default:
+			r.bad = true
+		}
+		if r.bad {
+			return nil, fmt.Errorf("%w: malformed import section", errChecksShape)
+		}
+		entries = append(entries, e)
+	}
+	return entries, nil
 }
 
 // funcTypes reads a type section: the parameter and result counts of each

@@ -478,32 +478,14 @@ func definedParams(wasm []byte) ([]uint32, error) {
 				return nil, err
 			}
 		case 2:
-			r := reader{b: s.body}
-			n := r.u32()
-			for k := uint32(0); k < n && !r.bad; k++ {
-				r.name()
-				r.name()
-				switch r.byte() {
-				case 0:
-					r.u32()
-					imported++
-				case 1:
-					r.byte()
-					r.limits()
-				case 2:
-					r.limits()
-				case 3:
-					r.byte()
-					r.byte()
-				case 4:
-					r.byte()
-					r.u32()
-				default:
-					r.bad = true
-				}
+			entries, err := readImports(s.body)
+			if err != nil {
+				return nil, err
 			}
-			if r.bad {
-				return nil, fmt.Errorf("%w: malformed import section", errChecksShape)
+			for _, e := range entries {
+				if e.kind == 0 {
+					imported++
+				}
 			}
 		case 3:
 			r := reader{b: s.body}
