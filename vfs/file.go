@@ -140,6 +140,7 @@ func (h *file) write(op string, b []byte, at int64) (int, error) {
 		h.off = off + int64(len(b))
 	}
 	mem.SetModTime(h.data, time.Now())
+	h.fs.markData(h.data)
 	h.fs.usage.bytes += grow
 	h.wrote = true
 	return len(b), nil
@@ -203,6 +204,7 @@ func (h *file) Truncate(size int64) error {
 	}
 	h.blob.Truncate(size)
 	mem.SetModTime(h.data, time.Now())
+	h.fs.markData(h.data)
 	h.fs.usage.bytes += grow
 	h.wrote = true
 	return nil
@@ -250,6 +252,8 @@ func (h *file) Close() error {
 	err := h.h.Close()
 	if !h.wrote {
 		mem.SetModTime(h.data, mtime) // MemMapFs touches it on every close
+	} else {
+		h.fs.markData(h.data)
 	}
 	h.fs.closeWriter(h.data)
 	return err

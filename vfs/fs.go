@@ -47,6 +47,7 @@ type FS struct {
 	// file.mu, then mu, then MemMapFs's own locks.
 	mu      sync.RWMutex
 	usage   usage
+	changes changes                    // what changed when, for snapshots
 	writers map[*mem.FileData]int      // open writable handles per file
 	orphans map[*mem.FileData]struct{} // removed while open for writing
 
@@ -125,6 +126,7 @@ func (f *FS) mkdir(name string, perm fs.FileMode) error {
 	if err := f.mem.Mkdir(n.path, perm&fs.ModePerm); err != nil {
 		return err
 	}
+	f.markTree(n.path)
 	f.usage.files++
 	return nil
 }
@@ -218,6 +220,7 @@ func (f *FS) change(op, name string, do func(p string) error) error {
 	}
 	if err == nil {
 		err = do(n.path)
+		f.markEntry(n.path)
 	}
 	return pathErr(op, displayPath(name), err)
 }

@@ -101,6 +101,7 @@ func (f *FS) openFile(name string, flag int, perm fs.FileMode, opts openOpts) (*
 			f.usage.bytes -= b.Size()
 			b.Truncate(0)
 			mem.SetModTime(data, time.Now())
+			f.markEntry(n.path)
 		}
 	case flag&os.O_CREATE == 0:
 		return nil, pathErr("open", display, syscall.ENOENT)
@@ -115,6 +116,7 @@ func (f *FS) openFile(name string, flag int, perm fs.FileMode, opts openOpts) (*
 			return nil, pathErr("open", display, err)
 		}
 		f.usage.files++
+		f.markEntry(n.path)
 		data = created.(*mem.File).Data()
 	}
 	h := &file{
@@ -132,7 +134,7 @@ func (f *FS) openFile(name string, flag int, perm fs.FileMode, opts openOpts) (*
 	}
 	if writable {
 		h.h = mem.NewFileHandle(data)
-		f.openWriter(data)
+		f.openWriter(data, n.path)
 	} else {
 		h.h = mem.NewReadOnlyFileHandle(data)
 	}

@@ -67,7 +67,16 @@ func (f *FS) forgetTree(info *mem.FileInfo) {
 }
 
 // openWriter records a writable handle on data.
-func (f *FS) openWriter(data *mem.FileData) { f.writers[data]++ }
+func (f *FS) openWriter(data *mem.FileData, p string) {
+	f.writers[data]++
+	if _, orphan := f.orphans[data]; orphan {
+		return
+	}
+	if f.changes.paths == nil {
+		f.changes.paths = map[*mem.FileData]string{}
+	}
+	f.changes.paths[data] = p
+}
 
 // closeWriter drops a writable handle on data; the last one of a removed
 // file gives its bytes back.
@@ -77,6 +86,7 @@ func (f *FS) closeWriter(data *mem.FileData) {
 		return
 	}
 	delete(f.writers, data)
+	delete(f.changes.paths, data)
 	if _, ok := f.orphans[data]; ok {
 		delete(f.orphans, data)
 		f.usage.bytes -= f.blobSize(data)

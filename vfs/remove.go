@@ -44,6 +44,8 @@ func (f *FS) remove(name string, kind removeKind) error {
 	if err := f.mem.Remove(n.path); err != nil {
 		return err
 	}
+	f.moved(n.path, "")
+	f.markTree(n.path)
 	f.forget(n.info)
 	return nil
 }
@@ -77,5 +79,7 @@ func (f *FS) removeAll(name string) error {
 		return syscall.ENOTDIR
 	}
 	f.forgetTree(n.info)
+	f.moved(n.path, "")
+	f.markTree(n.path)
 	return f.mem.RemoveAll(n.path)
 }

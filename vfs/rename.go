@@ -63,7 +63,15 @@ func (f *FS) rename(oldname, newname string) error {
 		if err := f.mem.Remove(to.path); err != nil {
 			return err
 		}
+		f.moved(to.path, "")
+		f.markTree(to.path)
 		f.forget(to.info)
 	}
-	return f.mem.Rename(from.path, to.path)
+	if err := f.mem.Rename(from.path, to.path); err != nil {
+		return err
+	}
+	f.moved(from.path, to.path)
+	f.markTree(from.path)
+	f.markTree(to.path)
+	return nil
 }

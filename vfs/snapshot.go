@@ -89,6 +89,9 @@ type SnapshotStats struct {
 	ObjectsWritten int
 	BytesWritten   int64 // compressed bytes sent to the store, manifest included
 	ObjectsDeleted int   // objects no manifest referenced any more, collected
+	// FoldersRead counts the folders this Save listed; the others had not
+	// changed since the last Save of the same FS, which it took them from.
+	FoldersRead int
 	// Merged counts the other writers' snapshots this Save merged with
 	// (0 when nobody else saved since this Snapshotter's last Save or Load).
 	Merged int
@@ -127,6 +130,15 @@ type Snapshotter struct {
 	// the store.
 	garbage map[string]struct{}
 	sweptAt time.Time // when a collection last listed the store
+	// walked is the FS the last Save read, walkedAt the moment it read
+	// it from (FS.ChangeVersion); root, kids and memoKeys are what it
+	// stored (saver.keepTree). A Save of the same FS reads only the
+	// folders that changed since.
+	walked   *FS
+	walkedAt uint64
+	root     string
+	kids     map[string][]string
+	memoKeys map[string][]string
 }
 
 type fileState struct {
@@ -213,7 +225,8 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 	defer s.mu.Unlock()
 	w := &saver{s: s, ctx: ctx, ttl: ttl, fsys: fsys,
 		used: make(map[string]struct{}, len(s.known)), files: make(map[string]fileState, len(s.files)),
-		flat: make(map[string]entry, len(s.base)), listings: make(map[string]listingMemo, len(s.listings))}
+		flat: make(map[string]entry, len(s.base)), listings: make(map[string]listingMemo, len(s.listings)),
+		kids: make(map[string][]string, len(s.kids)), memoKeys: make(map[string][]string, len(s.memoKeys))}
 	defer w.release()
 	// Announce the Save before deciding what the store holds, then wait
 	// out a collection that started before.
@@ -234,7 +247,21 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 		return w.stats, err
 	}
 
-	root, err := w.folder("/")
+	moment := fsys.ChangeVersion()
+	w.skip, w.since = s.walked == fsys && s.kids != nil, s.walkedAt
+	root, err := w.folder("/", false)
+	if err == nil && w.missed {
+		// An object the last Save stored is not known to be in the
+		// store: read the whole tree.
+		clear(w.used)
+		clear(w.files)
+		clear(w.flat)
+		clear(w.listings)
+		clear(w.kids)
+		clear(w.memoKeys)
+		w.skip, w.stats.FoldersRead = false, 0
+		root, err = w.folder("/", false)
+	}
 	if err != nil {
 		release()
 		return w.stats, err
@@ -317,6 +344,11 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 	saved = true
 	old := s.known
 	s.gen, s.baseRaw, s.base, s.known, s.files, s.listings = w.stats.Generation, committed, flat, w.used, w.files, w.listings
+	s.walked, s.walkedAt, s.root, s.kids, s.memoKeys = fsys, moment, root, w.kids, w.memoKeys
+	if w.stats.Merged > 0 {
+		// The tree is the merge's (putTree), which keeps no kids.
+		s.walked, s.kids, s.memoKeys = nil, nil, nil
+	}
 	release()
 	// Collect what no manifest needs: what the previous version used and
 	// this one does not (those objects alone), and once after each Load or
@@ -502,6 +534,6 @@ func (s *Snapshotter) Delete(ctx context.Context) error {
 		_ = s.store.Delete(ctx, k)
 	}
 	s.known, s.files, s.base, s.baseRaw, s.gen = map[string]struct{}{}, map[string]fileState{}, map[string]entry{}, nil, 0
-	s.listings, s.garbage = nil, nil
+	s.listings, s.garbage, s.kids, s.memoKeys, s.walked, s.root = nil, nil, nil, nil, nil, ""
 	return nil
 }

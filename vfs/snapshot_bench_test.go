@@ -13,13 +13,15 @@ import (
 	"github.com/agentenkit/agentenkit/runtime/kv/sqlitekv"
 )
 
-// BenchmarkSaveOneEdit: a Save after one file of a 10 000-file folder
-// changed, on the in-memory kv and on SQLite (the default kv), as the wasm
-// adapter saves after a command.
+// BenchmarkSaveOneEdit: a Save after one file of 10 000 changed, on the
+// in-memory kv and on SQLite (the default kv), as the wasm adapter saves
+// after a command: the files in one folder ("flat"), or in 100 folders of
+// 100 ("nested").
 func BenchmarkSaveOneEdit(b *testing.B) {
 	ctx := context.Background()
-	for _, kind := range []string{"memkv", "sqlite"} {
-		b.Run(kind, func(b *testing.B) {
+	for _, c := range []struct{ kind, tree string }{{"memkv", "flat"}, {"sqlite", "flat"}, {"memkv", "nested"}, {"sqlite", "nested"}} {
+		kind := c.kind
+		b.Run(c.tree+"/"+kind, func(b *testing.B) {
 			var store SnapshotStore = memkv.New(memkv.Options{})
 			if kind == "sqlite" {
 				s, err := sqlitekv.Open(filepath.Join(b.TempDir(), "kv.db"))
@@ -34,7 +36,14 @@ func BenchmarkSaveOneEdit(b *testing.B) {
 				b.Fatal(err)
 			}
 			for i := range 10_000 {
-				if err := afero.WriteFile(fsys, fmt.Sprintf("/t/f%d.txt", i), fmt.Appendf(nil, "line %d\n", i), 0o644); err != nil {
+				name := fmt.Sprintf("/t/f%d.txt", i)
+				if c.tree == "nested" {
+					name = fmt.Sprintf("/t/d%d/f%d.txt", i/100, i)
+					if err := fsys.MkdirAll(fmt.Sprintf("/t/d%d", i/100), 0o755); err != nil {
+						b.Fatal(err)
+					}
+				}
+				if err := afero.WriteFile(fsys, name, fmt.Appendf(nil, "line %d\n", i), 0o644); err != nil {
 					b.Fatal(err)
 				}
 			}
@@ -45,12 +54,18 @@ func BenchmarkSaveOneEdit(b *testing.B) {
 			i := 0
 			for b.Loop() {
 				i++
-				if err := afero.WriteFile(fsys, "/t/f5000.txt", fmt.Appendf(nil, "line 5000\nedit %d\n", i), 0o644); err != nil {
+				name := "/t/f5000.txt"
+				if c.tree == "nested" {
+					name = "/t/d50/f5000.txt"
+				}
+				if err := afero.WriteFile(fsys, name, fmt.Appendf(nil, "line 5000\nedit %d\n", i), 0o644); err != nil {
 					b.Fatal(err)
 				}
-				if _, err := s.Save(ctx, fsys, time.Hour); err != nil {
+				st, err := s.Save(ctx, fsys, time.Hour)
+				if err != nil {
 					b.Fatal(err)
 				}
+				b.ReportMetric(float64(st.FoldersRead), "folders/op")
 			}
 		})
 	}

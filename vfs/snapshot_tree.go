@@ -38,8 +38,20 @@ var gzipWriters = sync.Pool{New: func() any {
 	return zw
 }}
 
-// release gives the Save's gzip writer back.
+// fileBuffers are the fileChunk-sized buffers Saves read files with: one
+// a Save that reads any file (4 MiB to allocate and clear each time
+// otherwise).
+var fileBuffers = sync.Pool{New: func() any {
+	b := make([]byte, fileChunk)
+	return &b
+}}
+
+// release gives the Save's gzip writer and file buffer back.
 func (w *saver) release() {
+	if w.buf != nil {
+		fileBuffers.Put(w.buf)
+		w.buf = nil
+	}
 	if w.zw != nil {
 		w.zw.Reset(io.Discard) // no reference to this Save's buffer
 		gzipWriters.Put(w.zw)
@@ -59,22 +71,43 @@ type saver struct {
 	// listings are the folder objects this Save stored or kept, for the
 	// next Save (Snapshotter.listings).
 	listings map[string]listingMemo
-	stats    SnapshotStats
-	buf      []byte       // a piece of a file being read
-	zw       *gzip.Writer // from gzipWriters, given back at the Save's end
-	zbuf     bytes.Buffer // what zw wrote for the object being stored
-	token    string       // the saving/ key
-	renewed  time.Time
+	// kids are each folder's children (paths, sorted by name) and memoKeys
+	// its listings' keys, for the next Save's keepTree.
+	kids     map[string][]string
+	memoKeys map[string][]string
+	// since, when skip is set, is the moment of the last Save of this FS:
+	// a folder unchanged since keeps what that Save stored (keepTree).
+	since   uint64
+	skip    bool
+	missed  bool // keepTree found an object the store may not hold
+	stats   SnapshotStats
+	buf     *[]byte      // a piece of a file being read (fileBuffers)
+	zw      *gzip.Writer // from gzipWriters, given back at the Save's end
+	zbuf    bytes.Buffer // what zw wrote for the object being stored
+	token   string       // the saving/ key
+	renewed time.Time
 
 	committed []byte // the manifest as written
 }
 
 // folder stores the object of folder p (and what it holds) and returns its
-// hash.
-func (w *saver) folder(p string) (string, error) {
+// hash. fresh says an ancestor of p was made, removed or moved since the
+// last Save: nothing below it may be kept.
+func (w *saver) folder(p string, fresh bool) (string, error) {
 	if err := w.ctx.Err(); err != nil {
 		return "", err
 	}
+	if w.skip && !fresh {
+		unchanged, replaced := w.fsys.changedSince(p, w.since)
+		if unchanged {
+			if h, ok := w.keptFolder(p); ok {
+				w.keepTree(p, h)
+				return h, nil
+			}
+		}
+		fresh = replaced
+	}
+	w.stats.FoldersRead++
 	d, err := w.fsys.Open(p)
 	if err != nil {
 		return "", err
@@ -87,8 +120,10 @@ func (w *saver) folder(p string) (string, error) {
 	sort.Slice(infos, func(i, j int) bool { return infos[i].Name() < infos[j].Name() })
 	entries := make([]entry, 0, len(infos))
 	unchanged := make([]bool, 0, len(infos))
+	kids := make([]string, 0, len(infos))
 	for _, fi := range infos {
 		child := path.Join(p, fi.Name())
+		kids = append(kids, child)
 		e := entry{Name: fi.Name(), Mode: fi.Mode(), MTime: fi.ModTime().UnixNano()}
 		switch {
 		case fi.Mode()&fs.ModeSymlink != 0:
@@ -98,7 +133,7 @@ func (w *saver) folder(p string) (string, error) {
 			}
 		case fi.IsDir():
 			e.Type = "d"
-			if e.Hash, err = w.folder(child); err != nil {
+			if e.Hash, err = w.folder(child, fresh); err != nil {
 				return "", err
 			}
 		default:
@@ -114,7 +149,61 @@ func (w *saver) folder(p string) (string, error) {
 		unchanged = append(unchanged, ok && equalEntry(before, e))
 		w.flat[child] = e
 	}
+	w.kids[p] = kids
 	return w.putEntries(p, entries, unchanged)
+}
+
+// keptFolder is the object the last Save stored for the folder p, if it
+// stored one.
+func (w *saver) keptFolder(p string) (string, bool) {
+	h := w.s.root
+	if p != "/" {
+		e, ok := w.s.base[p]
+		if !ok || e.Type != "d" {
+			return "", false
+		}
+		h = e.Hash
+	}
+	_, listed := w.s.kids[p]
+	return h, listed && h != ""
+}
+
+// keepTree takes the folder dir, unchanged since the last Save, and what
+// is below it as that Save stored them (its object h), without reading
+// the FS.
+func (w *saver) keepTree(dir, h string) {
+	w.keepObject(h)
+	w.memoKeys[dir] = w.s.memoKeys[dir]
+	for _, k := range w.s.memoKeys[dir] {
+		m := w.s.listings[k]
+		w.listings[k] = m
+		w.keepObject(m.hash)
+	}
+	kids := w.s.kids[dir]
+	w.kids[dir] = kids
+	for _, c := range kids {
+		e := w.s.base[c]
+		w.flat[c] = e
+		switch e.Type {
+		case "d":
+			w.keepTree(c, e.Hash)
+		case "f":
+			st := w.s.files[c]
+			w.files[c] = st
+			if !w.stored(st) {
+				w.missed = true
+			}
+			w.use(st)
+		}
+	}
+}
+
+// keepObject marks h used by this Save; the store must hold it already.
+func (w *saver) keepObject(h string) {
+	if _, ok := w.s.known[h]; !ok {
+		w.missed = true
+	}
+	w.used[h] = struct{}{}
 }
 
 // equalEntry reports whether a and b are alike in every field (so their
@@ -213,6 +302,7 @@ func (w *saver) putListing(dir string, entries []entry, unchanged []bool) (strin
 		if _, stored := w.s.known[m.hash]; stored {
 			w.used[m.hash] = struct{}{}
 			w.listings[key] = m
+			w.memoKeys[dir] = append(w.memoKeys[dir], key)
 			return m.hash, nil
 		}
 	}
@@ -221,6 +311,7 @@ func (w *saver) putListing(dir string, entries []entry, unchanged []bool) (strin
 	if err != nil {
 		return "", err
 	}
+	w.memoKeys[dir] = append(w.memoKeys[dir], key)
 	m := listingMemo{hash: h, n: len(entries)}
 	if len(entries) > 0 {
 		m.last = entries[len(entries)-1].Name
@@ -256,13 +347,13 @@ func (w *saver) storeFile(p string) (fileState, error) {
 	}
 	defer f.Close()
 	if w.buf == nil {
-		w.buf = make([]byte, fileChunk)
+		w.buf = fileBuffers.Get().(*[]byte)
 	}
 	var hashes []string
 	for {
-		n, err := io.ReadFull(f, w.buf)
+		n, err := io.ReadFull(f, *w.buf)
 		if n > 0 || len(hashes) == 0 {
-			h, perr := w.put(w.buf[:n])
+			h, perr := w.put((*w.buf)[:n])
 			if perr != nil {
 				return st, perr
 			}
@@ -622,7 +713,7 @@ func (s *Snapshotter) Load(ctx context.Context, opts Options) (*FS, Manifest, er
 		}
 		s.mu.Lock()
 		s.gen, s.baseRaw, s.base, s.known, s.files, s.swept = m.Generation, raw, l.flat, l.used, l.files, false
-		s.listings, s.garbage = nil, nil
+		s.listings, s.garbage, s.kids, s.memoKeys, s.walked, s.root = nil, nil, nil, nil, nil, m.Root
 		s.mu.Unlock()
 		return fsys, m, nil
 	}

@@ -61,6 +61,7 @@ func (f *FS) symlink(target, name string) error {
 	_, _ = h.WriteString(target)
 	_ = h.Close()
 	mem.SetMode(h.(*mem.File).Data(), fs.ModeSymlink|0o777)
+	f.markEntry(n.path)
 	f.usage.files++
 	return nil
 }

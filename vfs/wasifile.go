@@ -124,6 +124,7 @@ func (w *wasiFile) Utimens(atim, mtim int64) experimentalsys.Errno {
 	if mtim != experimentalsys.UTIME_OMIT {
 		w.h.fs.mu.Lock()
 		mem.SetModTime(w.h.data, timeOf(mtim))
+		w.h.fs.markAll() // where the file is now is not known here
 		w.h.fs.mu.Unlock()
 	}
 	return 0

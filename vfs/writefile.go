@@ -81,6 +81,7 @@ func (f *FS) writeFile(name string, data []byte, perm fs.FileMode, parents bool)
 	b.Truncate(0)
 	b.WriteAt(data, 0)
 	mem.SetModTime(fd, time.Now())
+	f.markEntry(n.path)
 	f.usage.bytes += grow
 	return nil
 }
