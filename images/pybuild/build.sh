@@ -62,8 +62,16 @@ fetch() {
 			continue
 		fi
 		say "fetching $pkg source"
-		(cd "$SRC" && apt-get source --download-only -q "$pkg" >/dev/null 2>&1) || {
-			say "apt-get source $pkg failed"; exit 1; }
+		# Only the pinned upstream tarball is used, which every Debian
+		# revision of the package shares: apt-get source fails as a whole
+		# when one of the newest revision's own files is missing from the
+		# mirror (a security update's .dsc, say), so try the revisions the
+		# sources list names, newest first, until the tarball is there.
+		for v in "" $(apt-cache showsrc "$pkg" 2>/dev/null | awk '/^Version:/ {print $2}' | sort -rV); do
+			(cd "$SRC" && apt-get source --download-only -q "$pkg${v:+=$v}" >/dev/null 2>&1) || true
+			[ -f "$SRC/$file" ] && break
+		done
+		[ -f "$SRC/$file" ] || { say "apt-get source $pkg failed: no $file from any revision the sources list names"; exit 1; }
 		echo "$sum  $SRC/$file" | sha256sum -c --status || {
 			say "$file: sha256 is not $sum"; exit 1; }
 	done
@@ -148,13 +156,17 @@ build_python() {
 	# date and time are fixed (clang 14 ignores SOURCE_DATE_EPOCH).
 	CPY_OPT="-DNDEBUG -fwrapv -Wall"
 	CPY_DATE='-DDATE=\"Jan\ 01\ 1970\" -DTIME=\"00:00:00\"'
+	# Made before the command: its assignments are made in order, so
+	# CFLAGS="$OPT ..." after OPT="$CPY_OPT" there would lose $OPT (the
+	# image was built without -O2 so).
+	CPY_CFLAGS="$OPT -ffile-prefix-map=$WORK=/src"
 	mkdir -p "$WORK/wasi"
 	(cd "$WORK/wasi" &&
 		CONFIG_SITE="$S/Tools/wasm/config.site-wasm32-wasi" OPT="$CPY_OPT" \
 		CC="$CC_WASI" CPP="clang-cpp-14 --target=wasm32-wasi" CXX="clang++-14 --target=wasm32-wasi" \
 		LDSHARED=wasm-ld-14 \
 		PKG_CONFIG_PATH= PKG_CONFIG_LIBDIR="$D/nonexistent" \
-		CFLAGS="$OPT -ffile-prefix-map=$WORK=/src" \
+		CFLAGS="$CPY_CFLAGS" \
 		ZLIB_CFLAGS="-I$D/include" ZLIB_LIBS="-L$D/lib -lz" \
 		BZIP2_CFLAGS="-I$D/include" BZIP2_LIBS="-L$D/lib -lbz2" \
 		LIBLZMA_CFLAGS="-I$D/include" LIBLZMA_LIBS="-L$D/lib -llzma" \
@@ -162,6 +174,7 @@ build_python() {
 		"$S/configure" -q --host=wasm32-unknown-wasi --build="$("$S/config.guess")" \
 			--with-build-python="$BP" --prefix=/usr/local \
 			--with-pymalloc --disable-test-modules --without-ensurepip >/dev/null &&
+		{ grep -q "^CONFIGURE_CFLAGS=.*$OPT" Makefile || { say "configure's CFLAGS lack $OPT"; exit 1; }; } &&
 		for m in ZLIB _BZ2 _LZMA _SQLITE3 PYEXPAT _DECIMAL; do
 			grep -q "^MODULE_${m}_STATE=yes" Makefile || { say "configure left out module $m"; exit 1; }
 		done &&
