@@ -401,10 +401,21 @@ func TestMCPResources(t *testing.T) {
 			t.Errorf("read %s: no error", uri)
 		}
 	}
-	mu.Lock()
-	defer mu.Unlock()
-	if changed == 0 {
-		t.Fatalf("no resources/list_changed: the client does not know to list %s", root)
+	// The SDK sends list_changed 10 ms after the change (a timer, so that
+	// changes close together make one notification), and the reads above
+	// may take less: wait for it.
+	deadline := time.Now().Add(10 * time.Second)
+	for {
+		mu.Lock()
+		n := changed
+		mu.Unlock()
+		if n > 0 {
+			break
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("no resources/list_changed in 10 s: the client does not know to list %s", root)
+		}
+		time.Sleep(10 * time.Millisecond)
 	}
 }
 
