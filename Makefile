@@ -29,8 +29,9 @@ images:
 # The project's own python image (opt-in: AGENTENKIT_PYTHON_IMAGE=built):
 # CPython 3.11.2 for WASI, -O2, built from Debian's source packages with
 # Debian's clang 14, lld and wasi-libc by images/pybuild/build.sh, cached in
-# the images folder under a key of the script's sha256 (15 to 45 minutes of
-# 2 cores; needs root for apt-get when the toolchain is missing).
+# the images folder under a key of the script's sha256 (about 2 minutes of 2
+# idle cores, more with the toolchain to install; needs root for apt-get
+# when the toolchain is missing).
 python-image:
 	$(GO) run ./images/cmd/fetch -build-python
 

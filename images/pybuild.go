@@ -101,8 +101,9 @@ var ErrBuild = errors.New("python image build failed")
 // (DefaultDir() when empty) unless it is there already, and returns its
 // python.wasm (a python3XY.zip beside it holds the standard library). The
 // build runs pybuild/build.sh with sh: it needs Debian (apt-get, as root
-// when the toolchain or the deb-src lines are missing) and takes 15 to 45
-// minutes of 2 cores (45 measured on a loaded machine). opts.Progress gets the script's lines.
+// when the toolchain or the deb-src lines are missing) and takes about 2
+// minutes of 2 idle cores (up to 45 on a loaded machine, with the
+// toolchain to install). opts.Progress gets the script's lines.
 //
 // # Errors
 //

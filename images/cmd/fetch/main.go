@@ -23,7 +23,7 @@ import (
 func main() {
 	dir := flag.String("dir", "", "images folder (default: $"+images.EnvDir+", else images/cache in the source tree, else the user cache)")
 	busybox := flag.Bool("busybox", true, "also build busybox.wasm and node.wasm from ./images/busybox and ./images/node (needs this module's source and the go command)")
-	buildPython := flag.Bool("build-python", false, "also build the project's own python image (images/pybuild/build.sh: Debian's sources and toolchain, 15 to 45 minutes)")
+	buildPython := flag.Bool("build-python", false, "also build the project's own python image (images/pybuild/build.sh: Debian's sources and toolchain, a few minutes)")
 	flag.Parse()
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
