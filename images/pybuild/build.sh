@@ -13,7 +13,8 @@
 # machine's own Debian suites are added when missing) and are checked
 # against the sha256 pins below; only the upstream (.orig) tarballs are used,
 # no Debian patches. Work happens in $PYBUILD_WORK (default: a temporary
-# folder, removed after). Needs root for apt-get when the toolchain is
+# folder, removed after); the output does not depend on where: the same
+# sources and toolchain give the same bytes. Needs root for apt-get when the toolchain is
 # missing. images.BuildPython (`make python-image`) runs it and caches the
 # result under a key of this file's sha256.
 set -eu
@@ -171,7 +172,7 @@ build_python() {
 		BZIP2_CFLAGS="-I$D/include" BZIP2_LIBS="-L$D/lib -lbz2" \
 		LIBLZMA_CFLAGS="-I$D/include" LIBLZMA_LIBS="-L$D/lib -llzma" \
 		LIBSQLITE3_CFLAGS="-I$D/include" LIBSQLITE3_LIBS="-L$D/lib -lsqlite3 -lwasi-emulated-mman -lwasi-emulated-getpid" \
-		"$S/configure" -q --host=wasm32-unknown-wasi --build="$("$S/config.guess")" \
+		../cpython/configure -q --host=wasm32-unknown-wasi --build="$("$S/config.guess")" \
 			--with-build-python="$BP" --prefix=/usr/local \
 			--with-pymalloc --disable-test-modules --without-ensurepip >/dev/null &&
 		{ grep -q "^CONFIGURE_CFLAGS=.*$OPT" Makefile || { say "configure's CFLAGS lack $OPT"; exit 1; }; } &&
@@ -197,7 +198,10 @@ package() {
 		"$L/lib2to3/tests" "$L/distutils/tests" "$L/unittest/test" "$L/ctypes/test" \
 		"$L/site-packages"
 	find "$L" -name __pycache__ -prune -exec rm -rf {} +
-	cp "$WORK/wasi/$(cat "$WORK/wasi/pybuilddir.txt")"/_sysconfigdata_*.py "$L/"
+	# The work folder's path, where the build's variables name it, as
+	# /src (its files are compiled with -ffile-prefix-map to the same).
+	sed "s|$WORK|/src|g" "$WORK/wasi/$(cat "$WORK/wasi/pybuilddir.txt")"/_sysconfigdata_*.py \
+		>"$L/$(basename "$WORK/wasi/$(cat "$WORK/wasi/pybuilddir.txt")"/_sysconfigdata_*.py)"
 	"$BP" -E -Wi "$L/compileall.py" -q -j0 -f --invalidation-mode unchecked-hash \
 		-d /usr/local/lib/python3.11 -x 'bad_coding|badsyntax|lib2to3/tests/data' "$L" >/dev/null
 	"$BP" -E -c '
