@@ -198,10 +198,22 @@ package() {
 		"$L/lib2to3/tests" "$L/distutils/tests" "$L/unittest/test" "$L/ctypes/test" \
 		"$L/site-packages"
 	find "$L" -name __pycache__ -prune -exec rm -rf {} +
-	# The work folder's path, where the build's variables name it, as
-	# /src (its files are compiled with -ffile-prefix-map to the same).
-	sed "s|$WORK|/src|g" "$WORK/wasi/$(cat "$WORK/wasi/pybuilddir.txt")"/_sysconfigdata_*.py \
-		>"$L/$(basename "$WORK/wasi/$(cat "$WORK/wasi/pybuilddir.txt")"/_sysconfigdata_*.py)"
+	# The build's variables with the work folder's path as /src (its
+	# files are compiled with -ffile-prefix-map to the same), written as
+	# sysconfig writes them (pprint: where it breaks lines follows the
+	# strings' lengths, so the path is replaced before).
+	for f in "$WORK/wasi/$(cat "$WORK/wasi/pybuilddir.txt")"/_sysconfigdata_*.py; do
+		"$BP" -E -c '
+import pprint, runpy, sys
+src, work, out = sys.argv[1:4]
+v = runpy.run_path(src)["build_time_vars"]
+v = {k: x.replace(work, "/src") if isinstance(x, str) else x for k, x in v.items()}
+with open(out, "w", encoding="utf8") as f:
+    f.write("# system configuration generated and used by the sysconfig module\n")
+    f.write("build_time_vars = ")
+    pprint.pprint(v, stream=f)
+' "$f" "$WORK" "$L/$(basename "$f")"
+	done
 	"$BP" -E -Wi "$L/compileall.py" -q -j0 -f --invalidation-mode unchecked-hash \
 		-d /usr/local/lib/python3.11 -x 'bad_coding|badsyntax|lib2to3/tests/data' "$L" >/dev/null
 	"$BP" -E -c '
