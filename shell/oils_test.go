@@ -62,11 +62,10 @@ import (
 	"syscall"
 	"testing"
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	"github.com/spf13/afero"
 
+	"github.com/agentenkit/agentenkit/internal/pyrepr"
 	"github.com/agentenkit/agentenkit/internal/testenv"
 	"github.com/agentenkit/agentenkit/vfs"
 )
@@ -446,7 +445,7 @@ var oilsHelpers = map[string]Builtin{
 func pyList(args []string) string {
 	parts := make([]string, len(args))
 	for i, a := range args {
-		parts[i] = pyRepr(a)
+		parts[i] = pyrepr.Str(a)
 	}
 	return "[" + strings.Join(parts, ", ") + "]"
 }
@@ -455,53 +454,6 @@ func pyList(args []string) string {
 // UTF-8 bytes are lone surrogates, which print cannot encode; they are
 // rare enough in the corpus to be written as the bytes.
 func pyStr(s string) string { return s }
-
-// pyRepr is Python 3's repr(str).
-func pyRepr(s string) string {
-	q := byte('\'')
-	if strings.Contains(s, "'") && !strings.Contains(s, `"`) {
-		q = '"'
-	}
-	var b strings.Builder
-	b.WriteByte(q)
-	for i := 0; i < len(s); {
-		r, n := utf8.DecodeRuneInString(s[i:])
-		if r == utf8.RuneError && n == 1 {
-			fmt.Fprintf(&b, `\udc%02x`, s[i])
-			i++
-			continue
-		}
-		i += n
-		switch {
-		case r == rune(q) || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r < 0x20 || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x7f:
-			b.WriteRune(r)
-		case !unicode.IsPrint(r) && r != ' ':
-			switch {
-			case r <= 0xff:
-				fmt.Fprintf(&b, `\x%02x`, r)
-			case r <= 0xffff:
-				fmt.Fprintf(&b, `\u%04x`, r)
-			default:
-				fmt.Fprintf(&b, `\U%08x`, r)
-			}
-		default:
-			b.WriteRune(r)
-		}
-	}
-	b.WriteByte(q)
-	return b.String()
-}
 
 func loadOilsCases(t *testing.T, corpus string) []oilsCase {
 	t.Helper()
@@ -661,23 +613,5 @@ func TestParseOilsFile(t *testing.T) {
 	}
 	if !slices.Equal(got, want) {
 		t.Errorf("parseOilsFile = %#v, want %#v", got, want)
-	}
-}
-
-// TestPyRepr checks the argv.py stand-in against Python 3's repr.
-func TestPyRepr(t *testing.T) {
-	for _, tc := range []struct{ in, want string }{
-		{"a", "'a'"},
-		{"", "''"},
-		{"it's", `"it's"`},
-		{`it's "x"`, `'it\'s "x"'`},
-		{"a\nb\tc\\", `'a\nb\tc\\'`},
-		{"\x01\x7f", `'\x01\x7f'`},
-		{"μ", "'μ'"},
-		{"\xff", `'\udcff'`},
-	} {
-		if got := pyRepr(tc.in); got != tc.want {
-			t.Errorf("pyRepr(%q) = %s, want %s", tc.in, got, tc.want)
-		}
 	}
 }

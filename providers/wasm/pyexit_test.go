@@ -71,6 +71,7 @@ func TestPythonEndsLikeHost(t *testing.T) {
 		{name: "script argv", cmd: `python3 s.py 5`},
 		{name: "script argv in dot", cmd: `python3 ./t.py`},
 		{name: "no such folder", cmd: `python3 nosuchdir/s.py x`},
+		{name: "no such file, U+FFFD in its name", cmd: `python3 $'\xef\xbf\xbd.py'`, shellOnly: true},
 	}
 	ctx := context.Background()
 	n := 0

@@ -678,22 +678,3 @@ func TestStackOverflowIsATrap(t *testing.T) {
 		t.Errorf("stderr %q", stderr.String())
 	}
 }
-
-// TestPyRepr: Python's repr() of a str (checked against CPython 3.11).
-func TestPyRepr(t *testing.T) {
-	for in, want := range map[string]string{
-		"/a/b.py":       `'/a/b.py'`,
-		"/it's.py":      `"/it's.py"`,
-		`/it's "q".py`:  `'/it\'s "q".py'`,
-		"/t\tn\n\\x":    `'/t\tn\n\\x'`,
-		"/é ü":          `'/é ü'`,
-		"/\x7f\x01":     `'/\x7f\x01'`,
-		"/\u00a0\u200b": `'/\xa0\u200b'`,
-		"/\U0001f600":   "'/\U0001f600'",
-		"/\U000e0001":   `'/\U000e0001'`,
-	} {
-		if got := pyRepr(in); got != want {
-			t.Errorf("pyRepr(%q) = %s, want %s", in, got, want)
-		}
-	}
-}

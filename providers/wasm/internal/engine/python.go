@@ -16,10 +16,10 @@ import (
 	"strings"
 	"testing/fstest" // MapFS: a read-only in-memory fs.FS; it does not link package testing
 	"time"
-	"unicode"
-	"unicode/utf8"
 
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
+
+	"github.com/agentenkit/agentenkit/internal/pyrepr"
 )
 
 // Python is the image name that selects CPython's conventions in Run.
@@ -298,42 +298,5 @@ func missingScript(fsys experimentalsys.FS, prog, abs string) (msg string, ok bo
 	default:
 		return "", false
 	}
-	return fmt.Sprintf("%s: can't open file %s: [Errno %d] %s\n", prog, pyRepr(abs), errno, text), true
-}
-
-// pyRepr is Python's repr() of the str s.
-func pyRepr(s string) string {
-	quote := '\''
-	if strings.ContainsRune(s, '\'') && !strings.ContainsRune(s, '"') {
-		quote = '"'
-	}
-	var b strings.Builder
-	b.WriteRune(quote)
-	for _, r := range s {
-		switch {
-		case r == quote || r == '\\':
-			b.WriteByte('\\')
-			b.WriteRune(r)
-		case r == '\t':
-			b.WriteString(`\t`)
-		case r == '\n':
-			b.WriteString(`\n`)
-		case r == '\r':
-			b.WriteString(`\r`)
-		case r < ' ' || r == 0x7f:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r < 0x7f:
-			b.WriteRune(r)
-		case r != utf8.RuneError && unicode.IsPrint(r):
-			b.WriteRune(r)
-		case r <= 0xff:
-			fmt.Fprintf(&b, `\x%02x`, r)
-		case r <= 0xffff:
-			fmt.Fprintf(&b, `\u%04x`, r)
-		default:
-			fmt.Fprintf(&b, `\U%08x`, r)
-		}
-	}
-	b.WriteRune(quote)
-	return b.String()
+	return fmt.Sprintf("%s: can't open file %s: [Errno %d] %s\n", prog, pyrepr.Str(abs), errno, text), true
 }
