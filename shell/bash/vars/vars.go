@@ -52,12 +52,18 @@ type Var struct {
 
 // Clone is a deep copy of v.
 func (v *Var) Clone() *Var {
-	c := *v
+	c := new(Var)
+	v.cloneTo(c)
+	return c
+}
+
+// cloneTo makes c a deep copy of v, owned by the frame that holds it.
+func (v *Var) cloneTo(c *Var) {
+	*c = *v
 	c.Idx = maps.Clone(v.Idx)
 	c.Assoc = maps.Clone(v.Assoc)
 	c.Keys = slices.Clone(v.Keys)
 	c.owner = 0
-	return &c
 }
 
 // Indices are the set indices of an indexed array, ascending.
@@ -324,17 +330,7 @@ func (s *Scope) Clone() *Scope {
 			}
 			cv := &block[i]
 			i++
-			*cv = *v
-			cv.owner = 0
-			if v.Idx != nil {
-				cv.Idx = maps.Clone(v.Idx)
-			}
-			if v.Assoc != nil {
-				cv.Assoc = maps.Clone(v.Assoc)
-			}
-			if v.Keys != nil {
-				cv.Keys = slices.Clone(v.Keys)
-			}
+			v.cloneTo(cv)
 			nf.Vars[k] = cv
 		}
 		c.Frames[fi] = nf
