@@ -469,7 +469,6 @@ func definedParams(wasm []byte) ([]uint32, error) {
 		return nil, err
 	}
 	var types [][2]uint32
-	imported := uint32(0)
 	var params []uint32
 	for _, s := range secs {
 		switch s.id {
@@ -477,15 +476,9 @@ func definedParams(wasm []byte) ([]uint32, error) {
 			if types, err = funcTypes(s.body); err != nil {
 				return nil, err
 			}
-		case 2:
-			entries, err := readImports(s.body)
-			if err != nil {
+		case 2: // not needed (params are by defined function), but checked
+			if _, err := readImports(s.body); err != nil {
 				return nil, err
-			}
-			for _, e := range entries {
-				if e.kind == 0 {
-					imported++
-				}
 			}
 		case 3:
 			r := reader{b: s.body}
