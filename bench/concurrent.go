@@ -1,7 +1,6 @@
 package bench
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -91,14 +90,7 @@ func concurrent(ctx context.Context, a Adapter, p sandbox.Provider) (Result, err
 	}
 
 	undestroyed := destroyAll(ctx, sbs)
-	failed, first := 0, error(nil)
-	for _, err := range errs {
-		if err != nil {
-			failed++
-			first = cmp.Or(first, err)
-		}
-	}
-	if failed > 0 {
+	if failed, first := failures(errs); failed > 0 {
 		return Result{}, fmt.Errorf("%d sandboxes at once: %d failed, the first: %w", n, failed, first)
 	}
 	return Result{PerOp: wall, Sandboxes: n, Command: label, PeakRSS: peak, PeakPSS: peakPSS, Memory: a.Memory, Note: cpuNote(a, cpu) + undestroyed}, nil

@@ -1,6 +1,7 @@
 package bench
 
 import (
+	"cmp"
 	"context"
 	"fmt"
 	"sync"
@@ -36,17 +37,21 @@ func destroyAll(ctx context.Context, sbs []sandbox.Sandbox) string {
 		}
 	}
 	wg.Wait()
-	failed, first := 0, error(nil)
-	for _, err := range errs {
-		if err != nil {
-			failed++
-			if first == nil {
-				first = err
-			}
-		}
-	}
+	failed, first := failures(errs)
 	if failed == 0 {
 		return ""
 	}
 	return fmt.Sprintf(", %d of %d sandboxes not destroyed after (within %s): %v", failed, made, destroyTimeout, first)
+}
+
+// failures counts the errors of errs that are not nil and returns the
+// first of them.
+func failures(errs []error) (failed int, first error) {
+	for _, err := range errs {
+		if err != nil {
+			failed++
+			first = cmp.Or(first, err)
+		}
+	}
+	return failed, first
 }
