@@ -883,12 +883,7 @@ func sliceHead(s string) bool {
 	if len(s) == 1 && strings.IndexByte("@*#?-$!0123456789", s[0]) >= 0 {
 		return true
 	}
-	for k, c := range s {
-		if !(c == '_' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || k > 0 && c >= '0' && c <= '9') {
-			return s != "" && allDigits(s)
-		}
-	}
-	return true
+	return syntax.ValidName(s) || allDigits(s)
 }
 
 func allDigits(s string) bool {
