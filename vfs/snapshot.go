@@ -354,14 +354,7 @@ func (s *Snapshotter) Save(ctx context.Context, fsys *FS, ttl time.Duration) (Sn
 	// this one does not (those objects alone), and once after each Load or
 	// merge whatever the store holds that nothing references (what killed
 	// Saves and other writers left).
-	for h := range old {
-		if _, still := w.used[h]; !still {
-			if s.garbage == nil {
-				s.garbage = map[string]struct{}{}
-			}
-			s.garbage[h] = struct{}{}
-		}
-	}
+	s.addGarbage(old, w.used)
 	if len(s.garbage) > 0 || !s.swept || w.stats.Merged > 0 || time.Since(s.sweptAt) > savingTTL {
 		w.stats.ObjectsDeleted = s.collect(context.WithoutCancel(ctx), committed, w.stats.Merged > 0)
 	}
@@ -375,15 +368,21 @@ func (s *Snapshotter) litter(ctx context.Context, w *saver) {
 	if w.stats.ObjectsWritten == 0 {
 		return
 	}
-	for h := range w.used {
-		if _, stored := s.known[h]; !stored {
+	s.addGarbage(w.used, s.known)
+	_ = s.store.Set(ctx, s.litterKey(), []byte(randomID()), max(w.ttl, savingTTL))
+}
+
+// addGarbage notes the objects of objs that keep does not hold as
+// garbage, for the next collection.
+func (s *Snapshotter) addGarbage(objs, keep map[string]struct{}) {
+	for h := range objs {
+		if _, kept := keep[h]; !kept {
 			if s.garbage == nil {
 				s.garbage = map[string]struct{}{}
 			}
 			s.garbage[h] = struct{}{}
 		}
 	}
-	_ = s.store.Set(ctx, s.litterKey(), []byte(randomID()), max(w.ttl, savingTTL))
 }
 
 func bytes2equal(a, b []byte) bool { return b != nil && bytes.Equal(a, b) }
