@@ -85,9 +85,9 @@ var lifecycleCases = []Case{
 	},
 	{
 		Name: "life/set-timeout-moves-end",
-		Rule: "SetTimeout moves the end: GetInfo's EndAt becomes about now + d, later or earlier.",
+		Rule: "SetTimeout moves the end: GetInfo's EndAt right after it is about now + d, later or earlier.",
 		Check: func(e *Env) {
-			for _, d := range []time.Duration{50 * time.Minute, 20 * time.Minute} {
+			for _, d := range []time.Duration{50 * time.Minute, 20 * time.Minute, 45 * time.Minute, 15 * time.Minute} {
 				require.NoError(e.T, e.Sandbox.SetTimeout(e.Ctx, d))
 				info, err := e.Sandbox.GetInfo(e.Ctx)
 				require.NoError(e.T, err)

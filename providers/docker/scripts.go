@@ -98,7 +98,7 @@ while :; do
   if [ -z "$fifo" ]; then sleep 1
   elif read -t 1 m <&3; then
     case "$m" in ''|*[!0-9]*) ;; *) i=$m;; esac
-    now; d=$(( t + i ))
+    now; d=$(( t + i )); echo "$d" > "$S/deadline"
   fi
 done`
 
@@ -164,10 +164,23 @@ exit 0`
 // touchScript (as root) sets the idle seconds (when given) and pushes the
 // deadline to now + idle: through the watchdog's fifo where it listens on
 // one, else in the state files. Arguments: stateDir [idleSeconds].
-// The watchdog may not have made stateDir yet right after the start, so the
-// script makes it itself.
+// With idleSeconds (SetTimeout) it returns once the deadline file shows the
+// new end (within 2 s of now + idle, waiting up to 5 s for the watchdog to
+// read the fifo), so that a GetInfo right after reads it. The watchdog may
+// not have made stateDir yet right after the start, so the script makes it
+// itself.
 const touchScript = `S=$1
-if [ -e "$S/fifo" ] && [ -p "$S/tick" ]; then echo "${2:--}" > "$S/tick"; exit 0; fi
+if [ -e "$S/fifo" ] && [ -p "$S/tick" ]; then
+  echo "${2:--}" > "$S/tick"
+  [ -n "$2" ] || exit 0
+  w=$(( $(date +%s) + $2 )); n=0
+  while [ $n -lt 50 ]; do
+    d=; read -r d < "$S/deadline" 2>/dev/null
+    case "$d" in ''|*[!0-9]*) ;; *) [ "$d" -ge $(( w - 2 )) ] && [ "$d" -le $(( w + 2 )) ] && exit 0;; esac
+    sleep 0.1; n=$((n+1))
+  done
+  exit 0
+fi
 mkdir -p "$S" && chmod 700 "$S"
 umask 077
 if [ -n "$2" ]; then echo "$2" > "$S/idle.t$$" && mv "$S/idle.t$$" "$S/idle"; fi
