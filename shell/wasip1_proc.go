@@ -14,7 +14,7 @@ package shell
 //
 // The ABI (every result an i32; negative values are errors):
 //
-//	proc_start(spec, len)         handle > 0; spec is JSON (procSpec)
+//	proc_start(spec, len)         handle > 0; spec is JSON (internal/procspec)
 //	proc_write(h, buf, len)       bytes taken, or procWouldBlock, procClosed
 //	proc_stdin_wanted(h)          1 when the child waits on an empty stdin, else 0; procClosed
 //	proc_close_stdin(h)           0
@@ -32,6 +32,7 @@ import (
 	"runtime"
 	"unsafe"
 
+	"github.com/agentenkit/agentenkit/internal/procspec"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
 
@@ -71,16 +72,9 @@ const (
 	procErrNoStart = -4 // proc_start: the child could not start
 )
 
-// procSpec is proc_start's JSON.
-type procSpec struct {
-	// Image is "python" or "busybox".
-	Image string   `json:"image"`
-	Args  []string `json:"args"`
-	Dir   string   `json:"dir"`
-	Env   []string `json:"env"`
-	// Umask is the child's umask (fs_umask tells it).
-	Umask *uint32 `json:"umask,omitempty"`
-}
+// procSpec is proc_start's spec: its strings travel as bytes, so names
+// that are not UTF-8 arrive unchanged.
+type procSpec = procspec.Spec
 
 // umaskOf is the umask a child of c starts with.
 func umaskOf(c *Call) *uint32 {

@@ -16,6 +16,8 @@ import (
 	"os"
 	"runtime"
 	"unsafe"
+
+	"github.com/agentenkit/agentenkit/internal/procspec"
 )
 
 // warmEnv is the engine's WarmEnv.
@@ -26,12 +28,6 @@ func hostWarmNext(buf unsafe.Pointer, n uint32, goroutines int32) int32
 
 //go:wasmimport agentenkit_warm done
 func hostWarmDone(code, goroutines int32) int32
-
-type request struct {
-	Args []string `json:"args"`
-	Env  []string `json:"env"`
-	Dir  string   `json:"dir"`
-}
 
 func serve() {
 	buf := make([]byte, 64<<10)
@@ -44,7 +40,7 @@ func serve() {
 			buf = make([]byte, n)
 			continue
 		}
-		var req request
+		var req procspec.Spec // its strings as bytes: not UTF-8 is kept
 		code := 126
 		if err := json.Unmarshal(buf[:n], &req); err == nil && len(req.Args) > 0 {
 			if req.Dir == "" {

@@ -16,6 +16,7 @@ import (
 	"github.com/tetratelabs/wazero/api"
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 
+	"github.com/agentenkit/agentenkit/internal/procspec"
 	"github.com/agentenkit/agentenkit/providers/wasm/internal/engine"
 	"github.com/agentenkit/agentenkit/vfs"
 )
@@ -51,17 +52,9 @@ const SIGPIPEExitCode = 141
 // maxDepth bounds how deep processes may start processes.
 const maxDepth = 16
 
-// procSpec is proc_start's JSON.
-type procSpec struct {
-	Image          string   `json:"image"`
-	Args           []string `json:"args"`
-	Dir            string   `json:"dir"`
-	Env            []string `json:"env"`
-	StdinFrom      int32    `json:"stdinFrom,omitempty"`
-	StderrToStdout bool     `json:"stderrToStdout,omitempty"`
-	// Umask is the child's file mode creation mask; nil is 022.
-	Umask *uint32 `json:"umask,omitempty"`
-}
+// procSpec is proc_start's spec (and the control file's start): its
+// strings travel as bytes, so names that are not UTF-8 arrive unchanged.
+type procSpec = procspec.Spec
 
 // defaultUmask is the umask a command starts with, as under a login shell.
 const defaultUmask = 0o022

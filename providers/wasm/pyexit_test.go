@@ -72,6 +72,9 @@ func TestPythonEndsLikeHost(t *testing.T) {
 		{name: "script argv in dot", cmd: `python3 ./t.py`},
 		{name: "no such folder", cmd: `python3 nosuchdir/s.py x`},
 		{name: "no such file, U+FFFD in its name", cmd: `python3 $'\xef\xbf\xbd.py'`, shellOnly: true},
+		{name: "argv not UTF-8", cmd: `python3 -c 'import sys; print(ascii(sys.argv))' $'\xff' $'a\xe9b' $'\xef\xbf\xbd'`, shellOnly: true},
+		{name: "env not UTF-8", cmd: `X=$'\xfe' python3 -c 'import os; print(os.environb[b"X"])'`, shellOnly: true},
+		{name: "subprocess argv not UTF-8", cmd: `python3 -c 'import subprocess; print(subprocess.run(["printf", "%s", b"\xff\xe9"], capture_output=True).stdout)'`},
 	}
 	ctx := context.Background()
 	n := 0

@@ -16,6 +16,8 @@ import (
 	"github.com/tetratelabs/wazero/experimental"
 	experimentalsys "github.com/tetratelabs/wazero/experimental/sys"
 	"github.com/tetratelabs/wazero/sys"
+
+	"github.com/agentenkit/agentenkit/internal/procspec"
 )
 
 // A Warm instance is one instance of an image that runs commands one after
@@ -258,11 +260,8 @@ func (w *Warm) Run(ctx context.Context, spec RunSpec) (code int, err error) {
 		}
 		return w.run(ctx, raw, spec, stderr)
 	}
-	req := struct {
-		Args []string `json:"args"`
-		Env  []string `json:"env"`
-		Dir  string   `json:"dir"`
-	}{Args: spec.Args, Dir: dir}
+	// its strings as bytes: names that are not UTF-8 arrive unchanged
+	req := procspec.Spec{Args: spec.Args, Dir: dir}
 	for _, k := range slices.Sorted(maps.Keys(env)) {
 		req.Env = append(req.Env, k+"="+env[k])
 	}

@@ -330,6 +330,17 @@ def _agentenkit_subprocess(sp):
     def ctl(req, data=b""):
         return _agentenkit_ctl(req, data)
 
+    def start(spec):
+        # A start's strings travel as bytes (base64; internal/procspec), so
+        # names that are not UTF-8 reach the child as they were.
+        import binascii
+
+        def b(s):
+            return binascii.b2a_base64(os.fsencode(s), newline=False).decode("ascii")
+        spec = dict(spec, args=[b(a) for a in spec["args"]], dir=b(spec["dir"]),
+                    env=[b(e) for e in spec["env"]])
+        return ctl({"op": "start", "spec": spec})[0]["r"]
+
     class _In(io.RawIOBase):
         def __init__(self, proc):
             self._p = proc
@@ -432,7 +443,7 @@ def _agentenkit_subprocess(sp):
                     pass
             spec = {"image": "busybox", "args": argv, "dir": cwd, "env": envl, "umask": mask,
                     "stderrToStdout": stderr == sp.STDOUT}
-            h = ctl({"op": "start", "spec": spec})[0]["r"]
+            h = start(spec)
             if h <= 0:
                 if h == -3:
                     raise BlockingIOError(11, "Resource temporarily unavailable (too many processes in this command)")
@@ -486,7 +497,7 @@ def _agentenkit_subprocess(sp):
                       '[ -f "$p" ] && { [ "$(head -c 2 -- "$p")" = "#!" ] || exit 6; }; exit 0')
             spec = {"image": "busybox", "args": ["sh", "-c", script, "sh", name],
                     "dir": os.path.abspath(cwd) if cwd else os.getcwd(), "env": ["PATH=" + path]}
-            h = ctl({"op": "start", "spec": spec})[0]["r"]
+            h = start(spec)
             if h <= 0:
                 return
             ctl({"op": "closein", "h": h})
