@@ -1,7 +1,7 @@
 # agentenkit — the whole test suite is `make test`; CI runs exactly that (.ci/run).
 GO ?= go
 
-.PHONY: test vet unit images python-image test-python-built bench bench-peers fuzz install-test
+.PHONY: test vet unit images python-image test-python-npm bench bench-peers fuzz install-test
 
 test: vet unit
 
@@ -26,22 +26,22 @@ install-test:
 images:
 	$(GO) run ./images/cmd/fetch
 
-# The project's own python image (opt-in: AGENTENKIT_PYTHON_IMAGE=built):
-# CPython 3.11.2 for WASI, -O2, built from Debian's source packages with
-# Debian's clang 14, lld and wasi-libc by images/pybuild/build.sh, cached in
-# the images folder under a key of the script's sha256 (about 2 minutes of 2
-# idle cores, more with the toolchain to install; needs root for apt-get
-# when the toolchain is missing).
+# The project's own python image, the wasm adapter's python wherever it is
+# built: CPython 3.11.2 for WASI, -O2, built from Debian's source packages
+# with Debian's clang 14, lld and wasi-libc by images/pybuild/build.sh,
+# cached in the images folder under a key of the script's sha256 (about 2
+# minutes of 2 idle cores, more with the toolchain to install; needs root
+# for apt-get when the toolchain is missing). Without it the fetched
+# CPython 3.12 (-O0) serves.
 python-image:
 	$(GO) run ./images/cmd/fetch -build-python
 
-# The whole suite (make test) on the project's own python image instead of
-# the fetched one: builds it first when it is not in the images folder
-# (python-image, which also does what make images does), then runs make
-# test with AGENTENKIT_PYTHON_IMAGE=built. The wasm adapter's shell follows
-# the image's CPython version (python3.11, pip's python3.11 user site).
-test-python-built: python-image
-	AGENTENKIT_PYTHON_IMAGE=built $(MAKE) test
+# The whole suite (make test) on the fetched python image, the fallback,
+# where the built one would be the default (AGENTENKIT_PYTHON_IMAGE=npm).
+# The wasm adapter's shell follows the image's CPython version (python3.12,
+# pip's python3.12 user site).
+test-python-npm:
+	AGENTENKIT_PYTHON_IMAGE=npm $(MAKE) test
 
 # Every adapter available here on the same workloads, in one run: the table
 # of ratios goes to bench/out/results.md and their chart to

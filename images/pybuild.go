@@ -18,7 +18,9 @@ import (
 // pybuild/build.sh (BuildPython). Its folder in the images folder is keyed
 // by the script's sha256 (the script pins every source by sha256), so a
 // changed script is a new image and an old folder is never taken for it.
-// It is opt-in: the fetched npm image stays the default and the fallback.
+// It is the default once built (`make python-image`, `agentenkit images
+// pull --build-python`); the fetched npm image is the fallback where it is
+// not, and can be chosen by name (PythonImageNPM).
 
 //go:embed pybuild/build.sh
 var pybuildScript []byte
@@ -50,8 +52,8 @@ func findBuiltPython(dir string) string {
 
 // The python images PythonFor chooses between.
 const (
-	PythonImageNPM   = "npm"   // the fetched CPython 3.12.0 build (the default)
-	PythonImageBuilt = "built" // the project's own build (BuildPython)
+	PythonImageNPM   = "npm"   // the fetched CPython 3.12.0 build (the fallback)
+	PythonImageBuilt = "built" // the project's own build (BuildPython; the default once built)
 )
 
 // EnvPythonImage names the python image to use when a caller does not
@@ -61,7 +63,8 @@ const EnvPythonImage = "AGENTENKIT_PYTHON_IMAGE"
 // PythonFor returns the python.wasm that choice names: Python for
 // PythonImageNPM, BuiltPython for PythonImageBuilt when it was built and
 // Python (the fallback) when not. Empty means $AGENTENKIT_PYTHON_IMAGE,
-// and PythonImageNPM when that is empty too. Any other value is an error.
+// and PythonImageBuilt when that is empty too: the built image where it is
+// there, the npm one where not. Any other value is an error.
 func (p Paths) PythonFor(choice string) (string, error) {
 	wasm, _, err := p.pythonImage(choice)
 	return wasm, err
@@ -82,9 +85,9 @@ func (p Paths) pythonImage(choice string) (wasm, version string, err error) {
 		choice = os.Getenv(EnvPythonImage)
 	}
 	switch choice {
-	case "", PythonImageNPM:
+	case PythonImageNPM:
 		return p.Python, PythonVersion, nil
-	case PythonImageBuilt:
+	case "", PythonImageBuilt:
 		if p.BuiltPython != "" {
 			return p.BuiltPython, BuiltPythonVersion, nil
 		}

@@ -23,8 +23,9 @@ func TestBuiltPythonFolderKey(t *testing.T) {
 	}
 }
 
-// TestPythonFor: the choice between the npm image and the built one, with
-// the npm image as the fallback while the built one is not whole.
+// TestPythonFor: the choice between the npm image and the built one (the
+// default), with the npm image as the fallback while the built one is not
+// whole.
 func TestPythonFor(t *testing.T) {
 	dir := t.TempDir()
 	folder := filepath.Join(dir, builtPythonFolder())
@@ -49,11 +50,13 @@ func TestPythonFor(t *testing.T) {
 		want    string
 		wantErr bool
 	}{
-		{name: "default is npm", want: npm},
+		{name: "default, not built: npm", want: npm},
 		{name: "npm", choice: PythonImageNPM, want: npm},
 		{name: "built, not built: npm", choice: PythonImageBuilt, want: npm},
 		{name: "built, not whole: npm", files: []string{"python.wasm", "LICENSE"}, choice: PythonImageBuilt, want: npm},
 		{name: "built, whole", files: builtPythonFiles, choice: PythonImageBuilt, want: built},
+		{name: "default, built: built", want: built},
+		{name: "env chooses npm", env: PythonImageNPM, want: npm},
 		{name: "env chooses built", env: PythonImageBuilt, want: built},
 		{name: "option over env", choice: PythonImageNPM, env: PythonImageBuilt, want: npm},
 		{name: "unknown", choice: "pyodide", wantErr: true},

@@ -16,6 +16,7 @@ import (
 	"testing"
 	"time"
 
+	"github.com/agentenkit/agentenkit/images"
 	"github.com/agentenkit/agentenkit/internal/testenv"
 )
 
@@ -486,5 +487,40 @@ func TestDaemonLoadsNodeLazily(t *testing.T) {
 	}
 	if got := images(); got != "busybox node python" {
 		t.Fatalf("after node the daemon loaded %q, want busybox node python", got)
+	}
+}
+
+// TestPythonImageIn: a run hands the daemon the python image that runs now,
+// by name: the built one wherever it is there (so that a daemon started
+// before `make python-image` does not keep serving the fetched one), the
+// fetched one when $AGENTENKIT_PYTHON_IMAGE says npm or nothing is built,
+// and an unknown name is an error.
+func TestPythonImageIn(t *testing.T) {
+	dir := images.DefaultDir()
+	paths, err := images.Find(dir)
+	if err != nil {
+		testenv.Missing(t, "wasm-images", "run `make images`: "+err.Error())
+	}
+	def := images.PythonImageNPM
+	if paths.BuiltPython != "" {
+		def = images.PythonImageBuilt
+	}
+	for _, tt := range []struct{ env, want string }{
+		{"", def},
+		{images.PythonImageBuilt, def},
+		{images.PythonImageNPM, images.PythonImageNPM},
+		{"fast", ""},
+	} {
+		t.Setenv(images.EnvPythonImage, tt.env)
+		got, err := pythonImageIn(dir)
+		if tt.want == "" {
+			if err == nil {
+				t.Errorf("env %q: %q, want an error", tt.env, got)
+			}
+			continue
+		}
+		if err != nil || got != tt.want {
+			t.Errorf("env %q: %q, %v; want %q", tt.env, got, err, tt.want)
+		}
 	}
 }

@@ -20,14 +20,20 @@ import (
 )
 
 func cmdImages(ctx context.Context, e *env, args []string) int {
-	fs := newFlags(e, "images", "images pull [--dir D]", `
+	fs := newFlags(e, "images", "images pull [--dir D] [--build-python]", `
 Fetches the wasm sandbox's WASI images (CPython, with npm,
 checked against their pinned sha512) and builds the busybox and node images
 (the project's shell and its node for GOOS=wasip1, with the go command),
 with progress on
 stderr. Prints the images folder. The wasm provider does this by itself the
-first time it is used; run it ahead to keep that out of a first command.`)
+first time it is used; run it ahead to keep that out of a first command.
+With --build-python it also builds the project's own python image (CPython
+3.11 for WASI, -O2, from Debian's source packages with Debian's clang; on
+Debian, as root where the toolchain is missing, about 2 minutes): the wasm
+sandbox then runs it instead of the fetched CPython 3.12 (-O0), about twice
+as fast on CPU-bound code.`)
 	dir := fs.String("dir", "", "images folder (default: $"+images.EnvDir+", else the source tree's images/cache, else the user cache)")
+	buildPython := fs.Bool("build-python", false, "also build the project's own python image (Debian's sources and toolchain)")
 	if code, ok := parse(fs, args); !ok {
 		return code
 	}
@@ -46,6 +52,11 @@ first time it is used; run it ahead to keep that out of a first command.`)
 	}
 	if err := ensureBuilt(ctx, p.Dir, e.stderr); err != nil {
 		return fail(e, err)
+	}
+	if *buildPython {
+		if _, err := images.BuildPython(ctx, images.Options{Dir: p.Dir, Progress: e.stderr}); err != nil {
+			return fail(e, withHint(err, "the build needs Debian (apt-get, as root where clang-14, lld-14 or wasi-libc are missing); without it the fetched CPython serves"))
+		}
 	}
 	fmt.Fprintln(e.stdout, p.Dir)
 	return 0

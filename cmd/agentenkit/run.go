@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"fmt"
@@ -61,10 +60,33 @@ SIGTERM stops the command either way.
 			return fail(e, err)
 		}
 		spec.ImagesDir = dir
-		spec.PythonImage = cmp.Or(os.Getenv(images.EnvPythonImage), images.PythonImageNPM)
+		if spec.PythonImage, err = pythonImageIn(dir); err != nil {
+			return fail(e, err)
+		}
 		return runInDaemon(ctx, e, spec)
 	}
 	return runSandboxed(ctx, e, spec, inProcess{})
+}
+
+// pythonImageIn names the python image a wasm provider on the images
+// folder dir runs now: images.PythonImageBuilt where it was built and
+// $AGENTENKIT_PYTHON_IMAGE does not say npm, else images.PythonImageNPM.
+// The daemon keeps a provider per name, so the first run after `make
+// python-image` gets one with the built image, not the one that started
+// without it.
+func pythonImageIn(dir string) (string, error) {
+	paths, err := images.Find(dir)
+	if err != nil {
+		return "", err
+	}
+	py, err := paths.PythonFor("")
+	if err != nil {
+		return "", err
+	}
+	if py == paths.BuiltPython {
+		return images.PythonImageBuilt, nil
+	}
+	return images.PythonImageNPM, nil
 }
 
 // daemonWanted reports whether $AGENTENKIT_DAEMON lets run use the daemon.

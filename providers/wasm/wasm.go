@@ -235,14 +235,16 @@ type Options struct {
 	// and its first node command waits for the load (well under a second
 	// from the compilation cache, seconds without it).
 	LazyNode bool
-	// PythonImage chooses the python image: images.PythonImageNPM (the
-	// fetched CPython 3.12.0 build, the default) or images.PythonImageBuilt
-	// (the project's own CPython 3.11.2 -O2 build, `make python-image`),
-	// which falls back to the npm image when it has not been built. Empty
-	// means $AGENTENKIT_PYTHON_IMAGE, else the npm image; any other value is
-	// an error of the first command that runs python3 (images.Paths.PythonFor).
-	// The shell follows the image's version (images.Paths.PythonVersionFor):
-	// python3.X, and pip's user site folder and markers.
+	// PythonImage chooses the python image: images.PythonImageBuilt (the
+	// default: the project's own CPython 3.11.2 -O2 build, `make
+	// python-image`, where it was built, else the fetched one) or
+	// images.PythonImageNPM (the fetched CPython 3.12.0 build, -O0, about
+	// half as fast on CPU-bound code). Empty means $AGENTENKIT_PYTHON_IMAGE,
+	// else the built one; any other value is an error of the first command
+	// that runs python3 (images.Paths.PythonFor). The shell follows the
+	// image's version (images.Paths.PythonVersionFor): python3.X, and pip's
+	// user site folder and markers, so packages a thread installed with
+	// pip under one version are not on the other's sys.path.
 	PythonImage string
 }
 

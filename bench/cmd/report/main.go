@@ -28,6 +28,7 @@ import (
 	"time"
 
 	"github.com/agentenkit/agentenkit/bench"
+	"github.com/agentenkit/agentenkit/images"
 )
 
 func main() {
@@ -73,8 +74,8 @@ func main() {
 		"for %q, the wall time from the first create until every sandbox has run its command (all alive at the end, destroyed after, untimed). "+
 		"The %s column is the native reference: each command run by the host's own bash (bash -c, a new process each, python3 the interpreter itself, not a wrapper), nothing made or kept between commands. "+
 		"Peers, where `make bench-peers` fetched them and node runs them: just-bash (bash in TypeScript) on the shell rows and Pyodide (CPython on wasm) on the python rows, each in one node process; "+
-		"Pyodide's `python3 -c 'print(1)'` row is a runPython in an interpreter loaded before; its create + first row loads a new interpreter each time.\n\n",
-		start.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), run, time.Since(start).Round(time.Second), bench.ConcurrentName, bench.HostName)
+		"Pyodide's `python3 -c 'print(1)'` row is a runPython in an interpreter loaded before; its create + first row loads a new interpreter each time. %s\n\n",
+		start.UTC().Format("2006-01-02 15:04 UTC"), runtime.GOOS, runtime.GOARCH, runtime.NumCPU(), run, time.Since(start).Round(time.Second), bench.ConcurrentName, bench.HostName, pythonImage())
 	bench.Markdown(&b, results)
 	b.WriteString("\n")
 	bench.TargetsMarkdown(&b, results)
@@ -95,6 +96,24 @@ func main() {
 		}
 		fmt.Fprintf(os.Stderr, "report: wrote %s\n", *chart)
 	}
+}
+
+// pythonImage says which python image the wasm column ran.
+func pythonImage() string {
+	paths, err := images.Find("")
+	if err != nil {
+		return ""
+	}
+	choice := os.Getenv(images.EnvPythonImage)
+	py, err := paths.PythonFor(choice)
+	if err != nil {
+		return ""
+	}
+	v, _ := paths.PythonVersionFor(choice)
+	if py == paths.BuiltPython {
+		return "The wasm column's python3 is the project's own CPython " + v + " build (-O2, `make python-image`)."
+	}
+	return "The wasm column's python3 is the fetched CPython " + v + " build (-O0; `make python-image` builds the faster one)."
 }
 
 // measureCLI builds the CLI (from the working folder, a checkout) and times
