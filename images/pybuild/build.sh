@@ -83,10 +83,9 @@ unpack() { # tarball dir
 	tar -xf "$SRC/$1" -C "$WORK/$2" --strip-components=1
 }
 
-CC_WASI="clang-14 --target=wasm32-wasi"
+# CC_WASI is set in main (it names the work folder).
 export AR=llvm-ar-14 RANLIB=llvm-ranlib-14
 # Reproducible: no build paths or dates in the output.
-REPRO="-ffile-prefix-map=\$WORK=/src"
 export SOURCE_DATE_EPOCH=0
 
 # xz 5.4.1 without threads still defines mythread_sigmask (never called
@@ -248,6 +247,15 @@ main() {
 		WORK=$PYBUILD_WORK; mkdir -p "$WORK"
 	fi
 	SRC=${PYBUILD_SRC:-$WORK/src}
+	# clang runs wasm-opt over what it links for WASI when it finds one
+	# (Binaryen's, in its own folder or on PATH): Debian's Binaryen 108
+	# cannot read what clang 14 links (configure then leaves modules
+	# out), and the output would depend on the machine. A stand-in that
+	# leaves the file as it is, in a folder clang searches first (-B).
+	mkdir -p "$WORK/bin"
+	printf '#!/bin/sh\nexit 0\n' >"$WORK/bin/wasm-opt"
+	chmod +x "$WORK/bin/wasm-opt"
+	CC_WASI="clang-14 --target=wasm32-wasi -B$WORK/bin"
 	need_tools
 	need_sources
 	fetch
