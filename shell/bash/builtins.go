@@ -358,6 +358,7 @@ func unsetBuiltin(r *Runner, args []string) int {
 		if mode != "n" {
 			name = r.resolve(a)
 		}
+		r.undynamic(name) // clock.go: a plain variable from now on
 		v, i := r.vars.Lookup(name)
 		if v == nil {
 			continue

@@ -45,10 +45,11 @@ func (r *Runner) special(name string) (string, bool, bool) {
 		return r.dashFlags(), true, true
 	case "LINENO":
 		return strconv.Itoa(r.line), true, true
-	case "RANDOM":
-		return strconv.Itoa(r.random()), true, true
-	case "SECONDS":
-		return "0", true, true
+	case "RANDOM", "SECONDS", "EPOCHSECONDS", "EPOCHREALTIME", "SRANDOM":
+		if r.dynamic(name) { // clock.go
+			return r.dynValue(name), true, true
+		}
+		return "", false, false
 	case "BASH_SUBSHELL":
 		return strconv.Itoa(r.subshell), true, true
 	case "SHELLOPTS":
@@ -151,8 +152,8 @@ func (r *Runner) setVar(name, val string) error {
 	if r.opt["allexport"] {
 		v.Exported = true // set -a exports what is assigned while it is on
 	}
-	if name == "RANDOM" { // random.go
-		return r.assignRandom(v, val)
+	if r.dynamic(name) { // clock.go
+		return r.assignDynamic(name, v, val)
 	}
 	if v.Integer {
 		n, err := r.arithString(val)

@@ -219,6 +219,7 @@ type Runner struct {
 	subshell    int         // BASH_SUBSHELL
 	pid         int         // $BASHPID
 	rnd         randomState // $RANDOM's generator (random.go)
+	dyn         dynState    // the dynamic variables' state (clock.go)
 
 	// control flow
 	brk, cont     int
@@ -279,6 +280,7 @@ func newRunner(ctx context.Context, opts *Options, dir string) *Runner {
 		traps:   map[string]string{},
 		pid:     sh.rootPID,
 		ctx:     sh.ctx,
+		dyn:     dynState{secFrom: time.Now().Unix()},
 	}
 	r.fds = redir.Table{
 		0: {R: cancelable(sh.ctx, opts.Stdin), Name: "stdin"},
@@ -977,10 +979,7 @@ func (r *Runner) cmd(c syntax.Command) {
 		}
 		r.status = b2i(n == 0)
 	case *syntax.TimeClause:
-		if c.Stmt != nil {
-			r.stmt(c.Stmt)
-		}
-		fmt.Fprintf(r.stderr(), "\nreal\t0m0.000s\nuser\t0m0.000s\nsys\t0m0.000s\n")
+		r.timeClause(c) // clock.go
 	case *syntax.CoprocClause:
 		r.errf("coproc: not supported in the sandbox")
 		r.status = 1
