@@ -486,6 +486,10 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 	missing := expand.Missing(*vals, *set, isList, star, colon, sep)
 	word := func() error {
 		if pe.Exp.Word == nil {
+			if dq {
+				// "${x:-}": quoted, an empty word is still one field
+				e.Add(expand.Seg{Quoted: true})
+			}
 			return nil
 		}
 		return r.wordParts(e, pe.Exp.Word.Parts, dq, false)
@@ -501,7 +505,9 @@ func (r *Runner) paramOp(e *expand.Word, pe *syntax.ParamExp, vals *[]string, se
 			e.Cur().Real = true
 			return true, word()
 		}
-		if dq {
+		if dq && !(isList && !star) {
+			// "${x+w}" of an unset x is one empty field; "${@+w}" with
+			// no parameters (and "${a[@]+w}" of an empty array) none
 			e.Add(expand.Seg{Quoted: true})
 		}
 		return true, nil
