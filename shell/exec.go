@@ -94,6 +94,7 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 	if strings.Contains(name, "/") {
 		abs := c.Abs(name)
 		if base, ok := s.binPath(c.FS, abs); ok {
+			c.Path = outsideBin(abs)
 			return s.runNamed(ctx, c, append([]string{base}, args[1:]...))
 		}
 		return s.runFile(ctx, c, abs, args)
@@ -105,6 +106,7 @@ func (s *session) dispatch(ctx context.Context, c *Call, args []string) error {
 			if base, ok := posixfs.SystemCommand(c.FS, c.Abs(p)); ok {
 				// /usr/bin's file of a fallback name (python3): the
 				// fallback runs it, not the file's script.
+				c.Path = outsideBin(c.Abs(p))
 				return s.runNamed(ctx, c, append([]string{base}, args[1:]...))
 			}
 			if data, ok := fsScriptText(c.FS, c.Abs(p)); ok {
@@ -173,6 +175,15 @@ func (s *session) lookPathAfter(c *Call, pathList, name string, found command.Fo
 // shBinDirs are the folders where a Linux box keeps the commands this
 // package has built in.
 var shBinDirs = map[string]bool{"/bin": true, "/usr/bin": true, "/usr/local/bin": true, "/sbin": true, "/usr/sbin": true}
+
+// outsideBin is abs, a system command's file reached through it, for
+// Call.Path: "" when it is in a folder where the system keeps commands.
+func outsideBin(abs string) string {
+	if shBinDirs[path.Dir(abs)] {
+		return ""
+	}
+	return abs
+}
 
 // binPath tells whether abs names one of the commands built in (or the
 // fallback's) in a folder where Linux keeps it, and returns its name: a

@@ -34,6 +34,11 @@ import (
 // the python image ("3.11.2"), which run takes out of the environment.
 const pythonEnv = "AGENTENKIT_PYTHON_VERSION"
 
+// pythonExeEnv gives a python3 child the path it was run by when that is
+// not /usr/bin's (shell.Call.Path): sitecustomize makes it sys.executable
+// and takes it out of the environment.
+const pythonExeEnv = "AGENTENKIT_PYTHON_EXE"
+
 // pythonName is python3.X for CPython version py (pip.DefaultPython's
 // when empty).
 func pythonName(py string) string {
@@ -127,6 +132,14 @@ func fallback(python3X string) shell.Builtin {
 			// sandbox's CPython cannot run the real one.
 			if len(args) >= 3 && args[1] == "-m" && args[2] == "pip" {
 				return pip.Main(ctx, c, append([]string{"pip"}, args[3:]...))
+			}
+			if c.Path != "" {
+				// run through another path (a virtual environment's
+				// bin/python): CPython's sys.executable, by which it
+				// finds the environment (the engine's sitecustomize)
+				cc, environ := *c, c.Environ
+				cc.Environ = func() []string { return append(environ(), pythonExeEnv+"="+cc.Path) }
+				c = &cc
 			}
 			return shell.HostImage("python")(ctx, c, args)
 		case "node", "nodejs":

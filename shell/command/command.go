@@ -54,6 +54,13 @@ type Call struct {
 	// carries its status and has a method NotRun() string that returns
 	// "NAME: reason".
 	Exec func(ctx context.Context, args []string) error
+	// Path is the file the command was named by or found at on $PATH when
+	// that file stands for one of the sandbox's commands outside the
+	// folders where the system keeps them: the absolute path as reached,
+	// links not followed (a virtual environment's bin/python, a link to
+	// /usr/bin/python3). Empty otherwise. python3 and pip find a virtual
+	// environment by it, as CPython does by its executable's path.
+	Path string
 
 	// found is the shell's search of $PATH for the command's name made
 	// just before this call ran it (SetFound), until TakeFound.

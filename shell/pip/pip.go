@@ -64,8 +64,13 @@ type call struct {
 	env map[string]string // markerEnv(py)
 }
 
-// site is the folder pip installs into for c.
+// site is the folder pip installs into for c: the virtual environment's
+// site-packages when pip (or the python3 of `python3 -m pip`) was run
+// through one (Venv), else UserSite under $HOME.
 func site(c *call) string {
+	if venv := Venv(c.FS, c.Path); venv != "" {
+		return VenvSite(venv, c.py)
+	}
 	home, ok := c.Env("HOME")
 	if !ok || home == "" {
 		home = "/root"

@@ -3,6 +3,7 @@ package pip
 import (
 	"testing"
 
+	"github.com/spf13/afero"
 	"github.com/stretchr/testify/assert"
 	"github.com/stretchr/testify/require"
 )
@@ -139,4 +140,37 @@ func FuzzMarkers(f *testing.F) {
 		_, _ = evalMarker(markerEnv(""), m, "e") // never panics
 		_, _ = parseRequirement("p; " + m)
 	})
+}
+
+// TestVenv: the virtual environment a python3 or pip run by a path belongs
+// to, found as CPython's site finds it (pyvenv.cfg beside the executable or
+// one folder up; the environment is the folder above the executable's),
+// and the site-packages pip then installs into.
+func TestVenv(t *testing.T) {
+	fsys := afero.NewMemMapFs()
+	for _, f := range []string{"/home/user/v/pyvenv.cfg", "/home/user/w/bin/pyvenv.cfg"} {
+		if err := afero.WriteFile(fsys, f, []byte("home = /usr/bin\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := fsys.MkdirAll("/home/user/d/pyvenv.cfg", 0o755); err != nil {
+		t.Fatal(err)
+	}
+	for _, tt := range []struct{ exe, want string }{
+		{"/home/user/v/bin/pip", "/home/user/v"},
+		{"/home/user/v/bin/python3", "/home/user/v"},
+		{"/home/user/w/bin/python", "/home/user/w"},
+		{"/home/user/d/bin/pip", ""}, // a folder named pyvenv.cfg
+		{"/home/user/x/bin/pip", ""},
+		{"/usr/bin/pip", ""},
+		{"v/bin/pip", ""},
+		{"", ""},
+	} {
+		if got := Venv(fsys, tt.exe); got != tt.want {
+			t.Errorf("Venv(%q) = %q, want %q", tt.exe, got, tt.want)
+		}
+	}
+	if got, want := VenvSite("/home/user/v", "3.11.2"), "/home/user/v/lib/python3.11/site-packages"; got != want {
+		t.Errorf("VenvSite = %q, want %q", got, want)
+	}
 }

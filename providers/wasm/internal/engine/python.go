@@ -39,17 +39,17 @@ const PythonSiteDir = "/usr/lib/agentenkit/python"
 //go:embed python/sitecustomize.py
 var sitecustomize []byte
 
-// netShims are the network modules sitecustomize loads when a program
-// imports socket or ssl (see python/_agentenkit_net.py), beside it in
-// PythonSiteDir.
+// siteModules are the modules beside sitecustomize in PythonSiteDir: the
+// network modules it loads when a program imports socket or ssl (see
+// python/_agentenkit_net.py), and ensurepip for the shell's pip.
 //
-//go:embed python/_agentenkit_net.py python/_agentenkit_ssl.py
-var netShims embed.FS
+//go:embed python/_agentenkit_net.py python/_agentenkit_ssl.py python/ensurepip.py
+var siteModules embed.FS
 
-// withNetShims adds the network modules to a site folder.
-func withNetShims(site fstest.MapFS) fstest.MapFS {
-	for _, name := range []string{"_agentenkit_net.py", "_agentenkit_ssl.py"} {
-		b, _ := netShims.ReadFile("python/" + name)
+// withSiteModules adds siteModules to a site folder.
+func withSiteModules(site fstest.MapFS) fstest.MapFS {
+	for _, name := range []string{"_agentenkit_net.py", "_agentenkit_ssl.py", "ensurepip.py"} {
+		b, _ := siteModules.ReadFile("python/" + name)
 		site[name] = &fstest.MapFile{Data: b, Mode: 0o444}
 	}
 	return site
@@ -143,7 +143,7 @@ func (img *Image) pythonSite(ctx context.Context, sum string) (site, stdlib fs.F
 		Stderr:  &errb,
 		Timeout: 30 * time.Second,
 	}, fstest.MapFS{}, img.stdlib)
-	site = withNetShims(fstest.MapFS{"sitecustomize.py": {Data: sitecustomize, Mode: 0o444}})
+	site = withSiteModules(fstest.MapFS{"sitecustomize.py": {Data: sitecustomize, Mode: 0o444}})
 	out := outb.Bytes()
 	if err != nil || code != 0 || len(out) < 8 {
 		return site, nil
@@ -153,7 +153,7 @@ func (img *Image) pythonSite(ctx context.Context, sum string) (site, stdlib fs.F
 		return site, nil
 	}
 	pyc, rest := out[8:8+n], out[8+n:]
-	site = withNetShims(fstest.MapFS{"sitecustomize.pyc": {Data: pyc, Mode: 0o444}})
+	site = withSiteModules(fstest.MapFS{"sitecustomize.pyc": {Data: pyc, Mode: 0o444}})
 	if len(rest) > 0 {
 		if _, err := zip.NewReader(bytes.NewReader(rest), int64(len(rest))); err != nil {
 			rest = nil // not a zip: CPython reads its own
@@ -191,7 +191,7 @@ func cachedSite(pycFile, zipFile string) (site, stdlib fs.FS, ok bool) {
 		}
 		stdlib = z // open as long as the image is: read as the guest asks
 	}
-	return withNetShims(fstest.MapFS{"sitecustomize.pyc": {Data: pyc, Mode: 0o444}}), stdlib, true
+	return withSiteModules(fstest.MapFS{"sitecustomize.pyc": {Data: pyc, Mode: 0o444}}), stdlib, true
 }
 
 // pythonEnv adds Python's defaults to env (a copy): PYTHONPATH starts with

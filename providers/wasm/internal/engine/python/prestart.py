@@ -39,6 +39,7 @@ def _agentenkit_prestarted():
         site = sys.modules.get("sitecustomize")
         if site is not None:
             site._ctl_token = want.pop("AGENTENKIT_CTL", None)
+            site._agentenkit_venv(want.pop("AGENTENKIT_PYTHON_EXE", ""))
         # os.environ and libc's environment become want's, as os.environ's
         # __delitem__ and __setitem__ would make them (its encoded dict and
         # putenv/unsetenv, the same changes in the same order), without

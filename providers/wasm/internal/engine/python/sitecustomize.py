@@ -78,7 +78,11 @@ del _sys
 # this CPython does not enable by itself), on sys.path even when pip makes
 # it after this CPython started (a prestarted one): the path finder's
 # cached "no such folder" is dropped once the folder is there.
+_agentenkit_user_site = None  # (folder, finder): what _agentenkit_venv takes back
+
+
 def _agentenkit_site():
+    global _agentenkit_user_site
     import os
     import sys
     d = os.path.join(os.environ.get("HOME") or "/root", ".local/lib/python%d.%d/site-packages" % sys.version_info[:2])
@@ -97,10 +101,87 @@ def _agentenkit_site():
             return importlib.machinery.PathFinder.find_spec(name, [d])
 
     sys.meta_path.append(_AgentenkitLateSite)
+    _agentenkit_user_site = (d, _AgentenkitLateSite)
 
 
 _agentenkit_site()
 del _agentenkit_site
+
+
+# agentenkit: the path python3 was run by, when the shell ran it through
+# another one than /usr/bin's ($AGENTENKIT_PYTHON_EXE, taken out of the
+# environment here, or given by the prestart program for its request), is
+# sys.executable, as on Linux; and when that is a virtual environment's
+# (pyvenv.cfg beside it or one folder up), sys.prefix and sys.path are the
+# environment's as CPython's site module makes them: its site-packages,
+# and without the user site unless include-system-site-packages is true.
+_agentenkit_venv_undo = None  # how to take back what the last call made
+
+
+def _agentenkit_venv(exe=None):
+    global _agentenkit_venv_undo
+    import os
+    import site
+    import sys
+    user = _agentenkit_user_site
+    if _agentenkit_venv_undo is not None:
+        # a prestarted CPython's request: take back what its start's
+        # environment made (it may have been a virtual environment's)
+        prefix, exec_prefix, enable_user, added, user_removed = _agentenkit_venv_undo
+        sys.prefix, sys.exec_prefix, site.ENABLE_USER_SITE = prefix, exec_prefix, enable_user
+        for p in added:
+            while p in sys.path:
+                sys.path.remove(p)
+        if user_removed and user is not None:
+            sys.path.append(user[0])
+            sys.meta_path.append(user[1])
+    _agentenkit_venv_undo = (sys.prefix, sys.exec_prefix, site.ENABLE_USER_SITE, [], False)
+    if exe is None:
+        import posix
+        exe = os.environ.pop("AGENTENKIT_PYTHON_EXE", None) or ""
+        posix.environ.pop(b"AGENTENKIT_PYTHON_EXE", None)
+    sys.executable = exe or "/usr/bin/python3"
+    sys._base_executable = "/usr/bin/python3"
+    if not exe:
+        return
+    exe_dir = os.path.dirname(exe)
+    prefix = os.path.dirname(exe_dir)
+    conf = None
+    for c in (os.path.join(exe_dir, "pyvenv.cfg"), os.path.join(prefix, "pyvenv.cfg")):
+        if os.path.isfile(c):
+            conf = c
+            break
+    if conf is None:
+        return
+    system_site = "true"
+    try:
+        with open(conf, encoding="utf-8") as f:
+            for line in f:
+                if "=" in line:
+                    key, _, value = line.partition("=")
+                    if key.strip().lower() == "include-system-site-packages":
+                        system_site = value.strip().lower()
+    except OSError:
+        return
+    sys.prefix = sys.exec_prefix = prefix
+    user_removed = False
+    if system_site != "true":
+        site.ENABLE_USER_SITE = False
+        if user is not None and user[0] in sys.path:
+            sys.path.remove(user[0])
+            if user[1] in sys.meta_path:
+                sys.meta_path.remove(user[1])
+            user_removed = True
+    venv_site = os.path.join(prefix, "lib", "python%d.%d" % sys.version_info[:2], "site-packages")
+    # before the user site, as CPython's site adds them
+    at = sys.path.index(user[0]) if user is not None and user[0] in sys.path else len(sys.path)
+    tail = sys.path[at:]
+    del sys.path[at:]
+    before = set(sys.path)
+    site.addsitedir(venv_site)
+    added = [p for p in sys.path if p not in before]
+    sys.path.extend(p for p in tail if p not in sys.path)
+    _agentenkit_venv_undo = _agentenkit_venv_undo[:3] + (added, user_removed)
 # agentenkit: what CPython for WASI lacks and a Linux box has, through the
 # wasm adapter's control file (providers/wasm/pyproc.go): file modes (WASI
 # carries a node's mode in st_dev, see vfs.WASIDevTag, and whether it is
@@ -161,7 +242,16 @@ def _agentenkit_setup():
     def fix(st):
         dev = st.st_dev
         if dev >> 32 != tag:
-            return st
+            # Not the sandbox's files: the image's own (the standard
+            # library, the site folder), read-only mounts whose WASI stat
+            # has no permission bits. As Debian installs such files:
+            # root's, 0o644 and folders 0o755 (so shutil.copymode of a
+            # venv's scripts gives readable files).
+            kind = st.st_mode & 0o170000
+            perm = {0o100000: 0o644, 0o040000: 0o755, 0o120000: 0o777}.get(kind)
+            if perm is None or st.st_mode & 0o7777:
+                return st
+            return stat_result((kind | perm,) + tuple(st)[1:], {k: getattr(st, k) for k in extra if hasattr(st, k)})
         mode = (st.st_mode & 0o170000) | (dev & 0o7777)
         owner = 0 if dev & root_owned else 1000
         return stat_result((mode, st.st_ino, 1, st.st_nlink, owner, owner, st.st_size, st[7], st[8], st[9]),
@@ -293,8 +383,7 @@ def _agentenkit_setup():
     for name in ("getuid", "geteuid", "getgid", "getegid"):
         if not hasattr(os, name):
             setattr(os, name, lambda: 1000)
-    if not sys.executable:
-        sys.executable = "/usr/bin/python3"
+    _agentenkit_venv()
 
     class SubprocessHook:
         """Patches subprocess when it is first imported."""
