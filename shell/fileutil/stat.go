@@ -155,9 +155,9 @@ func fsStatValue(c *command.Call, verb byte, spec, name, abs string, fi fs.FileI
 		return name, false
 	case 'N':
 		if posixfs.IsSymlink(fi) {
-			return fsStatQuote(name) + " -> " + fsStatQuote(LinkTarget(c.FS, abs)), false
+			return fsStatQuote(c, name) + " -> " + fsStatQuote(c, LinkTarget(c.FS, abs)), false
 		}
-		return fsStatQuote(name), false
+		return fsStatQuote(c, name), false
 	case 's':
 		return strconv.FormatInt(ShownSize(fi), 10), true
 	case 'b':
@@ -210,11 +210,17 @@ func fsStatValue(c *command.Call, verb byte, spec, name, abs string, fi fs.FileI
 	return "\x00unknown", false
 }
 
-// fsStatQuote quotes a name as stat's %N does with the default quoting
-// style (shell-escape): bare when safe.
-func fsStatQuote(s string) string {
-	if s != "" && strings.Trim(s, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-+/:@,%=") == "" {
+// fsStatQuote quotes a name as stat's %N does (coreutils 9.1): in
+// $QUOTING_STYLE's style where that is literal, shell or shell-escape
+// (only when needed), else shell-escape-always, its default: always
+// quoted, 'plain' too.
+func fsStatQuote(c *command.Call, s string) string {
+	style, _ := c.Env("QUOTING_STYLE")
+	switch style {
+	case "literal":
 		return s
+	case "shell", "shell-escape":
+		return quotearg.Name(s)
 	}
 	return quotearg.Quote(s)
 }
