@@ -539,13 +539,7 @@ func (t *fsTarRun) extract(tr *tar.Reader, hdr *tar.Header) {
 		}
 		return
 	case tar.TypeReg, tar.TypeGNUSparse:
-		if fi, err := posixfs.Lstat(c.FS, abs); err == nil && (fi.IsDir() || posixfs.IsSymlink(fi)) {
-			if err := c.FS.Remove(abs); err != nil {
-				t.fail("%s: Cannot open: %s", rel, posixfs.ErrText(err))
-				return
-			}
-		}
-		f, err := c.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+		f, err := createMember(c.FS, abs)
 		if err != nil {
 			t.fail("%s: Cannot open: %s", rel, posixfs.ErrText(err))
 			return

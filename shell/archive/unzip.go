@@ -8,7 +8,6 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
-	"os"
 	"path"
 	"regexp"
 	"strings"
@@ -377,13 +376,7 @@ func (u *unzipRun) extract(zf *zip.File) {
 		verb = "extracting"
 	}
 	u.say("%11s: %-22s  \n", verb, shown)
-	if fi, err := posixfs.Lstat(c.FS, abs); err == nil && (fi.IsDir() || posixfs.IsSymlink(fi)) {
-		if err := c.FS.Remove(abs); err != nil {
-			u.fail("error:  cannot create %s\n        %s\n", shown, posixfs.ErrText(err))
-			return
-		}
-	}
-	f, err := c.FS.OpenFile(abs, os.O_WRONLY|os.O_CREATE|os.O_TRUNC, 0o600)
+	f, err := createMember(c.FS, abs)
 	if err != nil {
 		u.fail("error:  cannot create %s\n        %s\n", shown, posixfs.ErrText(err))
 		return
