@@ -600,7 +600,7 @@ func (k *sortKey) compareText(a, b []byte, seed maphash.Seed) int {
 	case k.month:
 		return sortMonth(a) - sortMonth(b)
 	case k.version:
-		return textVersionCompare(a, b)
+		return cmdutil.VersionCompare(a, b)
 	case k.random:
 		ha, hb := maphash.Bytes(seed, a), maphash.Bytes(seed, b)
 		if ha != hb {

@@ -1,10 +1,10 @@
-package textutil
+package cmdutil
 
-// textVersionCompare compares two names as versions, like gnulib's
+// VersionCompare compares two names as versions, like gnulib's
 // filevercmp (sort -V, ls -v): "." and ".." first, then hidden names, then
 // the rest; a suffix like ".tar.gz" is compared last; runs of digits
 // compare as numbers and '~' sorts before anything, even the end.
-func textVersionCompare(a, b []byte) int {
+func VersionCompare(a, b []byte) int {
 	if len(a) == 0 {
 		if len(b) == 0 {
 			return 0
