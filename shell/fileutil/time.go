@@ -19,6 +19,7 @@ func init() {
 	command.Register(posixfs.Strictly(fsDate), "date")
 	command.Register(posixfs.Strictly(fsSleep), "sleep")
 	command.Register(posixfs.Strictly(fsTimeout), "timeout")
+	command.Register(posixfs.Strictly(fsNohup), "nohup")
 }
 
 // fsLocation is the time zone of $TZ: UTC when unset, empty or UTC/GMT,
@@ -657,6 +658,21 @@ func fsSleep(ctx context.Context, c *command.Call, args []string) error {
 // status 124 (128+9 for -s KILL; 128+signal with --preserve-status);
 // -k, --foreground and -v are accepted. Status 125 for timeout's own
 // errors, 126 and 127 when the command cannot run.
+// fsNohup is GNU nohup in the sandbox, where no stream is a terminal: it
+// runs the command as it is (so it writes no nohup.out and says nothing),
+// reporting one that cannot start as nohup does (127, 126); status 125
+// for its own errors.
+func fsNohup(ctx context.Context, c *command.Call, args []string) error {
+	_, rest, err := cmdutil.Parse(cmdutil.Flags{StopAtOperand: true}, args[1:])
+	if err != nil {
+		return cmdutil.Usage(c, "nohup", 125, err)
+	}
+	if len(rest) == 0 {
+		return cmdutil.Usage(c, "nohup", 125, cmdutil.Usagef("missing operand"))
+	}
+	return notRun(c, "nohup", rest[0], c.Exec(ctx, rest))
+}
+
 func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 	opts, rest, err := cmdutil.Parse(cmdutil.Flags{Short: "s:k:v", StopAtOperand: true, Long: map[string]string{
 		"signal": "s:", "kill-after": "k:", "preserve-status": "preserve", "foreground": "fg", "verbose": "v",
@@ -716,19 +732,26 @@ func fsTimeout(ctx context.Context, c *command.Call, args []string) error {
 		}
 		return command.Exit(command.StatusTimeout)
 	}
-	// A command that could not start (see command.Call.Exec).
+	return notRun(c, "timeout", rest[1], err)
+}
+
+// notRun is err, what c.Exec returned for the command named cmd, reported
+// as coreutils' timeout and nohup report a command that could not start
+// ("me: failed to run command 'x': No such file or directory", status
+// 127, or 126); any other err as it is.
+func notRun(c *command.Call, me, cmd string, err error) error {
 	var nr interface{ NotRun() string }
-	if errors.As(err, &nr) {
-		status, _ := command.StatusOf(err)
-		msg := nr.NotRun()
-		if i := strings.LastIndex(msg, ": "); i >= 0 {
-			msg = msg[i+2:]
-		}
-		if status == 127 {
-			msg = "No such file or directory"
-		}
-		posixfs.Warn(c, "timeout", "failed to run command %s: %s", quotearg.Quote(rest[1]), msg)
-		return command.Exit(status)
+	if !errors.As(err, &nr) {
+		return err
 	}
-	return err
+	status, _ := command.StatusOf(err)
+	msg := nr.NotRun()
+	if i := strings.LastIndex(msg, ": "); i >= 0 {
+		msg = msg[i+2:]
+	}
+	if status == 127 {
+		msg = "No such file or directory"
+	}
+	posixfs.Warn(c, me, "failed to run command %s: %s", quotearg.Quote(cmd), msg)
+	return command.Exit(status)
 }
