@@ -40,7 +40,7 @@ func TestSystemFolders(t *testing.T) {
 		{"printf '#!/usr/bin/env python3\\n' > p; printf '#!/bin/bash\\necho b \"$@\"\\n' > b; chmod +x p b; ./p a; ./b c", "py ./p a\nb c\n[0]"},
 		{"readlink -f /bin/sh; readlink /bin /sbin; cd /bin && pwd && pwd -P", "/usr/bin/sh\nusr/bin\nusr/sbin\n/bin\n/usr/bin\n[0]"},
 		{"find /usr/bin -name 'py*'; find /bin/ -name ls; ls /usr/bin | grep -x -e ls -e '\\[' -e python3; ls /sbin/", "/usr/bin/python3\n/bin/ls\n[\nls\npython3\n[0]"},
-		{"find / -maxdepth 1 -user root; ls /", "/bin\n/sbin\n/usr\nbin\nhome\nsbin\ntmp\nusr\n[0]"},
+		{"find / -maxdepth 1 -user root; ls /", "/bin\n/etc\n/sbin\n/usr\nbin\netc\nhome\nsbin\ntmp\nusr\n[0]"},
 		{"cat /usr/bin/ls", string(posixfs.StubScript("ls")) + "[0]"},
 		// A copy of a command's file still runs the command.
 		{"cp /usr/bin/ls ./myls && ./myls -d /; sh /bin/ls -d /tmp", "/\n/tmp\n[0]"},

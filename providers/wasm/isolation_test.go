@@ -15,6 +15,7 @@ import (
 
 	"github.com/agentenkit/agentenkit/providers/wasm"
 	"github.com/agentenkit/agentenkit/sandbox"
+	"github.com/agentenkit/agentenkit/shell/posixfs"
 	"github.com/agentenkit/agentenkit/vfs"
 )
 
@@ -65,7 +66,9 @@ func TestHostFilesAreNotVisible(t *testing.T) {
 		res := run(t, sb, cmd, sandbox.RunCommandOptions{})
 		assert.NotContains(t, res.Stdout+res.Stderr, secret, "%q read the host's file", cmd)
 		assert.NotContains(t, res.Stdout, "secret.txt", "%q listed the host's folder", cmd)
-		assert.NotContains(t, res.Stdout, "root:x:0:0", "%q read the host's /etc/passwd", cmd)
+		// every Debian /etc/passwd has daemon; the sandbox's own
+		// (posixfs.EtcFiles) only root and user
+		assert.NotContains(t, res.Stdout, "daemon:x:1:1", "%q read the host's /etc/passwd", cmd)
 	}
 	for _, name := range []string{"secret.txt.planted", "py-planted"} {
 		_, err := os.Stat(filepath.Join(host, name))
@@ -74,7 +77,9 @@ func TestHostFilesAreNotVisible(t *testing.T) {
 	// What / holds is the sandbox's own tree, with the shell's system
 	// folders (/usr/bin listing its commands, /bin and /sbin links).
 	res := run(t, sb, "ls /", sandbox.RunCommandOptions{})
-	assert.Equal(t, "bin\nhome\nsbin\ntmp\nusr\n", res.Stdout)
+	assert.Equal(t, "bin\netc\nhome\nsbin\ntmp\nusr\n", res.Stdout)
+	res = run(t, sb, "cat /etc/passwd", sandbox.RunCommandOptions{})
+	assert.Equal(t, posixfs.EtcFiles["passwd"], res.Stdout, "the sandbox's own /etc/passwd")
 	stillWorks(t, sb)
 }
 

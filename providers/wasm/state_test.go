@@ -115,7 +115,7 @@ func TestRestoreFrom(t *testing.T) {
 	// The system folders are the shell's, in no snapshot: a restored
 	// sandbox has them too.
 	res := run(t, fresh, "cat src/main.py notes.txt; python3 src/main.py; ls -A /tmp; ls /; od -An -tu1 data.bin; ls /bin/ls; command -v python3", sandbox.RunCommandOptions{})
-	assert.Equal(t, "print(1)\nnotes\n1\nbin\nhome\nsbin\ntmp\nusr\n   0   1   2\n/bin/ls\n/usr/bin/python3\n", res.Stdout, res.Stderr)
+	assert.Equal(t, "print(1)\nnotes\n1\nbin\netc\nhome\nsbin\ntmp\nusr\n   0   1   2\n/bin/ls\n/usr/bin/python3\n", res.Stdout, res.Stderr)
 
 	// A sandbox destroyed, or never made, has nothing to restore.
 	gone := newSandbox(t, p, sandbox.CreateSandboxOptions{})

@@ -20,8 +20,10 @@ func init() {
 	command.Register(posixfs.Strictly(fsDu), "du")
 }
 
-// fsStatDefault is GNU stat's default format (for %N see fsStatName).
-const fsStatDefault = "  File: %N\n  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\nDevice: %Hd,%Ld\tInode: %-11i Links: %h\nAccess: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\nAccess: %x\nModify: %y\nChange: %z\n Birth: %w\n"
+// fsStatDefault is GNU stat's default format after its first line,
+// "  File: NAME" (NAME -> TARGET for a link), whose names are as they are:
+// unlike %N's, never quoted.
+const fsStatDefault = "  Size: %-10s\tBlocks: %-10b IO Block: %-6o %F\nDevice: %Hd,%Ld\tInode: %-11i Links: %h\nAccess: (%04a/%10.10A)  Uid: (%5u/%8U)   Gid: (%5g/%8G)\nAccess: %x\nModify: %y\nChange: %z\n Birth: %w\n"
 
 // fsStat is stat: the default report, -c/--format FORMAT (with a
 // newline), --printf FORMAT (escapes, no newline), -L (follow links), -t
@@ -80,6 +82,11 @@ func fsStat(ctx context.Context, c *command.Call, args []string) error {
 			f = "%n %s %b %f %u %g %D %i %h %t %T %X %Y %Z %W %o\n"
 		default:
 			f = fsStatDefault
+			line := "  File: " + name
+			if posixfs.IsSymlink(fi) {
+				line += " -> " + LinkTarget(c.FS, abs)
+			}
+			w.WriteString(line + "\n")
 		}
 		w.WriteString(fsStatFormat(c, f, name, abs, fi, loc))
 	}

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"io"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"slices"
@@ -36,7 +37,10 @@ type Commands interface {
 //   - /bin and /sbin are symbolic links to usr/bin and usr/sbin;
 //   - /usr is a folder whose other entries are the base's: /usr/local and
 //     anything else under /usr stay the user's to make (the base's /usr is
-//     made, 0755, when something is first made in it).
+//     made, 0755, when something is first made in it);
+//   - /etc holds the few files that say what the box is (EtcFiles:
+//     os-release, debian_version, hostname, hosts, passwd, group, shells),
+//     each 0644.
 //
 // All of them belong to root (RootOwned). The sandbox's user cannot
 // change them, as a non-root user of Debian cannot: making, writing,
@@ -100,7 +104,7 @@ func SystemCommand(fsys afero.Fs, abs string) (string, bool) {
 		}
 		real, kind = f.viaLinks(clean, true)
 	}
-	if kind != sysFile {
+	if kind != sysFile || !strings.HasPrefix(real, "/usr/bin/") {
 		return "", false
 	}
 	return path.Base(real), true
@@ -182,6 +186,34 @@ func CommandNames(cmds Commands) []string {
 	return slices.Compact(names)
 }
 
+// EtcFiles are the files of the system's /etc, by name: a Debian 12 box
+// named sandbox whose users are root and the sandbox's user (uid and gid
+// 1000, home /home/user).
+var EtcFiles = map[string]string{
+	"os-release": `PRETTY_NAME="Debian GNU/Linux 12 (bookworm)"
+NAME="Debian GNU/Linux"
+VERSION_ID="12"
+VERSION="12 (bookworm)"
+VERSION_CODENAME=bookworm
+ID=debian
+`,
+	"debian_version": "12.11\n",
+	"hostname":       "sandbox\n",
+	"hosts":          "127.0.0.1\tlocalhost\n::1\tlocalhost ip6-localhost ip6-loopback\n127.0.1.1\tsandbox\n",
+	"passwd":         "root:x:0:0:root:/root:/bin/bash\nuser:x:1000:1000:user:/home/user:/bin/bash\n",
+	"group":          "root:x:0:\nuser:x:1000:\n",
+	"shells":         "# /etc/shells: valid login shells\n/bin/sh\n/usr/bin/sh\n/bin/bash\n/usr/bin/bash\n",
+}
+
+// sysData is the text of the system file real: an /etc file's, or a
+// command's StubScript.
+func sysData(real string) []byte {
+	if dir, name := path.Split(real); dir == "/etc/" {
+		return []byte(EtcFiles[name])
+	}
+	return StubScript(path.Base(real))
+}
+
 // StubScript is the text of /usr/bin/name: a script that runs the command
 // itself.
 func StubScript(name string) []byte {
@@ -199,9 +231,9 @@ const (
 	sysNone    sysKind = iota // not theirs: the base's
 	sysLink                   // /bin, /sbin
 	sysUsr                    // /usr, whose other entries are the base's
-	sysDir                    // /usr/bin, /usr/sbin
-	sysFile                   // /usr/bin/NAME
-	sysMissing                // a name in /usr/bin or /usr/sbin that is not there
+	sysDir                    // /usr/bin, /usr/sbin, /etc
+	sysFile                   // /usr/bin/NAME, /etc/NAME
+	sysMissing                // a name in /usr/bin, /usr/sbin or /etc that is not there
 	sysAbsent                 // deeper under a missing name: ENOENT
 	sysNotDir                 // a path through a command's file: ENOTDIR
 )
@@ -224,7 +256,7 @@ func (s *fsSystem) classify(clean string, follow bool) (string, sysKind) {
 	switch clean {
 	case "/usr":
 		return clean, sysUsr
-	case "/usr/bin", "/usr/sbin":
+	case "/usr/bin", "/usr/sbin", "/etc":
 		return clean, sysDir
 	}
 	var rest string
@@ -233,12 +265,15 @@ func (s *fsSystem) classify(clean string, follow bool) (string, sysKind) {
 		rest = clean[len("/usr/bin/"):]
 	case strings.HasPrefix(clean, "/usr/sbin/"):
 		rest = clean[len("/usr/sbin/"):]
+	case strings.HasPrefix(clean, "/etc/"):
+		rest = clean[len("/etc/"):]
 	default:
 		return clean, sysNone
 	}
 	name, deeper, _ := strings.Cut(rest, "/")
+	_, etc := EtcFiles[name]
 	switch {
-	case strings.HasPrefix(clean, "/usr/bin/") && s.has(name):
+	case strings.HasPrefix(clean, "/usr/bin/") && s.has(name), strings.HasPrefix(clean, "/etc/") && etc:
 		if deeper != "" {
 			return clean, sysNotDir
 		}
@@ -278,7 +313,11 @@ func (s *fsSystem) info(name, real string, kind sysKind) sysInfo {
 	case sysLink:
 		return sysInfo{name: name, mode: fs.ModeSymlink | 0o777, size: int64(len(sysLinks[real]))}
 	case sysFile:
-		return sysInfo{name: name, mode: 0o755, size: int64(len(StubScript(path.Base(real))))}
+		mode := fs.FileMode(0o755)
+		if strings.HasPrefix(real, "/etc/") {
+			mode = 0o644
+		}
+		return sysInfo{name: name, mode: mode, size: int64(len(sysData(real)))}
 	}
 	return sysInfo{name: name, mode: fs.ModeDir | 0o755, size: 4096}
 }
@@ -431,7 +470,7 @@ func (s *fsSystem) OpenFile(name string, flag int, perm os.FileMode) (afero.File
 	case kind == sysFile && write:
 		return nil, PathErr("open", clean, syscall.EACCES)
 	case kind == sysFile:
-		return &sysFileHandle{Reader: bytes.NewReader(StubScript(path.Base(real))), name: clean, info: s.info(path.Base(clean), real, kind)}, nil
+		return &sysFileHandle{Reader: bytes.NewReader(sysData(real)), name: clean, info: s.info(path.Base(clean), real, kind)}, nil
 	case kind.exists() && write:
 		return nil, PathErr("open", clean, syscall.EISDIR)
 	case kind.exists():
@@ -449,11 +488,13 @@ func (s *fsSystem) openMerged(clean, real string) (afero.File, error) {
 	var own []string
 	switch real {
 	case "/":
-		own = []string{"bin", "sbin", "usr"}
+		own = []string{"bin", "etc", "sbin", "usr"}
 	case "/usr":
 		own = []string{"bin", "sbin"}
 	case "/usr/bin":
 		own = s.commandNames()
+	case "/etc":
+		own = slices.Sorted(maps.Keys(EtcFiles))
 	}
 	if real == "/" || real == "/usr" {
 		f, err := s.base.Open(real)
@@ -472,7 +513,7 @@ func (s *fsSystem) openMerged(clean, real string) (afero.File, error) {
 		p := path.Join(real, n)
 		kind := sysDir
 		switch {
-		case real == "/usr/bin":
+		case real == "/usr/bin", real == "/etc":
 			kind = sysFile
 		case sysLinks[p] != "":
 			kind = sysLink

@@ -157,8 +157,9 @@ func TestSystemReadAndList(t *testing.T) {
 		t.Errorf("realpath /bin/sh: %q, %v", p, err)
 	}
 	for dir, want := range map[string][]string{
-		"/":         {"bin", "home", "sbin", "usr"},
+		"/":         {"bin", "etc", "home", "sbin", "usr"},
 		"/usr":      {"bin", "sbin"},
+		"/etc":      {"debian_version", "group", "hostname", "hosts", "os-release", "passwd", "shells"},
 		"/bin":      {"ls", "python3", "sh"},
 		"/usr/bin/": {"ls", "python3", "sh"},
 		"/usr/sbin": {},
@@ -380,5 +381,46 @@ func TestCommandNames(t *testing.T) {
 	got := CommandNames(testCommands{"sh", "ls", "", ".", "..", "a/b", "bad\nname", "x\x7f", "[", "sh", strings.Repeat("n", 256)})
 	if want := []string{"[", "ls", "sh"}; !slices.Equal(got, want) {
 		t.Errorf("CommandNames = %q, want %q", got, want)
+	}
+}
+
+// TestSystemEtc: /etc holds EtcFiles, root's, 0644, read-only to the
+// user like the rest of the system's folders; they are no commands, and
+// the base's /etc is hidden.
+func TestSystemEtc(t *testing.T) {
+	fsys := newSystemFS(t)
+	for name, want := range EtcFiles {
+		p := "/etc/" + name
+		b, err := afero.ReadFile(fsys, p)
+		if err != nil || string(b) != want {
+			t.Errorf("read %s: %q, %v", p, b, err)
+		}
+		fi, err := fsys.Stat(p)
+		if err != nil || fi.Mode() != 0o644 || fi.Size() != int64(len(want)) || !RootOwned(fi) {
+			t.Errorf("stat %s: %v, %v", p, fi, err)
+		}
+		if _, ok := SystemCommand(fsys, p); ok {
+			t.Errorf("%s is taken for a command", p)
+		}
+	}
+	if b, _ := afero.ReadFile(fsys, "/etc/os-release"); !strings.Contains(string(b), "ID=debian\n") {
+		t.Errorf("os-release: %q", b)
+	}
+	for _, tc := range []struct {
+		what  string
+		do    func() error
+		errno syscall.Errno
+	}{
+		{"write /etc/passwd", func() error { return afero.WriteFile(fsys, "/etc/passwd", []byte("x"), 0o644) }, syscall.EACCES},
+		{"create /etc/new", func() error { return afero.WriteFile(fsys, "/etc/new", []byte("x"), 0o644) }, syscall.EACCES},
+		{"mkdir /etc/d", func() error { return fsys.Mkdir("/etc/d", 0o755) }, syscall.EACCES},
+		{"remove /etc/hosts", func() error { return fsys.Remove("/etc/hosts") }, syscall.EACCES},
+		{"rename /etc/hosts", func() error { return fsys.Rename("/etc/hosts", "/home/h") }, syscall.EACCES},
+		{"open /etc/nosuch", func() error { _, err := fsys.Open("/etc/nosuch"); return err }, syscall.ENOENT},
+		{"open /etc/passwd/x", func() error { _, err := fsys.Open("/etc/passwd/x"); return err }, syscall.ENOTDIR},
+	} {
+		if got := errnoOf(tc.do()); got != tc.errno {
+			t.Errorf("%s: errno %v, want %v", tc.what, got, tc.errno)
+		}
 	}
 }
