@@ -60,29 +60,14 @@ func fsChown(ctx context.Context, c *command.Call, args []string) error {
 	if err != nil {
 		return cmdutil.Usage(c, me, 1, err)
 	}
-	var recursive, verbose, changes, quiet bool
-	ref := ""
-	for _, o := range opts {
-		switch o.Key {
-		case "R":
-			recursive = true
-		case "v":
-			verbose = true
-		case "c":
-			changes = true
-		case "f":
-			quiet = true
-		case "reference":
-			ref = o.Val
-		}
-	}
+	co := readChangeOpts(opts) // mkdir.go, with chmod
+	recursive, verbose, changes, quiet := co.recursive, co.verbose, co.changes, co.quiet
 	uid, gid := -1, -1
 	spec := ""
-	if ref != "" {
-		fi, err := c.FS.Stat(c.Abs(ref))
+	if co.ref != "" {
+		fi, err := co.refInfo(c, me)
 		if err != nil {
-			posixfs.Warn(c, me, "failed to get attributes of %s: %s", quotearg.Quote(ref), posixfs.ErrText(err))
-			return command.Exit(1)
+			return err
 		}
 		_, id := OwnerOf(fi)
 		gid = id

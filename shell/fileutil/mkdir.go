@@ -209,6 +209,43 @@ func fsParseStamp(s string, now time.Time, loc *time.Location) (time.Time, bool)
 
 // fsChmod is chmod: octal or symbolic modes ("u+x", "go-w", "a=rX",
 // "+x"), -R, -v, -c, -f, --reference=FILE.
+// changeOpts are the options chmod, chown and chgrp share: -R, -v, -c,
+// -f and --reference=FILE.
+type changeOpts struct {
+	recursive, verbose, changes, quiet bool
+	ref                                string
+}
+
+func readChangeOpts(opts []cmdutil.Opt) changeOpts {
+	var co changeOpts
+	for _, o := range opts {
+		switch o.Key {
+		case "R":
+			co.recursive = true
+		case "v":
+			co.verbose = true
+		case "c":
+			co.changes = true
+		case "f":
+			co.quiet = true
+		case "reference":
+			co.ref = o.Val
+		}
+	}
+	return co
+}
+
+// refInfo stats --reference's file for command me; a failure is reported
+// as coreutils does and returned as status 1.
+func (co changeOpts) refInfo(c *command.Call, me string) (fs.FileInfo, error) {
+	fi, err := c.FS.Stat(c.Abs(co.ref))
+	if err != nil {
+		posixfs.Warn(c, me, "failed to get attributes of %s: %s", quotearg.Quote(co.ref), posixfs.ErrText(err))
+		return nil, command.Exit(1)
+	}
+	return fi, nil
+}
+
 func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 	// A mode such as "-w" looks like an option: take the first operand
 	// that is a mode before parsing.
@@ -229,27 +266,12 @@ func fsChmod(ctx context.Context, c *command.Call, args []string) error {
 	if err != nil {
 		return cmdutil.Usage(c, "chmod", 1, err)
 	}
-	var recursive, verbose, changes, quiet bool
-	ref := ""
-	for _, o := range opts {
-		switch o.Key {
-		case "R":
-			recursive = true
-		case "v":
-			verbose = true
-		case "c":
-			changes = true
-		case "f":
-			quiet = true
-		case "reference":
-			ref = o.Val
-		}
-	}
-	if ref != "" {
-		fi, err := c.FS.Stat(c.Abs(ref))
+	co := readChangeOpts(opts)
+	recursive, verbose, changes, quiet := co.recursive, co.verbose, co.changes, co.quiet
+	if co.ref != "" {
+		fi, err := co.refInfo(c, "chmod")
 		if err != nil {
-			posixfs.Warn(c, "chmod", "failed to get attributes of %s: %s", quotearg.Quote(ref), posixfs.ErrText(err))
-			return command.Exit(1)
+			return err
 		}
 		mode = strconv.FormatUint(uint64(command.UnixMode(fi.Mode())), 8)
 	}
