@@ -82,6 +82,7 @@ type clonePool struct {
 
 	shellsTaken, pythonsTaken atomic.Int64 // for tests
 	recycled, shellsMade      atomic.Int64 // shells put back by recycle, and started by the filler, for tests
+	recycleRefused            atomic.Int64 // recycles the engine refused (a spare grew), for tests
 }
 
 func newClonePool(size int, pages uint32) *clonePool {
@@ -227,6 +228,8 @@ func (cp *clonePool) recycle(w *engine.Warm) {
 		if keep {
 			cp.shells = append(cp.shells, w)
 			cp.recycled.Add(1)
+		} else if err != nil {
+			cp.recycleRefused.Add(1)
 		}
 		close(cp.backCh)
 		cp.backCh = make(chan struct{})
