@@ -9,13 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"strings"
 	"time"
 
 	"github.com/spf13/afero"
-	"mvdan.cc/sh/v3/pattern"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
 )
@@ -83,7 +82,8 @@ func fsUnzip(ctx context.Context, c *command.Call, args []string) error {
 		fmt.Fprintf(c.Stderr, "  End-of-central-directory signature not found.  Either this file is not\n  a zipfile, or it constitutes one disk of a multi-part archive.  In the\n  latter case the central directory and zipfile comment will be found on\n  the last disk(s) of this archive.\nunzip:  cannot find zipfile directory in one of %s or\n        %s.zip, and cannot find %s.ZIP, period.\n", name, name, name)
 		return command.Exit(unzipNoZip)
 	}
-	u := &unzipRun{ctx: ctx, c: c, o: o, in: bufio.NewReader(c.Stdin)}
+	u := &unzipRun{ctx: ctx, c: c, o: o, in: bufio.NewReader(c.Stdin),
+		members: unzipMatchers(o.members), excludes: unzipMatchers(o.excludes)}
 	if !o.pipe && o.quiet == 0 {
 		fmt.Fprintf(c.Stdout, "Archive:  %s\n", name)
 	}
@@ -199,48 +199,49 @@ func unzipOpen(c *command.Call, name string) (string, afero.File, error) {
 type unzipLink struct{ shown, abs, target string }
 
 type unzipRun struct {
-	links  []unzipLink
-	ctx    context.Context
-	c      *command.Call
-	o      *unzipOpts
-	in     *bufio.Reader
-	all    bool // [A]ll was answered
-	none   bool // [N]one was answered, or stdin ended
-	status int
+	members, excludes []func(string) bool // o's, compiled
+	links             []unzipLink
+	ctx               context.Context
+	c                 *command.Call
+	o                 *unzipOpts
+	in                *bufio.Reader
+	all               bool // [A]ll was answered
+	none              bool // [N]one was answered, or stdin ended
+	status            int
 }
 
 // wanted reports whether member name is asked for (and marks what it
 // matched).
 func (u *unzipRun) wanted(name string, matched []bool) bool {
-	for _, x := range u.o.excludes {
-		if unzipMatch(x, name) {
+	for _, x := range u.excludes {
+		if x(name) {
 			return false
 		}
 	}
-	if len(u.o.members) == 0 {
+	if len(u.members) == 0 {
 		return true
 	}
 	ok := false
-	for i, m := range u.o.members {
-		if unzipMatch(m, name) {
+	for i, m := range u.members {
+		if m(name) {
 			matched[i], ok = true, true
 		}
 	}
 	return ok
 }
 
-// unzipMatch matches a member name against a pattern as UnZip does: the
-// wildcards match across slashes.
-func unzipMatch(pat, name string) bool {
-	if !strings.ContainsAny(pat, "*?[") {
-		return pat == name
+// unzipMatchers compile member patterns as UnZip matches them: the
+// wildcards match across slashes; a name without one is itself.
+func unzipMatchers(pats []string) []func(string) bool {
+	out := make([]func(string) bool, len(pats))
+	for i, pat := range pats {
+		if !strings.ContainsAny(pat, "*?[") {
+			out[i] = func(name string) bool { return name == pat }
+			continue
+		}
+		out[i] = cmdutil.Matcher(pat, 0)
 	}
-	expr, err := pattern.Regexp(pat, pattern.EntireString)
-	if err != nil {
-		return pat == name
-	}
-	rx, err := regexp.Compile(expr)
-	return err == nil && rx.MatchString(name)
+	return out
 }
 
 // list is -l.

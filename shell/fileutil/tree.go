@@ -6,12 +6,9 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
-
-	"mvdan.cc/sh/v3/pattern"
 
 	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
@@ -25,7 +22,7 @@ type treeOpts struct {
 	dirsFirst, noReport, reverse, unsorted, version, follow    bool
 	ascii                                                      bool // lines of ASCII: |-- `-- |
 	level                                                      int  // 0: no limit
-	exclude, include                                           []*regexp.Regexp
+	exclude, include                                           []func(string) bool
 }
 
 const treeUsage = "usage: tree [-acdfghilnpqrstuvxACDFJQNSUX] [-L level [-R]] [-H  baseHREF]\n" +
@@ -167,23 +164,17 @@ func treeLocaleCharset(c *command.Call) string {
 
 // treePatterns compiles a -I or -P pattern: shell patterns on a name,
 // alternatives split by |.
-func treePatterns(p string) []*regexp.Regexp {
-	var out []*regexp.Regexp
+func treePatterns(p string) []func(string) bool {
+	var out []func(string) bool
 	for _, alt := range strings.Split(p, "|") {
-		expr, err := pattern.Regexp(alt, pattern.EntireString)
-		if err != nil {
-			expr = "^" + regexp.QuoteMeta(alt) + "$"
-		}
-		if rx, err := regexp.Compile(expr); err == nil {
-			out = append(out, rx)
-		}
+		out = append(out, cmdutil.Matcher(alt, 0))
 	}
 	return out
 }
 
-func treeMatch(rxs []*regexp.Regexp, name string) bool {
-	for _, rx := range rxs {
-		if rx.MatchString(name) {
+func treeMatch(matchers []func(string) bool, name string) bool {
+	for _, m := range matchers {
+		if m(name) {
 			return true
 		}
 	}
@@ -191,7 +182,7 @@ func treeMatch(rxs []*regexp.Regexp, name string) bool {
 }
 
 type treeRun struct {
-	seen        map[string]bool // the folders listed, by real path (-l)
+	seen        map[string]bool // the folders listed, by real path (with -l)
 	ctx         context.Context
 	c           *command.Call
 	o           *treeOpts
@@ -225,9 +216,7 @@ func (t *treeRun) root(name string) bool {
 		shown += "/"
 	}
 	fmt.Fprintln(t.w, t.info(fi)+shown)
-	if real, err := posixfs.Realpath(t.c.FS, abs, true); err == nil {
-		t.seen[real] = true
-	}
+	t.markSeen(abs)
 	if t.list(abs, name, "", 1) > 0 {
 		t.dirs++ // an operand is counted when something is listed under it, as tree 2.1 does
 	}
@@ -285,15 +274,15 @@ func (t *treeRun) list(abs, rel, prefix string, depth int) int {
 			t.files++
 		}
 		descend := e.dir && (!isLink || t.o.follow)
-		if descend {
+		if descend && isLink {
 			// -l: a link to a folder listed already is not followed
-			real, err := posixfs.Realpath(t.c.FS, e.abs, true)
-			if isLink && (err != nil || t.seen[real]) {
+			if real, err := posixfs.Realpath(t.c.FS, e.abs, true); err != nil || t.seen[real] {
 				line += "  [recursive, not followed]"
 				descend = false
-			} else if err == nil {
-				t.seen[real] = true
 			}
+		}
+		if descend {
+			t.markSeen(e.abs)
 		}
 		fmt.Fprintln(t.w, line)
 		if descend {
@@ -303,14 +292,20 @@ func (t *treeRun) list(abs, rel, prefix string, depth int) int {
 	return len(entries)
 }
 
+// markSeen records the folder abs as listed, for -l (and only with it:
+// resolving every folder's path costs a walk of it).
+func (t *treeRun) markSeen(abs string) {
+	if !t.o.follow {
+		return
+	}
+	if real, err := posixfs.Realpath(t.c.FS, abs, true); err == nil {
+		t.seen[real] = true
+	}
+}
+
 // read lists the folder abs as tree shows it: filtered and sorted.
 func (t *treeRun) read(abs string) ([]treeEntry, error) {
-	f, err := t.c.FS.Open(abs)
-	if err != nil {
-		return nil, err
-	}
-	infos, err := f.Readdir(-1)
-	f.Close()
+	infos, err := posixfs.ReadDir(t.c.FS, abs) // lstat's, by name
 	if err != nil {
 		return nil, err
 	}
@@ -320,12 +315,7 @@ func (t *treeRun) read(abs string) ([]treeEntry, error) {
 		if name == "." || name == ".." || !t.o.all && strings.HasPrefix(name, ".") {
 			continue
 		}
-		e := treeEntry{name: name, abs: path.Join(abs, name)}
-		if li, err := posixfs.Lstat(t.c.FS, e.abs); err == nil {
-			fi = li
-		}
-		e.fi = fi
-		e.dir = fi.IsDir()
+		e := treeEntry{name: name, abs: path.Join(abs, name), fi: fi, dir: fi.IsDir()}
 		if posixfs.IsSymlink(fi) {
 			if st, err := t.c.FS.Stat(e.abs); err == nil && st.IsDir() {
 				e.dir = true

@@ -13,6 +13,7 @@ import (
 	"strings"
 	"time"
 
+	"github.com/agentenkit/agentenkit/shell/cmdutil"
 	"github.com/agentenkit/agentenkit/shell/command"
 	"github.com/agentenkit/agentenkit/shell/fileutil"
 	"github.com/agentenkit/agentenkit/shell/posixfs"
@@ -414,15 +415,7 @@ func (f *fsFinder) parsePrimary() fsFindNode {
 		if strings.HasPrefix(name, "-i") {
 			mode |= pattern.NoGlobCase
 		}
-		var match func(string) bool
-		if expr, err := pattern.Regexp(pat, mode); err == nil {
-			if rx, err := regexp.Compile(expr); err == nil {
-				match = rx.MatchString
-			}
-		}
-		if match == nil {
-			match = func(s string) bool { return s == pat }
-		}
+		match := cmdutil.Matcher(pat, mode)
 		if strings.HasSuffix(name, "name") && !strings.HasSuffix(name, "wholename") {
 			return func(f *fsFinder, e *fsFindEnt) bool { return match(fsFindBase(e.path)) }
 		}
