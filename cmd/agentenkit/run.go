@@ -52,15 +52,14 @@ SIGTERM stops the command either way.
 	}
 	spec := runSpec{Provider: *provider, Thread: *thread, Timeout: *timeout, Command: commandLine(fs.Args())}
 	if spec.Provider == "wasm" && !*noDaemon && daemonWanted() {
-		dir, err := ensureWasmImages(ctx, e.stderr)
+		paths, err := ensureWasmImages(ctx, e.stderr)
 		if err != nil {
 			return fail(e, err)
 		}
-		if dir, err = filepath.Abs(dir); err != nil {
+		if spec.ImagesDir, err = filepath.Abs(paths.Dir); err != nil {
 			return fail(e, err)
 		}
-		spec.ImagesDir = dir
-		if spec.PythonImage, err = pythonImageIn(dir); err != nil {
+		if spec.PythonImage, err = pythonImage(paths); err != nil {
 			return fail(e, err)
 		}
 		return runInDaemon(ctx, e, spec)
@@ -68,17 +67,12 @@ SIGTERM stops the command either way.
 	return runSandboxed(ctx, e, spec, inProcess{})
 }
 
-// pythonImageIn names the python image a wasm provider on the images
-// folder dir runs now: images.PythonImageBuilt where it was built and
-// $AGENTENKIT_PYTHON_IMAGE does not say npm, else images.PythonImageNPM.
-// The daemon keeps a provider per name, so the first run after `make
-// python-image` gets one with the built image, not the one that started
-// without it.
-func pythonImageIn(dir string) (string, error) {
-	paths, err := images.Find(dir)
-	if err != nil {
-		return "", err
-	}
+// pythonImage names the python image a wasm provider on paths runs now:
+// images.PythonImageBuilt where it was built and $AGENTENKIT_PYTHON_IMAGE
+// does not say npm, else images.PythonImageNPM. The daemon keeps a
+// provider per name, so the first run after `make python-image` gets one
+// with the built image, not the one that started without it.
+func pythonImage(paths images.Paths) (string, error) {
 	py, err := paths.PythonFor("")
 	if err != nil {
 		return "", err
