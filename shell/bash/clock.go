@@ -1,6 +1,7 @@
 package bash
 
 import (
+	"fmt"
 	"math/rand/v2"
 	"strconv"
 	"strings"
@@ -59,17 +60,11 @@ func (r *Runner) dynValue(name string) string {
 		return strconv.FormatInt(time.Now().Unix(), 10)
 	case "EPOCHREALTIME":
 		t := time.Now()
-		return strconv.FormatInt(t.Unix(), 10) + "." + pad6(t.Nanosecond()/1000)
+		return fmt.Sprintf("%d.%06d", t.Unix(), t.Nanosecond()/1000)
 	case "SRANDOM":
 		return strconv.FormatUint(uint64(rand.Uint32()), 10)
 	}
 	return ""
-}
-
-// pad6 is n (0-999999) with six digits.
-func pad6(n int) string {
-	s := strconv.Itoa(n)
-	return strings.Repeat("0", 6-len(s)) + s
 }
 
 // assignDynamic is NAME=val into v for a dynamic variable: RANDOM seeds
