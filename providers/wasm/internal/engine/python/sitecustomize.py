@@ -239,23 +239,26 @@ def _agentenkit_setup():
     stat_result = os.stat_result
     _stat, _lstat, _fstat = os.stat, os.lstat, os.fstat
 
+    # The modes of the image's own files (the standard library, the site
+    # folder): read-only mounts whose WASI stat has no permission bits get
+    # those Debian installs such files with, root's (so shutil.copymode of
+    # a venv's scripts gives readable files).
+    image_perm = {0o100000: 0o644, 0o040000: 0o755, 0o120000: 0o777}
+
+    def extras(st):
+        return {k: getattr(st, k) for k in extra if hasattr(st, k)}
+
     def fix(st):
         dev = st.st_dev
         if dev >> 32 != tag:
-            # Not the sandbox's files: the image's own (the standard
-            # library, the site folder), read-only mounts whose WASI stat
-            # has no permission bits. As Debian installs such files:
-            # root's, 0o644 and folders 0o755 (so shutil.copymode of a
-            # venv's scripts gives readable files).
             kind = st.st_mode & 0o170000
-            perm = {0o100000: 0o644, 0o040000: 0o755, 0o120000: 0o777}.get(kind)
+            perm = image_perm.get(kind)
             if perm is None or st.st_mode & 0o7777:
                 return st
-            return stat_result((kind | perm,) + tuple(st)[1:], {k: getattr(st, k) for k in extra if hasattr(st, k)})
+            return stat_result((kind | perm,) + tuple(st)[1:], extras(st))
         mode = (st.st_mode & 0o170000) | (dev & 0o7777)
         owner = 0 if dev & root_owned else 1000
-        return stat_result((mode, st.st_ino, 1, st.st_nlink, owner, owner, st.st_size, st[7], st[8], st[9]),
-                           {k: getattr(st, k) for k in extra if hasattr(st, k)})
+        return stat_result((mode, st.st_ino, 1, st.st_nlink, owner, owner, st.st_size, st[7], st[8], st[9]), extras(st))
 
     def stat(path, *, dir_fd=None, follow_symlinks=True):
         return fix(_stat(path, dir_fd=dir_fd, follow_symlinks=follow_symlinks))
