@@ -200,9 +200,14 @@ func lookOilsBash(t *testing.T) *oilsBash {
 	if _, err := exec.LookPath("python3"); err != nil {
 		testenv.Missing(t, "bash", "python3 (for the spec's helpers argv.py, printenv.py) is not on PATH")
 	}
-	corpus, _ := filepath.Abs(oilsDir)
+	dir := oilsDir
+	if d := os.Getenv("AGENTENKIT_OILS_CORPUS"); d != "" {
+		dir = d
+	}
+	corpus, _ := filepath.Abs(dir)
 	if _, err := os.Stat(filepath.Join(corpus, "README.md")); err != nil {
-		testenv.Missing(t, "bash", "the Oils spec corpus is not at "+corpus+" (../shared/corpora/oils-spec from the module root)")
+		testenv.Missing(t, "oils-corpus", "the Oils spec corpus, which is not part of the repository, is not at "+corpus+
+			" (../shared/corpora/oils-spec from the module root; $AGENTENKIT_OILS_CORPUS names another folder)")
 	}
 	b := &oilsBash{bash: bash, version: v, corpus: corpus}
 	if os.Getenv("AGENTENKIT_OILS_NOCACHE") == "" {
