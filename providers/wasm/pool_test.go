@@ -253,6 +253,7 @@ func TestPoolRecycles(t *testing.T) {
 	// Both spares taken and given back at once: the next sandbox's shell
 	// (started in the background by Create, waited for by its first
 	// command) is one of them once recycled, not a shell started anew.
+	emptied, refusedAt := p.pool.shellsMade.Load(), p.pool.recycleRefused.Load()
 	var two []sandbox.Sandbox
 	for range 2 {
 		sb, err := p.Create(ctx, sandbox.CreateSandboxOptions{})
@@ -271,5 +272,9 @@ func TestPoolRecycles(t *testing.T) {
 	assert.Equal(t, taken+1, p.pool.shellsTaken.Load(), "a sandbox made while the spares were being recycled did not get one")
 	// a recycle the engine refused (under load a spare's guest GC can
 	// grow its memory) is made up for by the filler, as it should be
-	assert.Equal(t, made+p.pool.recycleRefused.Load()-refused, p.pool.shellsMade.Load(), "the filler started spares while recycled ones served")
+	assert.Equal(t, made+refusedAt-refused, emptied, "the filler started spares while recycled ones served")
+	// Taking both spares empties the pool, and the filler refills an empty
+	// pool at once (by design, see above): it may have started one shell
+	// before the two were given back, never more.
+	assert.LessOrEqual(t, p.pool.shellsMade.Load(), emptied+1+p.pool.recycleRefused.Load()-refusedAt, "the filler started spares while recycled ones served")
 }
